@@ -1,0 +1,108 @@
+#include "common/abi.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace hpcab {
+
+std::string abi_symbol(const Manifest& m, Precision p) {
+  return m.id + "_" + std::string(precision_name(p));
+}
+
+std::vector<AbiArg> abi_args(const Manifest& m, Precision p) {
+  std::vector<AbiArg> args;
+  for (const auto& a : m.arrays) {  // already sorted by name
+    args.push_back({a.name, AbiArg::Kind::kArray, a.dtype(p), a.intent == Intent::kIn, a.intent});
+  }
+  std::vector<AbiArg> values;
+  for (const auto& s : m.size_symbols) {
+    values.push_back({s, AbiArg::Kind::kSize, DType::kInt64, false, Intent::kIn});
+  }
+  for (const auto& s : m.scalars) {
+    values.push_back({s.name, s.is_real ? AbiArg::Kind::kRealScalar : AbiArg::Kind::kIntScalar,
+                      s.is_real ? real_dtype(p) : DType::kInt64, false, Intent::kIn});
+  }
+  std::sort(values.begin(), values.end(),
+            [](const AbiArg& x, const AbiArg& y) { return x.name < y.name; });
+  args.insert(args.end(), values.begin(), values.end());
+  args.push_back({"workspace", AbiArg::Kind::kWorkspace, DType::kUint8, false, Intent::kInout});
+  args.push_back(
+      {"workspace_size", AbiArg::Kind::kWorkspaceSize, DType::kInt64, false, Intent::kIn});
+  return args;
+}
+
+namespace {
+
+std::string c_like(const Manifest& m, Precision p, const char* restrict_kw) {
+  std::ostringstream os;
+  os << "void " << abi_symbol(m, p) << "(";
+  bool first = true;
+  for (const auto& a : abi_args(m, p)) {
+    if (!first) os << ", ";
+    first = false;
+    bool pointer = a.kind == AbiArg::Kind::kArray || a.kind == AbiArg::Kind::kWorkspace;
+    if (pointer) {
+      os << (a.is_const ? "const " : "") << c_type_name(a.dtype) << " *" << restrict_kw << " "
+         << a.name;
+    } else {
+      os << "const " << c_type_name(a.dtype) << " " << a.name;
+    }
+  }
+  os << ");";
+  return os.str();
+}
+
+std::string fortran_type(DType t) {
+  switch (t) {
+    case DType::kFloat64:
+      return "real(c_double)";
+    case DType::kFloat32:
+      return "real(c_float)";
+    case DType::kInt64:
+      return "integer(c_int64_t)";
+    case DType::kInt32:
+      return "integer(c_int32_t)";
+    case DType::kUint16:
+      return "integer(c_int16_t)";
+    case DType::kUint8:
+      return "integer(c_int8_t)";
+    case DType::kBool:
+      return "logical(c_bool)";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string c_prototype(const Manifest& m, Precision p) { return c_like(m, p, "restrict"); }
+
+std::string cpp_prototype(const Manifest& m, Precision p) {
+  return "extern \"C\" " + c_like(m, p, "__restrict__");
+}
+
+std::string fortran_interface(const Manifest& m, Precision p) {
+  const auto args = abi_args(m, p);
+  std::ostringstream os;
+  std::string sym = abi_symbol(m, p);
+  os << "interface\n  subroutine " << sym << "(";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    os << (i ? ", " : "") << args[i].name;
+  }
+  os << ") &\n      bind(C, name=\"" << sym << "\")\n    use, intrinsic :: iso_c_binding\n"
+     << "    implicit none\n";
+  for (const auto& a : args) {
+    os << "    " << fortran_type(a.dtype);
+    if (a.kind == AbiArg::Kind::kArray || a.kind == AbiArg::Kind::kWorkspace) {
+      const char* intent = a.intent == Intent::kIn    ? "in"
+                           : a.intent == Intent::kOut ? "out"
+                                                      : "inout";
+      os << ", intent(" << intent << ") :: " << a.name << "(*)\n";
+    } else {
+      os << ", value :: " << a.name << "\n";
+    }
+  }
+  os << "  end subroutine " << sym << "\nend interface";
+  return os.str();
+}
+
+}  // namespace hpcab

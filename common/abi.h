@@ -1,0 +1,34 @@
+// The fixed C ABI every native kernel exposes (SPEC §3):
+//   void <id>_<fp64|fp32>(arrays sorted by name..., scalars and size symbols sorted by name...,
+//                         uint8_t *restrict workspace, const int64_t workspace_size);
+// ASCII order, so upper case sorts before lower case. Non-output arrays are const; every
+// pointer is restrict; integer scalars and size symbols are const int64_t; real scalars are
+// const double / const float.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/dtype.h"
+#include "common/manifest.h"
+
+namespace hpcab {
+
+struct AbiArg {
+  enum class Kind { kArray, kSize, kIntScalar, kRealScalar, kWorkspace, kWorkspaceSize };
+  std::string name;
+  Kind kind = Kind::kArray;
+  DType dtype = DType::kFloat64;  // element type for arrays; value type for scalars
+  bool is_const = false;          // arrays: pointer to const
+  Intent intent = Intent::kIn;    // arrays only
+};
+
+std::string abi_symbol(const Manifest& m, Precision p);  // "gemm_fp64"
+std::vector<AbiArg> abi_args(const Manifest& m, Precision p);
+
+// Prototypes, terminated with ';' (C, C++) or a full interface block (Fortran).
+std::string c_prototype(const Manifest& m, Precision p);
+std::string cpp_prototype(const Manifest& m, Precision p);
+std::string fortran_interface(const Manifest& m, Precision p);
+
+}  // namespace hpcab

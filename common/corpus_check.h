@@ -1,0 +1,44 @@
+// The corpus check (SPEC §3): for each kernel, reference.c against reference.py on generated
+// inputs (preset S with each distribution, plus fuzzed draws, in every listed precision),
+// compared with the judge's comparator, and the linter that rejects degenerate tasks.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/manifest.h"
+
+namespace hpcab {
+
+struct CheckOptions {
+  std::string python = HPCAB_DEFAULT_PYTHON;
+  // The script that runs reference.py on .npy inputs.
+  std::filesystem::path driver =
+      std::filesystem::path(HPCAB_SOURCE_DIR) / "corpus" / "run_reference.py";
+  std::filesystem::path work_dir;  // scratch space; must exist
+  std::string cc = "gcc";
+  std::vector<std::string> cflags = {"-std=c11", "-O2", "-march=native", "-fPIC", "-shared"};
+  uint64_t seed = 0x4850434142434b31ULL;  // any fixed value: the check is reproducible
+  int fuzzed_draws = 2;
+  bool lint = true;
+  double build_timeout_s = 120;
+  double python_timeout_s = 600;
+};
+
+struct KernelCheck {
+  std::string id, track;
+  bool ok = false;
+  double max_rel_error = 0;
+  int cases = 0;            // cases compared
+  int ungradeable = 0;      // cases skipped as ungradeable at their precision
+  std::string reason;       // first failure, empty when ok
+};
+
+KernelCheck check_kernel(const Manifest& m, const CheckOptions& options);
+
+// "gemm  scientific_computing  ok  3.1e-16" — one table row.
+std::string format_check_row(const KernelCheck& k);
+
+}  // namespace hpcab

@@ -1,0 +1,174 @@
+// hpcab: the corpus maintainer's command line (list, abi, check). Wiring only.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+#include "common/abi.h"
+#include "common/corpus_check.h"
+#include "common/manifest.h"
+
+namespace fs = std::filesystem;
+using namespace hpcab;
+
+namespace {
+
+fs::path default_corpus() {
+  if (const char* env = std::getenv("HPCAB_CORPUS_DIR")) return env;
+  if (fs::exists("corpus/run_reference.py")) return "corpus";
+  return fs::path(HPCAB_SOURCE_DIR) / "corpus";
+}
+
+std::string default_python() {
+  if (const char* env = std::getenv("HPCAB_PYTHON")) return env;
+  return HPCAB_DEFAULT_PYTHON;
+}
+
+Result<std::vector<Manifest>> select(const fs::path& corpus, const std::vector<std::string>& ids) {
+  auto all = load_corpus(corpus);
+  if (!all || ids.empty()) return all;
+  std::vector<Manifest> out;
+  for (const auto& id : ids) {
+    bool found = false;
+    for (const auto& m : *all) {
+      if (m.id == id) {
+        out.push_back(m);
+        found = true;
+      }
+    }
+    if (!found) return Error{"no kernel '" + id + "' in " + corpus.string()};
+  }
+  return out;
+}
+
+int cmd_list(const fs::path& corpus) {
+  auto kernels = load_corpus(corpus);
+  if (!kernels) {
+    std::cerr << "hpcab: " << kernels.error().message << "\n";
+    return 2;
+  }
+  std::printf("%-16s %-22s %-26s %-5s %s\n", "id", "track", "dwarf", "level", "precisions");
+  for (const auto& m : *kernels) {
+    std::string precs;
+    for (auto p : m.precisions)
+      precs += (precs.empty() ? "" : ",") + std::string(precision_name(p));
+    std::printf("%-16s %-22s %-26s %-5d %s\n", m.id.c_str(), m.track.c_str(),
+                m.dwarf.empty() ? "-" : m.dwarf.c_str(), m.level, precs.c_str());
+  }
+  return 0;
+}
+
+int cmd_abi(const fs::path& corpus, const std::string& id, const std::string& precision,
+            const std::string& language) {
+  auto kernels = select(corpus, {id});
+  if (!kernels) {
+    std::cerr << "hpcab: " << kernels.error().message << "\n";
+    return 2;
+  }
+  const Manifest& m = kernels->front();
+  for (Precision p : m.precisions) {
+    if (precision != "all" && precision_name(p) != precision) continue;
+    if (language == "c" || language == "all") std::cout << c_prototype(m, p) << "\n";
+    if (language == "cpp" || language == "all") std::cout << cpp_prototype(m, p) << "\n";
+    if (language == "fortran" || language == "all") std::cout << fortran_interface(m, p) << "\n";
+  }
+  return 0;
+}
+
+int cmd_check(const fs::path& corpus, const std::vector<std::string>& ids, CheckOptions options,
+              bool keep) {
+  auto kernels = select(corpus, ids);
+  if (!kernels) {
+    std::cerr << "hpcab: " << kernels.error().message << "\n";
+    return 2;
+  }
+  bool own_dir = options.work_dir.empty();
+  if (own_dir) {
+    std::string tmpl = (fs::temp_directory_path() / "hpcab-check-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) {
+      std::perror("hpcab: mkdtemp");
+      return 2;
+    }
+    options.work_dir = tmpl;
+  } else {
+    fs::create_directories(options.work_dir);
+  }
+  std::printf("%-16s %-22s %-4s %9s  %s\n", "kernel", "track", "", "max_rel", "reason");
+  std::fflush(stdout);
+  int failed = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (const auto& m : *kernels) {
+    KernelCheck k = check_kernel(m, options);
+    failed += k.ok ? 0 : 1;
+    std::printf("%s\n", format_check_row(k).c_str());
+    std::fflush(stdout);
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%zu kernels checked in %.1f s: %zu passed, %d failed\n", kernels->size(), secs,
+              kernels->size() - static_cast<std::size_t>(failed), failed);
+  if (own_dir && !keep) {
+    std::error_code ec;
+    fs::remove_all(options.work_dir, ec);
+  } else {
+    std::printf("work files kept in %s\n", options.work_dir.c_str());
+  }
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"hpcab: HPCAgent-Bench corpus tools"};
+  app.require_subcommand(1);
+  std::string corpus = default_corpus().string();
+  app.add_option("--corpus", corpus, "corpus root (env HPCAB_CORPUS_DIR)")->capture_default_str();
+
+  auto* corpus_cmd = app.add_subcommand("corpus", "inspect and check the kernel corpus");
+  corpus_cmd->require_subcommand(1);
+
+  auto* list = corpus_cmd->add_subcommand("list", "list kernels");
+
+  auto* abi = corpus_cmd->add_subcommand("abi", "print a kernel's C, C++ and Fortran prototypes");
+  std::string abi_id, abi_precision = "all", abi_language = "all";
+  abi->add_option("id", abi_id, "kernel id")->required();
+  abi->add_option("--precision", abi_precision, "fp64, fp32 or all")
+      ->check(CLI::IsMember({"fp64", "fp32", "all"}))
+      ->capture_default_str();
+  abi->add_option("--language", abi_language, "c, cpp, fortran or all")
+      ->check(CLI::IsMember({"c", "cpp", "fortran", "all"}))
+      ->capture_default_str();
+
+  auto* check = corpus_cmd->add_subcommand(
+      "check", "check reference.c against reference.py and lint (all kernels when no id given)");
+  std::vector<std::string> ids;
+  CheckOptions options;
+  options.python = default_python();
+  std::string work_dir;
+  bool keep = false, no_lint = false;
+  check->add_option("ids", ids, "kernel ids");
+  check->add_option("--python", options.python, "python3 with NumPy (env HPCAB_PYTHON)")
+      ->capture_default_str();
+  check->add_option("--work-dir", work_dir, "scratch directory (default: a fresh temp dir)");
+  check->add_flag("--keep", keep, "keep the scratch directory");
+  check->add_option("--seed", options.seed, "base seed of the check's draws")
+      ->capture_default_str();
+  check->add_option("--fuzzed-draws", options.fuzzed_draws, "fuzzed size draws per precision")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
+  check->add_flag("--no-lint", no_lint, "skip the degenerate-task linter");
+
+  CLI11_PARSE(app, argc, argv);
+  if (*list) return cmd_list(corpus);
+  if (*abi) return cmd_abi(corpus, abi_id, abi_precision, abi_language);
+  if (*check) {
+    options.work_dir = work_dir;
+    options.lint = !no_lint;
+    return cmd_check(corpus, ids, options, keep);
+  }
+  return 2;
+}

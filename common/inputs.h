@@ -1,0 +1,59 @@
+// The input generator (SPEC §5.2): a draw is fully determined by (kernel, sizes, precision,
+// seed). Element values depend only on (seed, array name, element index); structured inputs
+// come from named initializers keyed on (seed, the initializer's first array). Generation is
+// OpenMP-parallel and bit-identical for any thread count.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "common/manifest.h"
+#include "common/ndarray.h"
+#include "common/result.h"
+
+namespace hpcab {
+
+enum class Distribution { kUniform, kNormal, kLognormal };
+std::string_view distribution_name(Distribution d);
+
+// The distribution a seed selects when the caller does not force one (cycles over the three).
+Distribution distribution_for_seed(uint64_t seed);
+
+struct DrawSpec {
+  uint64_t seed = 0;
+  Precision precision = Precision::kFp64;
+  SymbolTable sizes;  // one value per size symbol
+  std::optional<Distribution> distribution;  // nullopt: distribution_for_seed(seed)
+  double scale = 1.0;  // multiplies raw real values before domain folding
+  int threads = 0;     // 0: OpenMP default
+};
+
+struct Draw {
+  Precision precision = Precision::kFp64;
+  Distribution distribution = Distribution::kUniform;
+  SymbolTable symbols;                   // size symbols and integer scalars
+  std::map<std::string, NdArray> arrays;  // every array: inputs generated, outputs poisoned
+};
+
+// Sizes of a named preset ("S".."XL").
+Result<SymbolTable> preset_sizes(const Manifest& m, const std::string& preset);
+// A fuzzed size configuration: S with every `fuzzed` symbol drawn uniformly from its range.
+SymbolTable fuzzed_sizes(const Manifest& m, uint64_t seed);
+
+Result<Draw> generate_draw(const Manifest& m, const DrawSpec& spec);
+
+// Refills an existing draw (same sizes and precision, e.g. from generate_draw) with the values
+// of `spec` without allocating: the per-call fresh draw of a timing loop. The result is
+// bit-identical to generate_draw(m, spec).
+Status regenerate_draw(const Manifest& m, const DrawSpec& spec, Draw& draw);
+
+// Writes the poison pattern into every `out` array: a quiet NaN for reals, 0xA5 bytes for
+// integers and bools, so an output the kernel never writes cannot match the reference.
+void poison_outputs(const Manifest& m, Draw& draw);
+
+// Folds a raw value into a domain (exposed for tests).
+double fold_into(const Domain& d, double x);
+
+}  // namespace hpcab

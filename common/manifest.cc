@@ -1,0 +1,579 @@
+#include "common/manifest.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace hpcab {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::vector<std::string> Initializer::arrays() const {
+  if (kind == Kind::kCsr) return {indptr, indices, data};
+  return {array};
+}
+
+const ArraySpec* Manifest::array(const std::string& n) const {
+  for (const auto& a : arrays) {
+    if (a.name == n) return &a;
+  }
+  return nullptr;
+}
+
+const ScalarSpec* Manifest::scalar(const std::string& n) const {
+  for (const auto& s : scalars) {
+    if (s.name == n) return &s;
+  }
+  return nullptr;
+}
+
+bool Manifest::supports(Precision p) const {
+  return std::find(precisions.begin(), precisions.end(), p) != precisions.end();
+}
+
+SymbolTable Manifest::symbols(const SymbolTable& sizes) const {
+  SymbolTable t = sizes;
+  for (const auto& s : scalars) {
+    if (!s.is_real) t[s.name] = s.int_value;
+  }
+  return t;
+}
+
+const Initializer* Manifest::initializer_for(const std::string& a) const {
+  for (const auto& init : initializers) {
+    for (const auto& name : init.arrays()) {
+      if (name == a) return &init;
+    }
+  }
+  return nullptr;
+}
+
+namespace {
+
+// Collects the context (file and field path) so every error says where and what was expected.
+class Validator {
+ public:
+  explicit Validator(std::string file) : file_(std::move(file)) {}
+
+  Error fail(const std::string& field, const std::string& what) const {
+    return Error{file_ + ": field '" + field + "': " + what};
+  }
+  Error fail_file(const std::string& what) const { return Error{file_ + ": " + what}; }
+
+ private:
+  std::string file_;
+};
+
+std::string kind_of(const json& j) {
+  if (j.is_object()) return "an object";
+  if (j.is_array()) return "an array";
+  if (j.is_string()) return "a string";
+  if (j.is_boolean()) return "a boolean";
+  if (j.is_number_integer()) return "an integer";
+  if (j.is_number()) return "a number";
+  return "null";
+}
+
+bool valid_identifier(const std::string& s) {
+  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
+  return std::regex_match(s, re);
+}
+
+// Names that would break the generated C, C++ or Fortran prototypes.
+bool reserved_name(const std::string& s) {
+  static const std::set<std::string> kReserved = {
+      "workspace", "workspace_size", "REAL_BYTES", "int",    "float", "double", "void",
+      "const",     "restrict",       "return",     "if",     "else",  "for",    "while",
+      "do",        "char",           "long",       "short",  "auto",  "bool",   "true",
+      "false",     "int64_t",        "uint8_t",    "size_t", "new",   "delete", "class"};
+  return kReserved.count(s) != 0;
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Result<Expr> parse_expr(const Validator& v, const std::string& field, const json& j,
+                        const std::set<std::string>& allowed) {
+  std::string text;
+  if (j.is_number_integer()) {
+    text = std::to_string(j.get<int64_t>());
+  } else if (j.is_string()) {
+    text = j.get<std::string>();
+  } else {
+    return v.fail(field, "expected a size expression (integer or string), got " + kind_of(j));
+  }
+  auto e = Expr::parse(text);
+  if (!e) return v.fail(field, e.error().message);
+  for (const auto& s : e->symbols()) {
+    if (allowed.count(s) == 0) {
+      return v.fail(field, "unknown symbol '" + s + "' in '" + text +
+                               "' (expected size symbols or integer scalars)");
+    }
+  }
+  return e;
+}
+
+Status check_keys(const Validator& v, const std::string& field, const json& obj,
+                  const std::set<std::string>& allowed) {
+  for (const auto& [k, _] : obj.items()) {
+    if (allowed.count(k) == 0) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      return v.fail(field.empty() ? k : field + "." + k,
+                    "unknown field (expected one of: " + list + ")");
+    }
+  }
+  return Ok{};
+}
+
+Result<std::string> get_string(const Validator& v, const json& obj, const std::string& key,
+                               const std::string& prefix = "") {
+  std::string field = prefix.empty() ? key : prefix + "." + key;
+  if (!obj.contains(key)) return v.fail(field, "missing (expected a string)");
+  const auto& j = obj.at(key);
+  if (!j.is_string()) return v.fail(field, "expected a string, got " + kind_of(j));
+  return j.get<std::string>();
+}
+
+Result<Domain> parse_domain(const Validator& v, const std::string& field, const json& j) {
+  Domain d;
+  if (j.is_string()) {
+    auto s = j.get<std::string>();
+    if (s == "any") return d;
+    if (s == "positive") {
+      d.kind = Domain::Kind::kPositive;
+      return d;
+    }
+    if (s == "nonneg") {
+      d.kind = Domain::Kind::kNonneg;
+      return d;
+    }
+  } else if (j.is_array() && j.size() == 2 && j[0].is_number() && j[1].is_number()) {
+    d.kind = Domain::Kind::kInterval;
+    d.lo = j[0].get<double>();
+    d.hi = j[1].get<double>();
+    if (!(d.lo < d.hi)) return v.fail(field, "expected [lo, hi] with lo < hi");
+    return d;
+  }
+  return v.fail(field, "expected \"any\", \"positive\", \"nonneg\" or [lo, hi]");
+}
+
+}  // namespace
+
+Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_bytes) {
+  fs::path file = dir_or_file;
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) file /= "kernel.json";
+  Validator v(file.string());
+  std::ifstream in(file);
+  if (!in) return v.fail_file("cannot open");
+  json root;
+  try {
+    root = json::parse(in);
+  } catch (const json::parse_error& e) {
+    return v.fail_file(std::string("invalid JSON: ") + e.what());
+  }
+  if (!root.is_object()) return v.fail_file("expected a JSON object at the top level");
+  if (auto st = check_keys(
+          v, "", root,
+          {"id", "name", "track", "dwarf", "level", "description", "precisions", "sizes", "fuzzed",
+           "scalars", "arrays", "initializers", "reduction_length", "bytes", "flops"});
+      !st) {
+    return st.error();
+  }
+
+  Manifest m;
+  m.dir = file.parent_path();
+  for (auto [key, dst] : {std::pair{"id", &m.id}, std::pair{"name", &m.name},
+                          std::pair{"track", &m.track}, std::pair{"description", &m.description}}) {
+    auto s = get_string(v, root, key);
+    if (!s) return s.error();
+    *dst = *s;
+  }
+  static const std::regex id_re("[a-z][a-z0-9_]*");
+  if (!std::regex_match(m.id, id_re)) {
+    return v.fail("id", "expected [a-z][a-z0-9_]*, got '" + m.id + "'");
+  }
+  if (m.dir.filename() != m.id) {
+    return v.fail("id",
+                  "'" + m.id + "' must equal the folder name '" + m.dir.filename().string() + "'");
+  }
+  if (std::find(kTracks.begin(), kTracks.end(), m.track) == kTracks.end()) {
+    return v.fail("track",
+                  "expected loop_level_reasoning, scientific_computing or "
+                  "machine_learning, got '" +
+                      m.track + "'");
+  }
+  if (m.track == "scientific_computing") {
+    auto d = get_string(v, root, "dwarf");
+    if (!d) return d.error();
+    if (!std::regex_match(*d, id_re)) return v.fail("dwarf", "expected [a-z][a-z0-9_]*");
+    m.dwarf = *d;
+  } else if (root.contains("dwarf")) {
+    return v.fail("dwarf", "only scientific_computing kernels have a dwarf");
+  }
+  if (!root.contains("level") || !root["level"].is_number_integer() ||
+      root["level"].get<int64_t>() < 1 || root["level"].get<int64_t>() > 3) {
+    return v.fail("level", "expected 1, 2 or 3");
+  }
+  m.level = root["level"].get<int>();
+
+  // precisions
+  if (!root.contains("precisions") || !root["precisions"].is_array() ||
+      root["precisions"].empty()) {
+    return v.fail("precisions", "expected a non-empty array of \"fp64\"/\"fp32\"");
+  }
+  for (const auto& p : root["precisions"]) {
+    auto parsed = p.is_string() ? parse_precision(p.get<std::string>()) : std::nullopt;
+    if (!parsed) return v.fail("precisions", "expected \"fp64\" or \"fp32\", got " + p.dump());
+    if (m.supports(*parsed)) return v.fail("precisions", "duplicate " + p.dump());
+    m.precisions.push_back(*parsed);
+  }
+
+  // sizes
+  if (!root.contains("sizes") || !root["sizes"].is_object()) {
+    return v.fail("sizes", "expected an object with presets S, M, L, XL");
+  }
+  const json& sizes = root["sizes"];
+  if (auto st = check_keys(v, "sizes", sizes, {"S", "M", "L", "XL"}); !st) return st.error();
+  for (const char* preset : kPresetNames) {
+    std::string field = std::string("sizes.") + preset;
+    if (!sizes.contains(preset) || !sizes[preset].is_object() || sizes[preset].empty()) {
+      return v.fail(field, "missing or empty (expected symbol -> positive integer)");
+    }
+    SymbolTable table;
+    for (const auto& [sym, val] : sizes[preset].items()) {
+      if (!valid_identifier(sym) || reserved_name(sym)) {
+        return v.fail(field + "." + sym, "not a valid size symbol name");
+      }
+      if (!val.is_number_integer() || val.get<int64_t>() < 1) {
+        return v.fail(field + "." + sym, "expected a positive integer, got " + val.dump());
+      }
+      table[sym] = val.get<int64_t>();
+    }
+    if (m.size_symbols.empty()) {
+      for (const auto& [sym, _] : table) m.size_symbols.push_back(sym);
+    } else {
+      std::vector<std::string> syms;
+      for (const auto& [sym, _] : table) syms.push_back(sym);
+      if (syms != m.size_symbols) {
+        return v.fail(field, "every preset must define the same size symbols as S");
+      }
+    }
+    m.presets[preset] = std::move(table);
+  }
+
+  // fuzzed
+  if (root.contains("fuzzed")) {
+    if (!root["fuzzed"].is_object()) return v.fail("fuzzed", "expected symbol -> [lo, hi]");
+    for (const auto& [sym, range] : root["fuzzed"].items()) {
+      std::string field = "fuzzed." + sym;
+      if (std::find(m.size_symbols.begin(), m.size_symbols.end(), sym) == m.size_symbols.end()) {
+        return v.fail(field, "not a size symbol of the presets");
+      }
+      if (!range.is_array() || range.size() != 2 || !range[0].is_number_integer() ||
+          !range[1].is_number_integer() || range[0].get<int64_t>() < 1 ||
+          range[0].get<int64_t>() > range[1].get<int64_t>()) {
+        return v.fail(field, "expected [lo, hi] with 1 <= lo <= hi");
+      }
+      m.fuzzed[sym] = {range[0].get<int64_t>(), range[1].get<int64_t>()};
+    }
+  }
+
+  // scalars
+  std::set<std::string> names(m.size_symbols.begin(), m.size_symbols.end());
+  std::set<std::string> expr_symbols = names;
+  if (root.contains("scalars")) {
+    if (!root["scalars"].is_object()) return v.fail("scalars", "expected name -> scalar spec");
+    for (const auto& [name, spec] : root["scalars"].items()) {
+      std::string field = "scalars." + name;
+      if (!valid_identifier(name) || reserved_name(name)) return v.fail(field, "invalid name");
+      if (!names.insert(name).second) return v.fail(field, "name already used");
+      if (!spec.is_object()) return v.fail(field, "expected {\"dtype\", \"value\"}");
+      if (auto st = check_keys(v, field, spec, {"dtype", "value"}); !st) return st.error();
+      auto dt = get_string(v, spec, "dtype", field);
+      if (!dt) return dt.error();
+      ScalarSpec s;
+      s.name = name;
+      if (!spec.contains("value")) return v.fail(field + ".value", "missing");
+      const json& val = spec["value"];
+      if (*dt == "real") {
+        if (!val.is_number()) return v.fail(field + ".value", "expected a number");
+        s.real_value = val.get<double>();
+      } else if (*dt == "int64") {
+        if (!val.is_number_integer()) return v.fail(field + ".value", "expected an integer");
+        s.is_real = false;
+        s.int_value = val.get<int64_t>();
+        expr_symbols.insert(name);
+      } else {
+        return v.fail(field + ".dtype", "expected \"real\" or \"int64\"");
+      }
+      m.scalars.push_back(s);
+    }
+  }
+
+  // arrays
+  if (!root.contains("arrays") || !root["arrays"].is_object() || root["arrays"].empty()) {
+    return v.fail("arrays", "expected a non-empty object name -> array spec");
+  }
+  bool any_output = false;
+  for (const auto& [name, spec] : root["arrays"].items()) {
+    std::string field = "arrays." + name;
+    if (!valid_identifier(name) || reserved_name(name)) return v.fail(field, "invalid name");
+    if (!names.insert(name).second) return v.fail(field, "name already used");
+    if (!spec.is_object()) return v.fail(field, "expected an object");
+    if (auto st = check_keys(v, field, spec, {"shape", "dtype", "intent", "domain", "range"});
+        !st) {
+      return st.error();
+    }
+    ArraySpec a;
+    a.name = name;
+    if (!spec.contains("shape") || !spec["shape"].is_array()) {
+      return v.fail(field + ".shape", "expected a list of size expressions");
+    }
+    for (std::size_t i = 0; i < spec["shape"].size(); ++i) {
+      auto e = parse_expr(v, field + ".shape[" + std::to_string(i) + "]", spec["shape"][i],
+                          expr_symbols);
+      if (!e) return e.error();
+      a.shape.push_back(*e);
+    }
+    auto dt = get_string(v, spec, "dtype", field);
+    if (!dt) return dt.error();
+    if (*dt != "real") {
+      auto fixed = parse_dtype(*dt);
+      if (!fixed) {
+        return v.fail(field + ".dtype",
+                      "expected real, float64, float32, int64, int32, uint16, "
+                      "uint8 or bool, got '" +
+                          *dt + "'");
+      }
+      a.fixed_dtype = fixed;
+    }
+    auto intent = get_string(v, spec, "intent", field);
+    if (!intent) return intent.error();
+    if (*intent == "in") {
+      a.intent = Intent::kIn;
+    } else if (*intent == "out") {
+      a.intent = Intent::kOut;
+    } else if (*intent == "inout") {
+      a.intent = Intent::kInout;
+    } else {
+      return v.fail(field + ".intent", "expected \"in\", \"out\" or \"inout\"");
+    }
+    any_output = any_output || a.is_output();
+    bool is_float = !a.fixed_dtype || dtype_is_float(*a.fixed_dtype);
+    if (spec.contains("domain")) {
+      if (!is_float) return v.fail(field + ".domain", "only real arrays have a domain");
+      auto d = parse_domain(v, field + ".domain", spec["domain"]);
+      if (!d) return d.error();
+      a.domain = *d;
+    }
+    if (spec.contains("range")) {
+      if (is_float || *a.fixed_dtype == DType::kBool) {
+        return v.fail(field + ".range", "only integer arrays have a range");
+      }
+      const json& r = spec["range"];
+      if (!r.is_array() || r.size() != 2) return v.fail(field + ".range", "expected [lo, hi]");
+      auto lo = parse_expr(v, field + ".range[0]", r[0], expr_symbols);
+      if (!lo) return lo.error();
+      auto hi = parse_expr(v, field + ".range[1]", r[1], expr_symbols);
+      if (!hi) return hi.error();
+      a.range_lo = *lo;
+      a.range_hi = *hi;
+    }
+    m.arrays.push_back(std::move(a));
+  }
+  if (!any_output) return v.fail("arrays", "at least one array must be \"out\" or \"inout\"");
+  std::sort(m.arrays.begin(), m.arrays.end(),
+            [](const ArraySpec& x, const ArraySpec& y) { return x.name < y.name; });
+  std::sort(m.scalars.begin(), m.scalars.end(),
+            [](const ScalarSpec& x, const ScalarSpec& y) { return x.name < y.name; });
+  // Fortran is case-insensitive: two ABI names differing only in case cannot both be bound.
+  {
+    std::set<std::string> lowered;
+    for (const auto& n : names) {
+      if (!lowered.insert(lower(n)).second) {
+        return v.fail_file("names '" + n +
+                           "' and another differ only in case; Fortran bindings "
+                           "need case-insensitively unique argument names");
+      }
+    }
+  }
+
+  // initializers
+  if (root.contains("initializers")) {
+    if (!root["initializers"].is_array()) return v.fail("initializers", "expected a list");
+    std::set<std::string> covered;
+    for (std::size_t i = 0; i < root["initializers"].size(); ++i) {
+      const json& spec = root["initializers"][i];
+      std::string field = "initializers[" + std::to_string(i) + "]";
+      if (!spec.is_object()) return v.fail(field, "expected an object");
+      auto kind = get_string(v, spec, "kind", field);
+      if (!kind) return kind.error();
+      Initializer init;
+      auto need_array = [&](const std::string& key, bool real) -> Result<std::string> {
+        auto n = get_string(v, spec, key, field);
+        if (!n) return n.error();
+        const ArraySpec* a = m.array(*n);
+        if (!a) return v.fail(field + "." + key, "no array named '" + *n + "'");
+        if (a->intent == Intent::kOut) {
+          return v.fail(field + "." + key, "'" + *n + "' is an output; initializers fill inputs");
+        }
+        bool is_real = !a->fixed_dtype || dtype_is_float(*a->fixed_dtype);
+        bool is_index = a->fixed_dtype &&
+                        (*a->fixed_dtype == DType::kInt32 || *a->fixed_dtype == DType::kInt64);
+        if (real && !is_real) return v.fail(field + "." + key, "'" + *n + "' must be real");
+        if (!real && !is_index) {
+          return v.fail(field + "." + key, "'" + *n + "' must be int32 or int64");
+        }
+        if (!covered.insert(*n).second) {
+          return v.fail(field + "." + key, "'" + *n + "' is filled by two initializers");
+        }
+        return n;
+      };
+      if (*kind == "spd" || *kind == "permutation") {
+        if (auto st = check_keys(v, field, spec, {"kind", "array"}); !st) return st.error();
+        init.kind = *kind == "spd" ? Initializer::Kind::kSpd : Initializer::Kind::kPermutation;
+        auto n = need_array("array", init.kind == Initializer::Kind::kSpd);
+        if (!n) return n.error();
+        init.array = *n;
+        std::size_t rank = m.array(*n)->shape.size();
+        if (init.kind == Initializer::Kind::kSpd && rank != 2) {
+          return v.fail(field + ".array", "spd needs a square 2-D array");
+        }
+        if (init.kind == Initializer::Kind::kPermutation && rank != 1) {
+          return v.fail(field + ".array", "permutation needs a 1-D array");
+        }
+      } else if (*kind == "csr") {
+        if (auto st = check_keys(v, field, spec, {"kind", "indptr", "indices", "data", "cols"});
+            !st) {
+          return st.error();
+        }
+        init.kind = Initializer::Kind::kCsr;
+        auto p = need_array("indptr", false);
+        if (!p) return p.error();
+        auto ix = need_array("indices", false);
+        if (!ix) return ix.error();
+        auto d = need_array("data", true);
+        if (!d) return d.error();
+        init.indptr = *p;
+        init.indices = *ix;
+        init.data = *d;
+        for (const auto& n : {*p, *ix, *d}) {
+          if (m.array(n)->shape.size() != 1) return v.fail(field, "'" + n + "' must be 1-D");
+        }
+        if (!spec.contains("cols")) return v.fail(field + ".cols", "missing");
+        auto cols = parse_expr(v, field + ".cols", spec["cols"], expr_symbols);
+        if (!cols) return cols.error();
+        init.cols = *cols;
+      } else {
+        return v.fail(field + ".kind", "expected spd, permutation or csr, got '" + *kind + "'");
+      }
+      m.initializers.push_back(std::move(init));
+    }
+  }
+
+  // expressions over sizes
+  for (auto [key, dst] : {std::pair{"reduction_length", &m.reduction_length},
+                          std::pair{"bytes", &m.bytes}, std::pair{"flops", &m.flops}}) {
+    if (!root.contains(key)) continue;
+    std::set<std::string> allowed = expr_symbols;
+    if (std::string(key) != "reduction_length") allowed.insert("REAL_BYTES");
+    auto e = parse_expr(v, key, root[key], allowed);
+    if (!e) return e.error();
+    *dst = *e;
+  }
+
+  // Every preset must produce valid shapes, ranges and initializer structure.
+  for (const char* preset : kPresetNames) {
+    SymbolTable syms = m.symbols(m.presets[preset]);
+    for (const auto& a : m.arrays) {
+      for (const auto& d : a.shape) {
+        auto val = d.eval(syms);
+        if (!val) return v.fail(std::string("arrays.") + a.name + ".shape", val.error().message);
+        if (*val < 0) {
+          return v.fail(std::string("arrays.") + a.name + ".shape",
+                        std::string("negative extent at preset ") + preset);
+        }
+      }
+      if (a.range_lo) {
+        auto lo = a.range_lo->eval(syms);
+        auto hi = a.range_hi->eval(syms);
+        if (!lo || !hi || *lo > *hi) {
+          return v.fail(std::string("arrays.") + a.name + ".range",
+                        std::string("empty or invalid at preset ") + preset);
+        }
+      }
+    }
+    if (preset == std::string("XL")) {
+      auto bytes = data_bytes(m, m.presets[preset], Precision::kFp64);
+      if (!bytes) return v.fail("sizes.XL", bytes.error().message);
+      if (*bytes > max_xl_bytes) {
+        return v.fail("sizes.XL", "data is " + std::to_string(*bytes) + " bytes, over the " +
+                                      std::to_string(max_xl_bytes) + "-byte limit");
+      }
+    }
+  }
+  return m;
+}
+
+Result<uint64_t> data_bytes(const Manifest& m, const SymbolTable& sizes, Precision p) {
+  SymbolTable syms = m.symbols(sizes);
+  uint64_t total = 0;
+  for (const auto& a : m.arrays) {
+    uint64_t n = dtype_size(a.dtype(p));
+    for (const auto& d : a.shape) {
+      auto val = d.eval(syms);
+      if (!val) return val.error();
+      if (*val < 0 || __builtin_mul_overflow(n, static_cast<uint64_t>(*val), &n)) {
+        return Error{"array '" + a.name + "' size overflows"};
+      }
+    }
+    total += n;
+  }
+  return total;
+}
+
+Result<std::vector<Manifest>> load_corpus(const fs::path& root) {
+  std::error_code ec;
+  if (!fs::is_directory(root, ec))
+    return Error{"corpus directory '" + root.string() + "' not found"};
+  std::vector<Manifest> out;
+  std::map<std::string, fs::path> seen;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    if (it->path().filename() != "kernel.json") continue;
+    auto m = load_manifest(it->path());
+    if (!m) return m.error();
+    fs::path rel = fs::relative(m->dir, root);
+    std::vector<std::string> parts;
+    for (const auto& p : rel) parts.push_back(p.string());
+    std::vector<std::string> expected = {m->track};
+    if (!m->dwarf.empty()) expected.push_back(m->dwarf);
+    expected.push_back(m->id);
+    if (parts != expected) {
+      std::string want;
+      for (const auto& p : expected) want += (want.empty() ? "" : "/") + p;
+      return Error{it->path().string() + ": kernel folder must be '" + want +
+                   "' under the corpus root (track/[dwarf/]id)"};
+    }
+    if (auto [pos, fresh] = seen.emplace(m->id, m->dir); !fresh) {
+      return Error{"kernel id '" + m->id + "' is defined twice: " + pos->second.string() + " and " +
+                   m->dir.string()};
+    }
+    out.push_back(std::move(*m));
+  }
+  if (ec) return Error{"scanning '" + root.string() + "': " + ec.message()};
+  std::sort(out.begin(), out.end(),
+            [](const Manifest& a, const Manifest& b) { return a.id < b.id; });
+  return out;
+}
+
+}  // namespace hpcab

@@ -1,0 +1,96 @@
+// Kernel manifests (kernel.json, SPEC §3; format in docs/corpus.md): loading with validation
+// that names the file, the field and what was expected, and scanning a corpus tree.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/dtype.h"
+#include "common/expr.h"
+#include "common/result.h"
+
+namespace hpcab {
+
+enum class Intent { kIn, kOut, kInout };
+
+struct Domain {
+  enum class Kind { kAny, kPositive, kNonneg, kInterval };
+  Kind kind = Kind::kAny;
+  double lo = 0, hi = 0;  // kInterval only
+};
+
+struct ArraySpec {
+  std::string name;
+  std::vector<Expr> shape;
+  std::optional<DType> fixed_dtype;  // nullopt: `real`, the run precision
+  Intent intent = Intent::kIn;
+  Domain domain;                        // real arrays
+  std::optional<Expr> range_lo, range_hi;  // integer arrays, inclusive
+
+  DType dtype(Precision p) const { return fixed_dtype ? *fixed_dtype : real_dtype(p); }
+  bool is_output() const { return intent != Intent::kIn; }
+};
+
+struct ScalarSpec {
+  std::string name;
+  bool is_real = true;
+  double real_value = 0;  // is_real
+  int64_t int_value = 0;  // !is_real
+};
+
+struct Initializer {
+  enum class Kind { kSpd, kPermutation, kCsr };
+  Kind kind = Kind::kSpd;
+  std::string array;                   // spd, permutation
+  std::string indptr, indices, data;   // csr
+  std::optional<Expr> cols;            // csr
+  // Arrays this initializer fills, first one names the group.
+  std::vector<std::string> arrays() const;
+};
+
+inline constexpr std::array<const char*, 4> kPresetNames = {"S", "M", "L", "XL"};
+inline constexpr std::array<const char*, 3> kTracks = {"loop_level_reasoning",
+                                                      "scientific_computing", "machine_learning"};
+
+struct Manifest {
+  std::filesystem::path dir;  // the kernel's folder
+  std::string id, name, description, track, dwarf;
+  int level = 1;
+  std::vector<Precision> precisions;
+  std::vector<std::string> size_symbols;          // sorted
+  std::map<std::string, SymbolTable> presets;     // "S".."XL" -> symbol -> value
+  std::map<std::string, std::pair<int64_t, int64_t>> fuzzed;  // symbol -> [lo, hi]
+  std::vector<ScalarSpec> scalars;                // sorted by name
+  std::vector<ArraySpec> arrays;                  // sorted by name (ASCII)
+  std::vector<Initializer> initializers;
+  std::optional<Expr> reduction_length, bytes, flops;
+
+  const ArraySpec* array(const std::string& name) const;
+  const ScalarSpec* scalar(const std::string& name) const;
+  bool supports(Precision p) const;
+  // Size symbols plus integer scalars: the environment for shape and range expressions.
+  SymbolTable symbols(const SymbolTable& sizes) const;
+  // The initializer that fills `array`, if any.
+  const Initializer* initializer_for(const std::string& array) const;
+  std::filesystem::path reference_c() const { return dir / "reference.c"; }
+  std::filesystem::path reference_py() const { return dir / "reference.py"; }
+};
+
+// Loads `<dir>/kernel.json` (or the file itself) and validates it completely, including that
+// every preset's shapes evaluate and that the XL preset stays within `max_xl_bytes` of data.
+Result<Manifest> load_manifest(const std::filesystem::path& dir_or_file,
+                               uint64_t max_xl_bytes = uint64_t{4} << 30);
+
+// Scans `root` for kernel.json files (corpus/<track>/[<dwarf>/]<id>/kernel.json), loads each,
+// checks folder layout against track/dwarf/id and that ids are unique. Sorted by id.
+Result<std::vector<Manifest>> load_corpus(const std::filesystem::path& root);
+
+// Bytes of all arrays at `sizes` in precision `p`.
+Result<uint64_t> data_bytes(const Manifest& m, const SymbolTable& sizes, Precision p);
+
+}  // namespace hpcab

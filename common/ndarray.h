@@ -1,0 +1,52 @@
+// A typed, shaped, 64-byte-aligned, contiguous row-major array owned by value.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/dtype.h"
+
+namespace hpcab {
+
+class NdArray {
+ public:
+  NdArray() = default;
+  NdArray(DType dtype, std::vector<int64_t> shape);  // zero-filled
+  NdArray(const NdArray& other);
+  NdArray& operator=(const NdArray& other);
+  NdArray(NdArray&&) noexcept = default;
+  NdArray& operator=(NdArray&&) noexcept = default;
+
+  DType dtype() const { return dtype_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  int64_t size() const { return size_; }  // element count
+  std::size_t nbytes() const { return static_cast<std::size_t>(size_) * dtype_size(dtype_); }
+
+  void* data() { return data_.get(); }
+  const void* data() const { return data_.get(); }
+  template <typename T>
+  T* as() {
+    return static_cast<T*>(data());
+  }
+  template <typename T>
+  const T* as() const {
+    return static_cast<const T*>(data());
+  }
+
+  // Element i widened to double (integers and bool exactly when representable).
+  double get(int64_t i) const;
+  bool bytes_equal(const NdArray& other) const;  // same dtype, shape and bytes
+
+ private:
+  struct Free {
+    void operator()(void* p) const;
+  };
+  DType dtype_ = DType::kFloat64;
+  std::vector<int64_t> shape_;
+  int64_t size_ = 0;
+  std::unique_ptr<void, Free> data_;
+};
+
+}  // namespace hpcab

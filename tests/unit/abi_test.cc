@@ -1,0 +1,158 @@
+#include "common/abi.h"
+
+#include <gtest/gtest.h>
+
+#include "common/compare.h"
+#include "common/invoke.h"
+#include "common/process.h"
+#include "tests/unit/test_util.h"
+
+namespace hpcab {
+namespace {
+
+using testing::TempDir;
+
+const std::string kCorpus = std::string(HPCAB_SOURCE_DIR) + "/corpus";
+
+Manifest gemm() {
+  auto m = load_manifest(kCorpus + "/scientific_computing/dense_linear_algebra/gemm");
+  EXPECT_TRUE(m.ok());
+  return *m;
+}
+
+TEST(Abi, GemmPrototypeIsExactlyTheSpecExample) {
+  EXPECT_EQ(c_prototype(gemm(), Precision::kFp64),
+            "void gemm_fp64(const double *restrict A, const double *restrict B, double *restrict "
+            "C, const int64_t NI, const int64_t NJ, const int64_t NK, const double alpha, const "
+            "double beta, uint8_t *restrict workspace, const int64_t workspace_size);");
+  EXPECT_EQ(c_prototype(gemm(), Precision::kFp32),
+            "void gemm_fp32(const float *restrict A, const float *restrict B, float *restrict C, "
+            "const int64_t NI, const int64_t NJ, const int64_t NK, const float alpha, const float "
+            "beta, uint8_t *restrict workspace, const int64_t workspace_size);");
+}
+
+TEST(Abi, CppAndFortranForms) {
+  EXPECT_EQ(cpp_prototype(gemm(), Precision::kFp64)
+                .rfind("extern \"C\" void gemm_fp64(const "
+                       "double *__restrict__ A, ",
+                       0),
+            0u);
+  std::string f = fortran_interface(gemm(), Precision::kFp32);
+  EXPECT_NE(f.find("bind(C, name=\"gemm_fp32\")"), std::string::npos);
+  EXPECT_NE(f.find("real(c_float), intent(in) :: A(*)"), std::string::npos);
+  EXPECT_NE(f.find("real(c_float), intent(inout) :: C(*)"), std::string::npos);
+  EXPECT_NE(f.find("integer(c_int64_t), value :: NI"), std::string::npos);
+  EXPECT_NE(f.find("real(c_float), value :: alpha"), std::string::npos);
+}
+
+TEST(Abi, OrderIsArraysThenValuesEachInAsciiOrder) {
+  TempDir tmp;
+  auto j = testing::minimal_manifest("k");
+  j["arrays"]["Z"] = {{"shape", {"N"}}, {"dtype", "int32"}, {"intent", "in"}};
+  j["scalars"] = {{"alpha", {{"dtype", "real"}, {"value", 2.0}}},
+                  {"Steps", {{"dtype", "int64"}, {"value", 3}}}};
+  auto m = load_manifest(testing::write_manifest(tmp.path(), j));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  std::vector<std::string> names;
+  for (const auto& a : abi_args(*m, Precision::kFp64)) names.push_back(a.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"Z", "a", "b", "N", "Steps", "alpha", "workspace",
+                                             "workspace_size"}));
+  EXPECT_EQ(c_prototype(*m, Precision::kFp64),
+            "void k_fp64(const int32_t *restrict Z, double *restrict a, const double *restrict b, "
+            "const int64_t N, const int64_t Steps, const double alpha, uint8_t *restrict "
+            "workspace, const int64_t workspace_size);");
+}
+
+// Every corpus reference.c must define exactly the prototype the ABI derives: a definition that
+// conflicts with a prior declaration is a compile error. The C++ and Fortran forms must compile.
+TEST(Abi, EveryCorpusKernelMatchesItsDerivedPrototypes) {
+  auto all = load_corpus(kCorpus);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  TempDir tmp;
+  std::string cpp_src = "#include <cstdint>\n";
+  std::string f_src = "module abi_check\ncontains\nsubroutine all_kernels()\n";
+  std::vector<std::vector<std::string>> commands;
+  for (const auto& m : *all) {
+    // One translation unit per kernel: references may have file-local helpers of equal names.
+    std::string c_src = "#include <stdbool.h>\n#include <stdint.h>\n";
+    for (Precision p : m.precisions) {
+      c_src += c_prototype(m, p) + "\n";
+      cpp_src += cpp_prototype(m, p) + "\n";
+      f_src += fortran_interface(m, p) + "\n";
+    }
+    c_src += "#include \"" + m.reference_c().string() + "\"\n";
+    auto file = tmp.path() / (m.id + ".c");
+    testing::write_file(file, c_src);
+    commands.push_back({"gcc", "-std=c11", "-Wall", "-Werror", "-fsyntax-only", file.string()});
+  }
+  f_src += "end subroutine all_kernels\nend module abi_check\n";
+  testing::write_file(tmp.path() / "all.cc", cpp_src);
+  testing::write_file(tmp.path() / "all.f90", f_src);
+  commands.push_back(
+      {"g++", "-std=c++17", "-Wall", "-Werror", "-fsyntax-only", (tmp.path() / "all.cc").string()});
+  commands.push_back(
+      {"gfortran", "-fsyntax-only", "-J", tmp.path().string(), (tmp.path() / "all.f90").string()});
+  for (const auto& argv : commands) {
+    ProcessOptions o;
+    o.argv = argv;
+    auto r = run_process(o);
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(r->success()) << argv.back() << ": " << r->output;
+  }
+}
+
+}  // namespace
+}  // namespace hpcab
+
+namespace hpcab {
+namespace {
+
+// The C, C++ and Fortran examples in docs/abi.md (copied verbatim under
+// tests/fixtures/abi_examples/) build into libraries that the ABI call machinery runs, and they
+// agree with reference.c.
+TEST(Abi, DocumentedExamplesRunThroughTheAbi) {
+  Manifest m = gemm();
+  TempDir tmp;
+  const std::string dir = std::string(HPCAB_TEST_FIXTURES) + "/abi_examples/";
+  struct Build {
+    std::string compiler, source;
+  };
+  std::vector<Build> builds = {{"gcc", m.reference_c().string()},
+                               {"gcc", dir + "gemm.c"},
+                               {"g++", dir + "gemm.cc"},
+                               {"gfortran", dir + "gemm.f90"}};
+  DrawSpec spec;
+  spec.seed = 99;
+  spec.sizes = m.presets.at("S");
+  auto base = generate_draw(m, spec);
+  ASSERT_TRUE(base.ok());
+  std::optional<NdArray> expected;
+  for (std::size_t i = 0; i < builds.size(); ++i) {
+    std::string so = (tmp.path() / ("lib" + std::to_string(i) + ".so")).string();
+    ProcessOptions o;
+    o.argv = {builds[i].compiler, "-O2", "-fPIC", "-shared", "-fopenmp", "-J", tmp.path().string(),
+              "-o", so, builds[i].source};
+    if (builds[i].compiler != "gfortran") o.argv.erase(o.argv.begin() + 5, o.argv.begin() + 7);
+    auto r = run_process(o);
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE(r->success()) << builds[i].source << ": " << r->output;
+    auto lib = SharedLibrary::open(so);
+    ASSERT_TRUE(lib.ok()) << lib.error().message;
+    auto fn = lib->symbol("gemm_fp64");
+    ASSERT_TRUE(fn.ok()) << fn.error().message;
+    auto call = KernelCall::prepare(m, Precision::kFp64, *fn);
+    ASSERT_TRUE(call.ok());
+    Draw d = *base;
+    (*call)(d);
+    if (!expected) {
+      expected = d.arrays.at("C");
+      continue;
+    }
+    auto cmp = compare_array("C", *expected, d.arrays.at("C"),
+                             CompareOptions{Precision::kFp64, 80});
+    EXPECT_TRUE(cmp.passed()) << builds[i].source << ": " << cmp.detail;
+  }
+}
+
+}  // namespace
+}  // namespace hpcab

@@ -1,0 +1,91 @@
+#include "common/corpus_check.h"
+
+#include <gtest/gtest.h>
+
+#include "common/process.h"
+#include "tests/unit/test_util.h"
+
+namespace hpcab {
+namespace {
+
+const std::string kFixtures = HPCAB_TEST_FIXTURES;
+
+KernelCheck check_fixture(const std::string& corpus, const std::string& id) {
+  auto all = load_corpus(kFixtures + "/" + corpus);
+  EXPECT_TRUE(all.ok()) << (all.ok() ? "" : all.error().message);
+  testing::TempDir work;
+  CheckOptions o;
+  o.work_dir = work.path();
+  for (const auto& m : *all) {
+    if (m.id == id) return check_kernel(m, o);
+  }
+  ADD_FAILURE() << "no fixture " << id;
+  return {};
+}
+
+TEST(CorpusCheck, BrokenKernelFailsNamingOutputAndIndex) {
+  KernelCheck k = check_fixture("broken_corpus", "broken_add");
+  EXPECT_FALSE(k.ok);
+  EXPECT_NE(k.reason.find("a[7]"), std::string::npos) << k.reason;
+  EXPECT_NE(k.reason.find("output a"), std::string::npos) << k.reason;
+  std::string row = format_check_row(k);
+  EXPECT_EQ(row.rfind("broken_add", 0), 0u) << row;
+  EXPECT_NE(row.find("FAIL"), std::string::npos);
+}
+
+TEST(CorpusCheck, LinterRejectsDegenerateKernels) {
+  EXPECT_NE(check_fixture("lint_corpus", "ignores_input")
+                .reason.find("input 'c' does not affect any output"),
+            std::string::npos);
+  EXPECT_NE(check_fixture("lint_corpus", "constant_output").reason.find("do not vary across seeds"),
+            std::string::npos);
+  EXPECT_NE(check_fixture("lint_corpus", "nondeterministic").reason.find("nondeterministic"),
+            std::string::npos);
+}
+
+TEST(CorpusCheck, GoodKernelPasses) {
+  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000");
+  ASSERT_TRUE(m.ok());
+  testing::TempDir work;
+  CheckOptions o;
+  o.work_dir = work.path();
+  KernelCheck k = check_kernel(*m, o);
+  EXPECT_TRUE(k.ok) << k.reason;
+  EXPECT_EQ(k.cases, 10);  // 2 precisions x (3 distributions at S + 2 fuzzed draws)
+}
+
+TEST(CorpusCheck, MissingPythonIsAClearFailure) {
+  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000");
+  ASSERT_TRUE(m.ok());
+  testing::TempDir work;
+  CheckOptions o;
+  o.work_dir = work.path();
+  o.python = "/nonexistent/python3";
+  KernelCheck k = check_kernel(*m, o);
+  EXPECT_FALSE(k.ok);
+  EXPECT_NE(k.reason.find("/nonexistent/python3"), std::string::npos) << k.reason;
+}
+
+TEST(CorpusCheck, CommandLineExitsNonZeroAndPrintsTheRow) {
+  ProcessOptions o;
+  o.argv = {std::string(HPCAB_BINARY_DIR) + "/hpcab", "--corpus", kFixtures + "/broken_corpus",
+            "corpus", "check"};
+  auto r = run_process(o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 1);
+  EXPECT_NE(r->output.find("broken_add"), std::string::npos) << r->output;
+  EXPECT_NE(r->output.find("a[7]"), std::string::npos) << r->output;
+  EXPECT_NE(r->output.find("0 passed, 1 failed"), std::string::npos) << r->output;
+}
+
+TEST(CorpusCheck, CommandLineRejectsUnknownKernel) {
+  ProcessOptions o;
+  o.argv = {std::string(HPCAB_BINARY_DIR) + "/hpcab", "corpus", "check", "no_such_kernel"};
+  auto r = run_process(o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 2);
+  EXPECT_NE(r->output.find("no kernel 'no_such_kernel'"), std::string::npos) << r->output;
+}
+
+}  // namespace
+}  // namespace hpcab

@@ -1,0 +1,171 @@
+#include "common/manifest.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/unit/test_util.h"
+
+namespace hpcab {
+namespace {
+
+using testing::minimal_manifest;
+using testing::TempDir;
+using testing::write_manifest;
+using json = nlohmann::json;
+
+// Loads a mutated manifest and returns the error text ("" when it loads).
+std::string load_error(const json& j) {
+  TempDir tmp;
+  auto dir = write_manifest(tmp.path(), j);
+  auto m = load_manifest(dir);
+  return m.ok() ? "" : m.error().message;
+}
+
+void expect_error(const json& j, const std::string& field, const std::string& what) {
+  std::string err = load_error(j);
+  EXPECT_NE(err.find("kernel.json"), std::string::npos) << err;
+  EXPECT_NE(err.find(field), std::string::npos) << "want field " << field << " in: " << err;
+  EXPECT_NE(err.find(what), std::string::npos) << "want '" << what << "' in: " << err;
+}
+
+TEST(Manifest, LoadsTheRealGemm) {
+  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) +
+                         "/corpus/scientific_computing/dense_linear_algebra/gemm");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->id, "gemm");
+  EXPECT_EQ(m->dwarf, "dense_linear_algebra");
+  EXPECT_EQ(m->size_symbols, (std::vector<std::string>{"NI", "NJ", "NK"}));
+  EXPECT_EQ(m->presets.at("S").at("NK"), 80);
+  ASSERT_EQ(m->arrays.size(), 3u);
+  EXPECT_EQ(m->arrays[2].name, "C");
+  EXPECT_EQ(m->arrays[2].intent, Intent::kInout);
+  ASSERT_TRUE(m->reduction_length.has_value());
+  EXPECT_EQ(*m->reduction_length->eval(m->presets.at("S")), 80);
+}
+
+TEST(Manifest, MinimalIsValid) { EXPECT_EQ(load_error(minimal_manifest()), ""); }
+
+TEST(Manifest, ErrorsNameFileFieldAndExpectation) {
+  auto j = minimal_manifest();
+  j["level"] = 7;
+  expect_error(j, "level", "expected 1, 2 or 3");
+
+  j = minimal_manifest();
+  j["arrays"]["b"]["dtype"] = "complex128";
+  expect_error(j, "arrays.b.dtype", "expected real, float64");
+
+  j = minimal_manifest();
+  j["arrays"]["b"]["shape"] = json::array({"N + M"});
+  expect_error(j, "arrays.b.shape[0]", "unknown symbol 'M'");
+
+  j = minimal_manifest();
+  j["arrays"]["b"]["shape"] = json::array({"__import__('os').system('x')"});
+  expect_error(j, "arrays.b.shape[0]", "unexpected");
+
+  j = minimal_manifest();
+  j["sizes"]["M"] = {{"K", 3}};
+  expect_error(j, "sizes.M", "same size symbols");
+
+  j = minimal_manifest();
+  j["sizes"].erase("XL");
+  expect_error(j, "sizes.XL", "missing");
+
+  j = minimal_manifest();
+  j["arrays"]["a"]["intent"] = "in";
+  expect_error(j, "arrays", "\"out\" or \"inout\"");
+
+  j = minimal_manifest();
+  j["arrays"]["a"]["intnet"] = "out";
+  expect_error(j, "arrays.a.intnet", "unknown field");
+
+  j = minimal_manifest();
+  j["fuzzed"] = {{"N", {50, 10}}};
+  expect_error(j, "fuzzed.N", "lo <= hi");
+
+  j = minimal_manifest();
+  j["arrays"]["b"]["domain"] = "imaginary";
+  expect_error(j, "arrays.b.domain", "\"positive\"");
+
+  j = minimal_manifest();
+  j["arrays"]["b"]["range"] = {0, 3};
+  expect_error(j, "arrays.b.range", "only integer arrays");
+
+  j = minimal_manifest();
+  j["precisions"] = {"fp16"};
+  expect_error(j, "precisions", "\"fp64\" or \"fp32\"");
+
+  j = minimal_manifest();
+  j["dwarf"] = "dense_linear_algebra";
+  expect_error(j, "dwarf", "only scientific_computing");
+
+  j = minimal_manifest();
+  j["scalars"] = {{"N", {{"dtype", "real"}, {"value", 1.0}}}};
+  expect_error(j, "scalars.N", "already used");
+
+  j = minimal_manifest();
+  j["initializers"] = json::array({{{"kind", "spd"}, {"array", "b"}}});
+  expect_error(j, "initializers[0].array", "square 2-D");
+
+  j = minimal_manifest();
+  j["initializers"] = json::array({{{"kind", "permutation"}, {"array", "b"}}});
+  expect_error(j, "initializers[0].array", "must be int32 or int64");
+}
+
+TEST(Manifest, IdMustMatchFolder) {
+  TempDir tmp;
+  auto j = minimal_manifest("k");
+  testing::write_file(tmp.path() / "other" / "kernel.json", j.dump());
+  auto m = load_manifest(tmp.path() / "other");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("folder name"), std::string::npos);
+}
+
+TEST(Manifest, CaseInsensitiveNameClashIsRejected) {
+  auto j = minimal_manifest();
+  j["arrays"]["B"] = {{"shape", {"N"}}, {"dtype", "real"}, {"intent", "in"}};
+  EXPECT_NE(load_error(j).find("differ only in case"), std::string::npos);
+}
+
+TEST(Manifest, XlDataLimit) {
+  auto j = minimal_manifest();
+  j["sizes"]["XL"]["N"] = int64_t{1} << 30;  // 2 arrays x 8 GiB
+  EXPECT_NE(load_error(j).find("over the"), std::string::npos);
+}
+
+TEST(Manifest, InvalidJsonNamesTheFile) {
+  TempDir tmp;
+  testing::write_file(tmp.path() / "k" / "kernel.json", "{\"id\": ");
+  auto m = load_manifest(tmp.path() / "k");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("kernel.json: invalid JSON"), std::string::npos);
+}
+
+TEST(Corpus, LayoutAndUniqueIds) {
+  TempDir tmp;
+  auto j = minimal_manifest("dup");
+  write_manifest(tmp.path() / "loop_level_reasoning", j);
+  auto ok = load_corpus(tmp.path());
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_EQ(ok->size(), 1u);
+
+  write_manifest(tmp.path() / "machine_learning", j);  // track mismatch with folder
+  auto bad = load_corpus(tmp.path());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("track/[dwarf/]id"), std::string::npos);
+}
+
+TEST(Corpus, TheRealCorpusHasTheTwentyFourPublicIds) {
+  auto all = load_corpus(std::string(HPCAB_SOURCE_DIR) + "/corpus");
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  std::set<std::string> ids;
+  for (const auto& m : *all) ids.insert(m.id);
+  for (const char* id :
+       {"s000",       "s111",           "s212",       "s231",   "s271",          "s311",
+        "s321",       "s4112",          "gemm",       "atax",   "cholesky",      "jacobi_2d",
+        "heat_3d",    "floyd_warshall", "spmv",       "crc16",  "relu",          "softmax",
+        "layer_norm", "matmul",         "max_pool2d", "cumsum", "cross_entropy", "conv2d"}) {
+    EXPECT_TRUE(ids.count(id)) << id;
+  }
+}
+
+}  // namespace
+}  // namespace hpcab
