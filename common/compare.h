@@ -37,7 +37,8 @@ struct Mismatch {
 struct CompareResult {
   enum class Status { kPass, kFail, kUngradeable };
   Status status = Status::kPass;
-  // max over real elements of |a-e|/|e| (|a-e| where e == 0); 0 when no real output.
+  // max of |a-e|/|e| (|a-e| where e == 0) over real element pairs where both values are
+  // finite; 0 when there is no real output.
   double max_rel_error = 0;
   std::optional<Mismatch> first_failure;
   std::string detail;  // human text: names output, index and both values on failure
@@ -50,13 +51,12 @@ struct NamedArray {
 };
 
 // Compares one output. `expected` is the reference.
-CompareResult compare_array(const std::string& name, const NdArray& expected,
-                            const NdArray& actual, const CompareOptions& options);
+CompareResult compare_array(const std::string& name, const NdArray& expected, const NdArray& actual,
+                            const CompareOptions& options);
 
 // Compares every output (matched by name, in the order of `expected`); fails on the first
 // failing output but keeps the max relative error over all compared outputs.
 CompareResult compare_outputs(const std::vector<NamedArray>& expected,
-                              const std::vector<NamedArray>& actual,
-                              const CompareOptions& options);
+                              const std::vector<NamedArray>& actual, const CompareOptions& options);
 
 }  // namespace hpcab

@@ -31,9 +31,9 @@ struct KernelCheck {
   std::string id, track;
   bool ok = false;
   double max_rel_error = 0;
-  int cases = 0;            // cases compared
-  int ungradeable = 0;      // cases skipped as ungradeable at their precision
-  std::string reason;       // first failure, empty when ok
+  int cases = 0;        // cases compared
+  int ungradeable = 0;  // cases skipped as ungradeable at their precision
+  std::string reason;   // first failure, empty when ok
 };
 
 KernelCheck check_kernel(const Manifest& m, const CheckOptions& options);

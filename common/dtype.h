@@ -1,6 +1,7 @@
 // Element types of kernel arrays and the run precisions.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,10 +16,10 @@ enum class Precision { kFp64, kFp32 };
 
 std::size_t dtype_size(DType t);
 bool dtype_is_float(DType t);
-bool dtype_is_integer(DType t);  // every non-float type, bool included
-std::string_view dtype_name(DType t);  // "float64", "int32", ...
+bool dtype_is_integer(DType t);                           // every non-float type, bool included
+std::string_view dtype_name(DType t);                     // "float64", "int32", ...
 std::optional<DType> parse_dtype(std::string_view name);  // fixed names only, not "real"
-std::string_view c_type_name(DType t);  // "double", "int32_t", "bool", ...
+std::string_view c_type_name(DType t);                    // "double", "int32_t", "bool", ...
 
 std::string_view precision_name(Precision p);  // "fp64" / "fp32"
 std::optional<Precision> parse_precision(std::string_view name);

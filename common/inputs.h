@@ -24,16 +24,16 @@ Distribution distribution_for_seed(uint64_t seed);
 struct DrawSpec {
   uint64_t seed = 0;
   Precision precision = Precision::kFp64;
-  SymbolTable sizes;  // one value per size symbol
+  SymbolTable sizes;                         // one value per size symbol
   std::optional<Distribution> distribution;  // nullopt: distribution_for_seed(seed)
-  double scale = 1.0;  // multiplies raw real values before domain folding
-  int threads = 0;     // 0: OpenMP default
+  double scale = 1.0;                        // multiplies raw real values before domain folding
+  int threads = 0;                           // 0: OpenMP default
 };
 
 struct Draw {
   Precision precision = Precision::kFp64;
   Distribution distribution = Distribution::kUniform;
-  SymbolTable symbols;                   // size symbols and integer scalars
+  SymbolTable symbols;                    // size symbols and integer scalars
   std::map<std::string, NdArray> arrays;  // every array: inputs generated, outputs poisoned
 };
 

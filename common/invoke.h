@@ -3,12 +3,12 @@
 // This is what runs a kernel in-process; the judge does it only inside its sandboxed runner.
 #pragma once
 
+#include <ffi.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <ffi.h>
 
 #include "common/abi.h"
 #include "common/inputs.h"

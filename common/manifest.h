@@ -29,7 +29,7 @@ struct ArraySpec {
   std::vector<Expr> shape;
   std::optional<DType> fixed_dtype;  // nullopt: `real`, the run precision
   Intent intent = Intent::kIn;
-  Domain domain;                        // real arrays
+  Domain domain;                           // real arrays
   std::optional<Expr> range_lo, range_hi;  // integer arrays, inclusive
 
   DType dtype(Precision p) const { return fixed_dtype ? *fixed_dtype : real_dtype(p); }
@@ -46,27 +46,27 @@ struct ScalarSpec {
 struct Initializer {
   enum class Kind { kSpd, kPermutation, kCsr };
   Kind kind = Kind::kSpd;
-  std::string array;                   // spd, permutation
-  std::string indptr, indices, data;   // csr
-  std::optional<Expr> cols;            // csr
+  std::string array;                  // spd, permutation
+  std::string indptr, indices, data;  // csr
+  std::optional<Expr> cols;           // csr
   // Arrays this initializer fills, first one names the group.
   std::vector<std::string> arrays() const;
 };
 
 inline constexpr std::array<const char*, 4> kPresetNames = {"S", "M", "L", "XL"};
 inline constexpr std::array<const char*, 3> kTracks = {"loop_level_reasoning",
-                                                      "scientific_computing", "machine_learning"};
+                                                       "scientific_computing", "machine_learning"};
 
 struct Manifest {
   std::filesystem::path dir;  // the kernel's folder
   std::string id, name, description, track, dwarf;
   int level = 1;
   std::vector<Precision> precisions;
-  std::vector<std::string> size_symbols;          // sorted
-  std::map<std::string, SymbolTable> presets;     // "S".."XL" -> symbol -> value
+  std::vector<std::string> size_symbols;                      // sorted
+  std::map<std::string, SymbolTable> presets;                 // "S".."XL" -> symbol -> value
   std::map<std::string, std::pair<int64_t, int64_t>> fuzzed;  // symbol -> [lo, hi]
-  std::vector<ScalarSpec> scalars;                // sorted by name
-  std::vector<ArraySpec> arrays;                  // sorted by name (ASCII)
+  std::vector<ScalarSpec> scalars;                            // sorted by name
+  std::vector<ArraySpec> arrays;                              // sorted by name (ASCII)
   std::vector<Initializer> initializers;
   std::optional<Expr> reduction_length, bytes, flops;
 

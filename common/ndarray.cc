@@ -61,13 +61,20 @@ NdArray& NdArray::operator=(const NdArray& other) {
 
 double NdArray::get(int64_t i) const {
   switch (dtype_) {
-    case DType::kFloat64: return as<double>()[i];
-    case DType::kFloat32: return as<float>()[i];
-    case DType::kInt64: return static_cast<double>(as<int64_t>()[i]);
-    case DType::kInt32: return as<int32_t>()[i];
-    case DType::kUint16: return as<uint16_t>()[i];
-    case DType::kUint8: return as<uint8_t>()[i];
-    case DType::kBool: return as<uint8_t>()[i] != 0 ? 1.0 : 0.0;
+    case DType::kFloat64:
+      return as<double>()[i];
+    case DType::kFloat32:
+      return as<float>()[i];
+    case DType::kInt64:
+      return static_cast<double>(as<int64_t>()[i]);
+    case DType::kInt32:
+      return as<int32_t>()[i];
+    case DType::kUint16:
+      return as<uint16_t>()[i];
+    case DType::kUint8:
+      return as<uint8_t>()[i];
+    case DType::kBool:
+      return as<uint8_t>()[i] != 0 ? 1.0 : 0.0;
   }
   return 0;
 }

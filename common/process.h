@@ -20,10 +20,10 @@ struct ProcessOptions {
 };
 
 struct ProcessResult {
-  int exit_code = -1;    // valid when term_signal == 0
-  int term_signal = 0;   // signal that ended the child, if any
+  int exit_code = -1;   // valid when term_signal == 0
+  int term_signal = 0;  // signal that ended the child, if any
   bool timed_out = false;
-  std::string output;    // stdout and stderr interleaved, at most output_cap bytes
+  std::string output;  // stdout and stderr interleaved, at most output_cap bytes
   std::size_t output_dropped = 0;
   bool success() const { return !timed_out && term_signal == 0 && exit_code == 0; }
   std::string describe() const;  // "exit code 2", "killed by signal 9 (timeout after 60 s)", ...

@@ -2,11 +2,11 @@
 // of (seed, stream, counter), so generation is parallel and bit-identical for any thread count.
 #pragma once
 
+#include <Random123/philox.h>
+
 #include <array>
 #include <cstdint>
 #include <string_view>
-
-#include <Random123/philox.h>
 
 namespace hpcab {
 
@@ -19,10 +19,9 @@ uint64_t mix_seed(uint64_t seed, uint64_t salt);
 // Four 32-bit words for (seed, stream, counter). Inline: it sits in every generator loop.
 inline std::array<uint32_t, 4> philox(uint64_t seed, uint64_t stream, uint64_t counter) {
   r123::Philox4x32 gen;
-  r123::Philox4x32::ctr_type ctr = {{static_cast<uint32_t>(counter),
-                                     static_cast<uint32_t>(counter >> 32),
-                                     static_cast<uint32_t>(stream),
-                                     static_cast<uint32_t>(stream >> 32)}};
+  r123::Philox4x32::ctr_type ctr = {
+      {static_cast<uint32_t>(counter), static_cast<uint32_t>(counter >> 32),
+       static_cast<uint32_t>(stream), static_cast<uint32_t>(stream >> 32)}};
   r123::Philox4x32::key_type key = {
       {static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)}};
   auto r = gen(ctr, key);

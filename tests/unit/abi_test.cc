@@ -130,8 +130,8 @@ TEST(Abi, DocumentedExamplesRunThroughTheAbi) {
   for (std::size_t i = 0; i < builds.size(); ++i) {
     std::string so = (tmp.path() / ("lib" + std::to_string(i) + ".so")).string();
     ProcessOptions o;
-    o.argv = {builds[i].compiler, "-O2", "-fPIC", "-shared", "-fopenmp", "-J", tmp.path().string(),
-              "-o", so, builds[i].source};
+    o.argv = {builds[i].compiler,  "-O2", "-fPIC", "-shared",       "-fopenmp", "-J",
+              tmp.path().string(), "-o",  so,      builds[i].source};
     if (builds[i].compiler != "gfortran") o.argv.erase(o.argv.begin() + 5, o.argv.begin() + 7);
     auto r = run_process(o);
     ASSERT_TRUE(r.ok());
@@ -148,8 +148,8 @@ TEST(Abi, DocumentedExamplesRunThroughTheAbi) {
       expected = d.arrays.at("C");
       continue;
     }
-    auto cmp = compare_array("C", *expected, d.arrays.at("C"),
-                             CompareOptions{Precision::kFp64, 80});
+    auto cmp =
+        compare_array("C", *expected, d.arrays.at("C"), CompareOptions{Precision::kFp64, 80});
     EXPECT_TRUE(cmp.passed()) << builds[i].source << ": " << cmp.detail;
   }
 }
