@@ -1,0 +1,179 @@
+// hpcab-runner: runs one kernel library inside the sandbox, call by call, as the judge directs.
+// It links only `common`: no database, no key, no network. Everything it is told arrives on
+// stdin; replies go to fd 3; the kernel's own stdout/stderr go to a log the judge never parses
+// for results. Draws are generated here from the seeds the judge sends (the seeds of one call
+// are revealed only when that call is prepared).
+//
+// Protocol (one line each way):
+//   prep <seed> <uniform|normal|lognormal|auto> <scale>  -> ready
+//       fresh draw, outputs poisoned, workspace zeroed, inputs snapshotted (outside any clock)
+//   go                                                   -> done <ns>
+//       the call itself, bracketed by CLOCK_MONOTONIC
+//   post <0|1> <tag>                                     -> posted ok | posted const <name> <i>
+//       inputs compared with the snapshot; with 1, outputs written to <out-dir>/<tag>/<name>.npy
+//   quit                                                 -> (exit 0)
+// On startup it replies "hello" or "error <message>".
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "common/abi.h"
+#include "common/inputs.h"
+#include "common/invoke.h"
+#include "common/manifest.h"
+#include "common/npy.h"
+
+using namespace hpcab;
+
+namespace {
+
+FILE* g_reply = nullptr;  // fd 3; set once in main before any kernel code runs
+
+void reply(const std::string& line) {
+  std::fprintf(g_reply, "%s\n", line.c_str());
+  std::fflush(g_reply);
+}
+
+int64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+Result<SymbolTable> parse_sizes(const std::string& text) {
+  SymbolTable t;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    auto eq = item.find('=');
+    if (eq == std::string::npos) return Error{"bad --sizes item '" + item + "'"};
+    try {
+      t[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
+    } catch (...) {
+      return Error{"bad --sizes value '" + item + "'"};
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"hpcab-runner: runs a kernel library call by call (driven by hpcab-judge)"};
+  std::string manifest_path, lib_path, precision_text = "fp64", sizes_text, out_dir = ".";
+  int64_t workspace_bytes = 0;
+  app.add_option("--manifest", manifest_path, "kernel.json")->required();
+  app.add_option("--lib", lib_path, "shared library to run")->required();
+  app.add_option("--precision", precision_text, "fp64 or fp32")->capture_default_str();
+  app.add_option("--sizes", sizes_text, "size symbols, e.g. N=100,M=20")->required();
+  app.add_option("--workspace-bytes", workspace_bytes, "zeroed scratch bytes per call");
+  app.add_option("--out-dir", out_dir, "where saved outputs go")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  g_reply = fdopen(3, "w");
+  if (g_reply == nullptr) {
+    std::fprintf(stderr, "hpcab-runner: fd 3 (the reply channel) is not open\n");
+    return 2;
+  }
+  auto fail = [](const std::string& msg) {
+    std::string flat = msg;
+    for (auto& c : flat) {
+      if (c == '\n') c = ' ';
+    }
+    reply("error " + flat);
+    return 2;
+  };
+  auto m = load_manifest(manifest_path);
+  if (!m) return fail(m.error().message);
+  auto p = parse_precision(precision_text);
+  if (!p) return fail("bad precision " + precision_text);
+  auto sizes = parse_sizes(sizes_text);
+  if (!sizes) return fail(sizes.error().message);
+  DrawSpec spec;
+  spec.precision = *p;
+  spec.sizes = *sizes;
+  auto draw = generate_draw(*m, spec);
+  if (!draw) return fail(draw.error().message);
+  std::map<std::string, NdArray> snapshot;
+  for (const auto& a : m->arrays) {
+    if (a.intent == Intent::kIn) snapshot.emplace(a.name, draw->arrays.at(a.name));
+  }
+  std::vector<uint8_t> workspace(static_cast<std::size_t>(std::max<int64_t>(workspace_bytes, 0)));
+  auto lib = SharedLibrary::open(lib_path);
+  if (!lib) return fail(lib.error().message);
+  auto fn = lib->symbol(abi_symbol(*m, *p));
+  if (!fn) return fail(fn.error().message);
+  auto call = KernelCall::prepare(*m, *p, *fn);
+  if (!call) return fail(call.error().message);
+  reply("hello");
+
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::stringstream cmd(line);
+    std::string verb;
+    cmd >> verb;
+    if (verb == "prep") {
+      std::string dist;
+      uint64_t seed = 0;
+      cmd >> seed >> dist >> spec.scale;
+      spec.seed = seed;
+      spec.distribution.reset();
+      if (dist == "uniform") spec.distribution = Distribution::kUniform;
+      if (dist == "normal") spec.distribution = Distribution::kNormal;
+      if (dist == "lognormal") spec.distribution = Distribution::kLognormal;
+      if (auto st = regenerate_draw(*m, spec, *draw); !st) return fail(st.error().message);
+      for (auto& [name, copy] : snapshot) {
+        std::memcpy(copy.data(), draw->arrays.at(name).data(), copy.nbytes());
+      }
+      std::fill(workspace.begin(), workspace.end(), 0);
+      reply("ready");
+    } else if (verb == "go") {
+      const int64_t t0 = now_ns();
+      (*call)(*draw, workspace.empty() ? nullptr : workspace.data(),
+              static_cast<int64_t>(workspace.size()));
+      const int64_t t1 = now_ns();
+      reply("done " + std::to_string(t1 - t0));
+    } else if (verb == "post") {
+      int save = 0;
+      std::string tag;
+      cmd >> save >> tag;
+      std::string verdict = "posted ok";
+      for (const auto& [name, copy] : snapshot) {
+        const NdArray& now = draw->arrays.at(name);
+        if (!now.bytes_equal(copy)) {
+          const auto* x = static_cast<const unsigned char*>(now.data());
+          const auto* y = static_cast<const unsigned char*>(copy.data());
+          std::size_t i = 0;
+          while (i < copy.nbytes() && x[i] == y[i]) ++i;
+          verdict = "posted const " + name + " " + std::to_string(i / dtype_size(copy.dtype()));
+          break;
+        }
+      }
+      if (save) {
+        std::filesystem::path dir = std::filesystem::path(out_dir) / tag;
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        for (const auto& a : m->arrays) {
+          if (!a.is_output()) continue;
+          if (auto st = write_npy((dir / (a.name + ".npy")).string(), draw->arrays.at(a.name));
+              !st) {
+            return fail(st.error().message);
+          }
+        }
+      }
+      reply(verdict);
+    } else if (verb == "quit") {
+      return 0;
+    } else {
+      return fail("unknown command '" + verb + "'");
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,335 @@
+#include "judge/sandbox.h"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace hpcab::judge {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> bwrap_argv(const SandboxPolicy& policy, const SandboxSpec& spec) {
+  std::vector<std::string> a = {policy.bwrap,
+                                "--unshare-all",  // ipc, pid, net, uts, cgroup (user: try)
+                                "--unshare-user",
+                                "--die-with-parent",
+                                "--disable-userns",  // no nested namespaces from inside
+                                "--hostname",
+                                "sandbox",
+                                "--clearenv"};
+  if (geteuid() == 0) a.insert(a.end(), {"--cap-drop", "ALL"});
+  for (const auto& p : policy.system_paths) {
+    std::error_code ec;
+    auto st = fs::symlink_status(p, ec);
+    if (ec || !fs::exists(st)) continue;
+    if (fs::is_symlink(st)) {
+      a.insert(a.end(), {"--symlink", fs::read_symlink(p, ec).string(), p});
+    } else {
+      a.insert(a.end(), {"--ro-bind", p, p});
+    }
+  }
+  a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", spec.cwd});
+  for (const auto& m : spec.mounts) {
+    a.insert(a.end(), {m.writable ? "--bind" : "--ro-bind", m.source, m.dest});
+  }
+  for (const auto& e : spec.env) {
+    auto eq = e.find('=');
+    a.insert(a.end(), {"--setenv", e.substr(0, eq), eq == std::string::npos ? "" : e.substr(eq + 1)});
+  }
+  a.insert(a.end(), {"--chdir", spec.cwd, "--"});
+  a.insert(a.end(), spec.argv.begin(), spec.argv.end());
+  return a;
+}
+
+namespace {
+
+// Everything the child needs, prepared before fork: after fork only async-signal-safe calls.
+struct ChildPlan {
+  std::vector<std::string> argv_store;
+  std::vector<char*> argv;
+  rlimit limits[6];
+  int resources[6] = {RLIMIT_CPU, RLIMIT_AS, RLIMIT_FSIZE, RLIMIT_NPROC, RLIMIT_NOFILE,
+                      RLIMIT_CORE};
+  cpu_set_t cpus;
+  bool set_cpus = false;
+  bool drop = false;
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
+ChildPlan make_plan(const SandboxPolicy& policy, const SandboxSpec& spec) {
+  ChildPlan p;
+  p.argv_store = bwrap_argv(policy, spec);
+  for (auto& s : p.argv_store) p.argv.push_back(s.data());
+  p.argv.push_back(nullptr);
+  auto lim = [](uint64_t v) { return rlimit{v, v}; };
+  const auto cpu = static_cast<uint64_t>(std::ceil(spec.limits.cpu_s));
+  p.limits[0] = lim(cpu);
+  p.limits[1] = lim(spec.limits.address_space);
+  p.limits[2] = lim(spec.limits.file_size);
+  p.limits[3] = lim(spec.limits.nproc);
+  p.limits[4] = lim(spec.limits.nofile);
+  p.limits[5] = lim(0);
+  CPU_ZERO(&p.cpus);
+  for (int c : spec.cpus) CPU_SET(c, &p.cpus);
+  p.set_cpus = !spec.cpus.empty();
+  p.drop = geteuid() == 0;
+  p.uid = policy.unprivileged_uid;
+  p.gid = policy.unprivileged_gid;
+  return p;
+}
+
+[[noreturn]] void child_fail(const char* what) {
+  // stderr is already the log or the capture pipe.
+  const char prefix[] = "hpcab sandbox setup failed: ";
+  ssize_t ignored = write(2, prefix, sizeof prefix - 1);
+  ignored = write(2, what, std::strlen(what));
+  ignored = write(2, "\n", 1);
+  (void)ignored;
+  _exit(125);
+}
+
+// In the forked child: a new session (no controlling terminal to inject keystrokes into, and a
+// process group the judge can stop and kill as one), limits, affinity, privileges, exec.
+[[noreturn]] void exec_child(ChildPlan& p) {
+  if (setsid() < 0) child_fail("setsid");
+  for (int i = 0; i < 6; ++i) {
+    if (setrlimit(p.resources[i], &p.limits[i]) != 0) child_fail("setrlimit");
+  }
+  if (p.set_cpus && sched_setaffinity(0, sizeof p.cpus, &p.cpus) != 0) {
+    child_fail("sched_setaffinity");
+  }
+  if (p.drop) {
+    if (setgroups(0, nullptr) != 0 || setgid(p.gid) != 0 || setuid(p.uid) != 0) {
+      child_fail("dropping to the unprivileged uid");
+    }
+  }
+  char* envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"), nullptr};
+  execvpe(p.argv[0], p.argv.data(), envp);
+  child_fail("exec bwrap (is bubblewrap installed?)");
+}
+
+void close_fd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
+
+std::string read_capped(const std::string& path, std::size_t cap) {
+  std::ifstream in(path, std::ios::binary);
+  std::string s(cap, '\0');
+  in.read(s.data(), static_cast<std::streamsize>(cap));
+  s.resize(static_cast<std::size_t>(in.gcount()));
+  return s;
+}
+
+}  // namespace
+
+Result<ProcessResult> run_sandboxed(const SandboxPolicy& policy, const SandboxSpec& spec) {
+  ChildPlan plan = make_plan(policy, spec);
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) return Error{std::string("pipe2: ") + std::strerror(errno)};
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(out[0]);
+    close(out[1]);
+    return Error{std::string("fork: ") + std::strerror(errno)};
+  }
+  if (pid == 0) {
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull >= 0) dup2(devnull, 0);
+    dup2(out[1], 1);
+    dup2(out[1], 2);
+    exec_child(plan);
+  }
+  close(out[1]);
+  ProcessResult r;
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(spec.limits.wall_s));
+  char buf[65536];
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now())
+                    .count();
+    if (left <= 0) {
+      r.timed_out = true;
+      ::kill(-pid, SIGKILL);
+      break;
+    }
+    pollfd p{out[0], POLLIN, 0};
+    int n = poll(&p, 1, static_cast<int>(std::min<long long>(left, 500)));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) continue;
+    ssize_t got = read(out[0], buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    std::size_t room = spec.limits.output_cap - std::min(spec.limits.output_cap, r.output.size());
+    std::size_t keep = std::min(room, static_cast<std::size_t>(got));
+    r.output.append(buf, keep);
+    r.output_dropped += static_cast<std::size_t>(got) - keep;
+  }
+  close(out[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  ::kill(-pid, SIGKILL);  // anything that escaped the namespace teardown dies with the group
+  if (WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  return r;
+}
+
+Result<std::unique_ptr<SandboxedProcess>> SandboxedProcess::start(const SandboxPolicy& policy,
+                                                                  const SandboxSpec& spec,
+                                                                  const std::string& log_path) {
+  ChildPlan plan = make_plan(policy, spec);
+  int in[2], reply[2];
+  if (pipe2(in, O_CLOEXEC) != 0) return Error{std::string("pipe2: ") + std::strerror(errno)};
+  if (pipe2(reply, O_CLOEXEC) != 0) {
+    close(in[0]);
+    close(in[1]);
+    return Error{std::string("pipe2: ") + std::strerror(errno)};
+  }
+  int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (log < 0) {
+    for (int fd : {in[0], in[1], reply[0], reply[1]}) close(fd);
+    return Error{"cannot create " + log_path + ": " + std::strerror(errno)};
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    for (int fd : {in[0], in[1], reply[0], reply[1], log}) close(fd);
+    return Error{std::string("fork: ") + std::strerror(errno)};
+  }
+  if (pid == 0) {
+    dup2(in[0], 0);
+    dup2(log, 1);
+    dup2(log, 2);
+    dup2(reply[1], 3);  // dup2 clears FD_CLOEXEC: fd 3 survives exec into the runner
+    exec_child(plan);
+  }
+  close(in[0]);
+  close(reply[1]);
+  close(log);
+  std::unique_ptr<SandboxedProcess> p(new SandboxedProcess());
+  p->pid_ = pid;
+  p->to_child_ = in[1];
+  p->from_child_ = reply[0];
+  p->log_path_ = log_path;
+  p->log_cap_ = spec.limits.output_cap;
+  // Writes to a dead child must fail with EPIPE, not kill the judge.
+  signal(SIGPIPE, SIG_IGN);
+  return p;
+}
+
+SandboxedProcess::~SandboxedProcess() {
+  if (!exited_) kill_now();
+  close_fd(to_child_);
+  close_fd(from_child_);
+}
+
+Status SandboxedProcess::send(const std::string& line) {
+  std::string data = line + "\n";
+  std::size_t off = 0;
+  while (off < data.size()) {
+    ssize_t n = write(to_child_, data.data() + off, data.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Error{std::string("runner input closed: ") + std::strerror(errno)};
+    off += static_cast<std::size_t>(n);
+  }
+  return Ok{};
+}
+
+Result<std::string> SandboxedProcess::receive(double timeout_s) {
+  constexpr std::size_t kMaxLine = 4096;
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(timeout_s));
+  for (;;) {
+    auto nl = pending_.find('\n');
+    if (nl != std::string::npos) {
+      std::string line = pending_.substr(0, nl);
+      pending_.erase(0, nl + 1);
+      return line;
+    }
+    if (pending_.size() > kMaxLine) return Error{"runner reply line too long"};
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now())
+                    .count();
+    if (left <= 0) return Error{"timeout"};
+    pollfd p{from_child_, POLLIN, 0};
+    int n = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) continue;
+    char buf[4096];
+    ssize_t got = read(from_child_, buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return Error{"eof"};
+    pending_.append(buf, static_cast<std::size_t>(got));
+  }
+}
+
+void SandboxedProcess::pause() {
+  if (!exited_) ::kill(-pid_, SIGSTOP);
+}
+
+void SandboxedProcess::resume() {
+  if (!exited_) ::kill(-pid_, SIGCONT);
+}
+
+ProcessResult SandboxedProcess::reap(bool block) {
+  if (exited_) return result_;
+  int status = 0;
+  pid_t r;
+  do {
+    r = waitpid(pid_, &status, block ? 0 : WNOHANG);
+  } while (r < 0 && errno == EINTR);
+  if (r == pid_) {
+    exited_ = true;
+    ::kill(-pid_, SIGKILL);
+    if (WIFSIGNALED(status)) result_.term_signal = WTERMSIG(status);
+    if (WIFEXITED(status)) result_.exit_code = WEXITSTATUS(status);
+    result_.timed_out = killed_by_us_;
+    result_.output = log();
+  }
+  return result_;
+}
+
+ProcessResult SandboxedProcess::finish(double timeout_s) {
+  close_fd(to_child_);
+  ::kill(-pid_, SIGCONT);
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(timeout_s));
+  while (!exited_ && std::chrono::steady_clock::now() < deadline) {
+    reap(false);
+    if (!exited_) usleep(2000);
+  }
+  if (!exited_) return kill_now();
+  return result_;
+}
+
+ProcessResult SandboxedProcess::kill_now() {
+  if (exited_) return result_;
+  killed_by_us_ = true;
+  ::kill(-pid_, SIGKILL);
+  ::kill(-pid_, SIGCONT);
+  return reap(true);
+}
+
+std::string SandboxedProcess::log() const { return read_capped(log_path_, log_cap_); }
+
+}  // namespace hpcab::judge

@@ -1,0 +1,158 @@
+// The sandbox against real bubblewrap: isolation, limits and teardown are behaviours of the
+// kernel and bwrap, so they are tested for real, not through a mock.
+#include "judge/sandbox.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "common/process.h"
+
+namespace hpcab::judge {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SandboxTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "hpcab-sbx-XXXXXX").string();
+    root_ = mkdtemp(tmpl.data());
+    work_ = root_ / "work";
+    fs::create_directories(work_);
+    fs::permissions(root_, fs::perms::all);
+    fs::permissions(work_, fs::perms::all);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  SandboxSpec sh(const std::string& script) {
+    SandboxSpec s;
+    s.argv = {"/bin/sh", "-c", script};
+    s.mounts = {{work_.string(), "/sandbox", true}};
+    s.env = {"PATH=/usr/bin:/bin"};
+    s.limits.wall_s = 20;
+    return s;
+  }
+  ProcessResult run(const SandboxSpec& s) {
+    auto r = run_sandboxed(policy_, s);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return *r;
+  }
+
+  SandboxPolicy policy_;
+  fs::path root_, work_;
+};
+
+TEST_F(SandboxTest, RunsAndCapturesOutput) {
+  auto r = run(sh("echo hello; echo err >&2; exit 4"));
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_NE(r.output.find("hello"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("err"), std::string::npos);
+}
+
+TEST_F(SandboxTest, NoNetworkOnlyLoopback) {
+  // /proc/net/dev lists the namespace's interfaces: a header of two lines plus `lo`.
+  auto r = run(sh("cat /proc/net/dev"));
+  EXPECT_TRUE(r.success()) << r.output;
+  EXPECT_NE(r.output.find("lo:"), std::string::npos);
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 3) << r.output;
+}
+
+TEST_F(SandboxTest, OwnPidNamespace) {
+  auto r = run(sh("echo $$; ls /proc | grep -c '^[0-9]'"));
+  EXPECT_TRUE(r.success()) << r.output;
+  // The shell is a low pid in its namespace and sees only a handful of processes.
+  int pid = std::stoi(r.output);
+  EXPECT_LT(pid, 10);
+}
+
+TEST_F(SandboxTest, JudgeFilesAreInvisibleAndSystemIsReadOnly) {
+  fs::path state = root_ / "state";
+  fs::create_directories(state);
+  std::ofstream(state / "secret.key") << "TOPSECRET";
+  auto r = run(sh("cat " + (state / "secret.key").string() + "; echo rc=$?; touch /usr/x; echo "
+                  "rc=$?; touch /sandbox/ok && echo wrote"));
+  EXPECT_EQ(r.output.find("TOPSECRET"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rc=1"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("wrote"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(work_ / "ok"));
+}
+
+TEST_F(SandboxTest, WallClockLimitKillsTheTree) {
+  auto s = sh("sleep 60 & sleep 60");
+  s.limits.wall_s = 0.5;
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = run(s);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10);
+}
+
+TEST_F(SandboxTest, ForkBombIsContainedAndLeavesNoSurvivors) {
+  auto s = sh("bomb() { bomb | bomb & }; bomb; sleep 1; echo survived");
+  s.limits.nproc = 64;
+  s.limits.wall_s = 3;
+  auto r = run(s);
+  // Whether the shell survives its bomb or not, nothing may outlive the sandbox.
+  (void)r;
+  // Give the kernel a moment to reap the namespace, then look for leftovers.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ProcessOptions ps;
+  ps.argv = {"sh", "-c", "ps -eo args | grep -c '^/bin/sh -c bomb' || true"};
+  auto left = run_process(ps);
+  ASSERT_TRUE(left.ok());
+  EXPECT_EQ(std::stoi(left->output), 0) << left->output;
+}
+
+TEST_F(SandboxTest, RlimitsApply) {
+  auto s = sh("grep -E '^Max (address space|core file size|open files|processes)' /proc/self/limits");
+  s.limits.address_space = uint64_t{1} << 30;
+  s.limits.nofile = 100;
+  s.limits.nproc = 77;
+  auto r = run(s);
+  EXPECT_NE(r.output.find("Max address space         1073741824"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Max core file size        0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Max open files            100"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Max processes             77"), std::string::npos) << r.output;
+}
+
+TEST_F(SandboxTest, RunsUnprivilegedWhenJudgeIsRoot) {
+  if (geteuid() != 0) GTEST_SKIP() << "only meaningful when the judge runs as root";
+  auto r = run(sh("cat /proc/self/status | grep '^Uid'"));
+  EXPECT_EQ(r.output.find("\t0\t"), std::string::npos) << r.output;
+}
+
+TEST_F(SandboxTest, InteractiveProtocolAndPause) {
+  auto s = sh("while read x; do echo \"got $x\" >&3; done");
+  auto p = SandboxedProcess::start(policy_, s, (root_ / "log").string());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ASSERT_TRUE((*p)->send("one").ok());
+  auto line = (*p)->receive(10);
+  ASSERT_TRUE(line.ok()) << line.error().message << " log: " << (*p)->log();
+  EXPECT_EQ(*line, "got one");
+  (*p)->pause();
+  ASSERT_TRUE((*p)->send("two").ok());
+  EXPECT_FALSE((*p)->receive(0.3).ok());  // stopped: no reply while paused
+  (*p)->resume();
+  auto two = (*p)->receive(10);
+  ASSERT_TRUE(two.ok());
+  EXPECT_EQ(*two, "got two");
+  auto r = (*p)->finish(5);
+  EXPECT_EQ(r.exit_code, 0);
+}
+
+TEST_F(SandboxTest, DeadChildIsAnErrorNotAHang) {
+  auto p = SandboxedProcess::start(policy_, sh("exit 3"), (root_ / "log").string());
+  ASSERT_TRUE(p.ok());
+  auto line = (*p)->receive(10);
+  EXPECT_FALSE(line.ok());
+  auto r = (*p)->finish(5);
+  EXPECT_EQ(r.exit_code, 3);
+}
+
+}  // namespace
+}  // namespace hpcab::judge
