@@ -27,10 +27,10 @@ double geomean(std::span<const double> v);
 
 struct Credit {
   double base_median = 0, cand_median = 0;
-  double ratio = 0;       // base_median / cand_median (raw speedup)
-  double p_faster = 1;    // one-sided p that the candidate is faster
-  double p_slower = 1;    // one-sided p that the candidate is slower
-  double credit = 1;      // ratio when confirmed faster or slower at alpha, else 1
+  double ratio = 0;     // base_median / cand_median (raw speedup)
+  double p_faster = 1;  // one-sided p that the candidate is faster
+  double p_slower = 1;  // one-sided p that the candidate is slower
+  double credit = 1;    // ratio when confirmed faster or slower at alpha, else 1
   enum class Outcome { kFaster, kSlower, kInconclusive } outcome = Outcome::kInconclusive;
 };
 

@@ -26,12 +26,9 @@ namespace fs = std::filesystem;
 std::vector<std::string> bwrap_argv(const SandboxPolicy& policy, const SandboxSpec& spec) {
   std::vector<std::string> a = {policy.bwrap,
                                 "--unshare-all",  // ipc, pid, net, uts, cgroup (user: try)
-                                "--unshare-user",
-                                "--die-with-parent",
+                                "--unshare-user",   "--die-with-parent",
                                 "--disable-userns",  // no nested namespaces from inside
-                                "--hostname",
-                                "sandbox",
-                                "--clearenv"};
+                                "--hostname",       "sandbox",           "--clearenv"};
   if (geteuid() == 0) a.insert(a.end(), {"--cap-drop", "ALL"});
   for (const auto& p : policy.system_paths) {
     std::error_code ec;
@@ -49,7 +46,8 @@ std::vector<std::string> bwrap_argv(const SandboxPolicy& policy, const SandboxSp
   }
   for (const auto& e : spec.env) {
     auto eq = e.find('=');
-    a.insert(a.end(), {"--setenv", e.substr(0, eq), eq == std::string::npos ? "" : e.substr(eq + 1)});
+    a.insert(a.end(),
+             {"--setenv", e.substr(0, eq), eq == std::string::npos ? "" : e.substr(eq + 1)});
   }
   a.insert(a.end(), {"--chdir", spec.cwd, "--"});
   a.insert(a.end(), spec.argv.begin(), spec.argv.end());
@@ -63,8 +61,8 @@ struct ChildPlan {
   std::vector<std::string> argv_store;
   std::vector<char*> argv;
   rlimit limits[6];
-  int resources[6] = {RLIMIT_CPU, RLIMIT_AS, RLIMIT_FSIZE, RLIMIT_NPROC, RLIMIT_NOFILE,
-                      RLIMIT_CORE};
+  int resources[6] = {RLIMIT_CPU,   RLIMIT_AS,     RLIMIT_FSIZE,
+                      RLIMIT_NPROC, RLIMIT_NOFILE, RLIMIT_CORE};
   cpu_set_t cpus;
   bool set_cpus = false;
   bool drop = false;

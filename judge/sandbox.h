@@ -19,9 +19,9 @@ namespace hpcab::judge {
 
 struct SandboxLimits {
   double wall_s = 120;
-  double cpu_s = 600;                            // RLIMIT_CPU, summed over threads
-  uint64_t address_space = uint64_t{16} << 30;   // RLIMIT_AS
-  uint64_t file_size = uint64_t{1} << 30;        // RLIMIT_FSIZE
+  double cpu_s = 600;                           // RLIMIT_CPU, summed over threads
+  uint64_t address_space = uint64_t{16} << 30;  // RLIMIT_AS
+  uint64_t file_size = uint64_t{1} << 30;       // RLIMIT_FSIZE
   uint64_t nproc = 512;  // RLIMIT_NPROC (per real uid: see SandboxPolicy::unprivileged_uid)
   uint64_t nofile = 256;
   std::size_t output_cap = 64 << 10;  // bytes of stdout+stderr kept
@@ -45,8 +45,9 @@ struct SandboxSpec {
 struct SandboxPolicy {
   std::string bwrap = "bwrap";
   // Read-only system paths (symlinks, as on merged-/usr systems, are recreated as symlinks).
-  std::vector<std::string> system_paths = {"/usr", "/etc", "/lib", "/lib64", "/lib32", "/bin",
-                                           "/sbin"};
+  // The CPU topology is there for OpenMP's OMP_PLACES=cores; it reveals nothing of the judge.
+  std::vector<std::string> system_paths = {"/usr",   "/etc", "/lib",  "/lib64",
+                                           "/lib32", "/bin", "/sbin", "/sys/devices/system/cpu"};
   // When the judge runs as root, sandboxed processes run as this uid/gid instead: root is exempt
   // from RLIMIT_NPROC (so a fork bomb would be unbounded) and could read root-only files.
   uid_t unprivileged_uid = 65534;

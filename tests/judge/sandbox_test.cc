@@ -75,7 +75,8 @@ TEST_F(SandboxTest, JudgeFilesAreInvisibleAndSystemIsReadOnly) {
   fs::path state = root_ / "state";
   fs::create_directories(state);
   std::ofstream(state / "secret.key") << "TOPSECRET";
-  auto r = run(sh("cat " + (state / "secret.key").string() + "; echo rc=$?; touch /usr/x; echo "
+  auto r = run(sh("cat " + (state / "secret.key").string() +
+                  "; echo rc=$?; touch /usr/x; echo "
                   "rc=$?; touch /sandbox/ok && echo wrote"));
   EXPECT_EQ(r.output.find("TOPSECRET"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("rc=1"), std::string::npos) << r.output;
@@ -109,7 +110,8 @@ TEST_F(SandboxTest, ForkBombIsContainedAndLeavesNoSurvivors) {
 }
 
 TEST_F(SandboxTest, RlimitsApply) {
-  auto s = sh("grep -E '^Max (address space|core file size|open files|processes)' /proc/self/limits");
+  auto s =
+      sh("grep -E '^Max (address space|core file size|open files|processes)' /proc/self/limits");
   s.limits.address_space = uint64_t{1} << 30;
   s.limits.nofile = 100;
   s.limits.nproc = 77;

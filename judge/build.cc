@@ -1,0 +1,161 @@
+#include "judge/build.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "common/hmac.h"
+#include "common/process.h"
+
+namespace hpcab::judge {
+
+namespace fs = std::filesystem;
+
+bool known_language(const std::string& language) {
+  return language == "c" || language == "cpp" || language == "fortran";
+}
+
+Status validate_build_tokens(const std::vector<std::string>& tokens) {
+  for (const auto& t : tokens) {
+    bool ok =
+        t.size() > 2 && t[0] == '-' && (t[1] == 'I' || t[1] == 'D' || t[1] == 'l' || t[1] == 'L');
+    // A -D value or path may not smuggle a second flag or a response file.
+    ok = ok && t.find_first_of(" \t\n'\"\\`$;@") == std::string::npos;
+    if (t.size() > 1 && t[1] == 'l') {
+      ok = ok &&
+           t.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+-.",
+                               2) == std::string::npos;
+    }
+    if (!ok) {
+      return Error{"build token '" + t +
+                   "' is not allowed: only -I<dir>, -D<name>[=value], -l<name> and -L<dir>; "
+                   "optimization and math flags are fixed by the judge"};
+    }
+  }
+  return Ok{};
+}
+
+Builder::Builder(BuildSettings settings, SandboxPolicy policy)
+    : settings_(std::move(settings)), policy_(std::move(policy)) {}
+
+std::vector<std::string> Builder::flags(const std::string& language,
+                                        const std::string& flavor) const {
+  // No -ffast-math or -Ofast anywhere: results must stay comparable to the oracle's.
+  if (flavor == "c") return {"gcc", "-std=gnu11", "-O3", "-march=native", "-fPIC", "-shared"};
+  if (flavor == "c-autopar") {
+    return {"gcc",      "-std=gnu11",
+            "-O3",      "-march=native",
+            "-fPIC",    "-shared",
+            "-fopenmp", "-ftree-parallelize-loops=" + std::to_string(settings_.autopar_threads)};
+  }
+  if (language == "cpp") {
+    return {"g++", "-std=gnu++17", "-O3", "-march=native", "-fopenmp", "-fPIC", "-shared"};
+  }
+  if (language == "fortran") {
+    return {"gfortran", "-O3", "-march=native", "-fopenmp", "-fPIC", "-shared"};
+  }
+  return {"gcc", "-std=gnu11", "-O3", "-march=native", "-fopenmp", "-fPIC", "-shared"};
+}
+
+std::string Builder::compiler_version(const std::string& language) {
+  std::string compiler = flags(language, "submission").front();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = versions_.find(compiler);
+    if (it != versions_.end()) return it->second;
+  }
+  ProcessOptions o;
+  o.argv = {compiler, "--version"};
+  o.timeout_s = 30;
+  auto r = run_process(o);
+  std::string v = r.ok() && r->success() ? r->output.substr(0, r->output.find('\n')) : "unknown";
+  std::lock_guard<std::mutex> lock(mu_);
+  versions_[compiler] = v;
+  return v;
+}
+
+Result<BuildResult> Builder::build(const BuildRequest& req) {
+  if (!known_language(req.language)) return Error{"unknown language '" + req.language + "'"};
+  if (auto st = validate_build_tokens(req.tokens); !st) return st.error();
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> cmd = flags(req.language, req.flavor);
+  std::string key_text = req.language + "\n" + req.flavor + "\n" + compiler_version(req.language);
+  for (const auto& f : cmd) key_text += "\n" + f;
+  for (const auto& t : req.tokens) key_text += "\nT" + t;
+  key_text += "\n--\n" + req.source;
+  BuildResult result;
+  result.hash = to_hex(sha256(key_text));
+  fs::path entry = fs::path(settings_.cache_dir) / result.hash;
+  fs::path lib = entry / "lib.so";
+  std::error_code ec;
+  if (fs::exists(lib, ec)) {
+    result.ok = true;
+    result.cached = true;
+    result.library = lib.string();
+    std::ifstream in(entry / "build.log");
+    result.log.assign(std::istreambuf_iterator<char>(in), {});
+    return result;
+  }
+
+  // A private work dir per build, writable by the sandbox's unprivileged uid.
+  static std::atomic<uint64_t> counter{0};
+  fs::path work = fs::path(settings_.scratch_dir) /
+                  ("build-" + result.hash.substr(0, 16) + "-" + std::to_string(getpid()) + "-" +
+                   std::to_string(counter++));
+  fs::create_directories(work, ec);
+  if (ec) return Error{"cannot create build dir " + work.string() + ": " + ec.message()};
+  fs::permissions(work, fs::perms::all, ec);
+  const char* ext = req.language == "cpp" ? "cpp" : req.language == "fortran" ? "f90" : "c";
+  std::string src_name = std::string("submission.") + ext;
+  std::ofstream(work / src_name) << req.source;
+  // The judge runs with umask 077; the sandbox's unprivileged uid must still read the source.
+  fs::permissions(work / src_name,
+                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                      fs::perms::others_read,
+                  ec);
+
+  SandboxSpec spec;
+  spec.argv = cmd;
+  spec.argv.insert(spec.argv.end(), req.tokens.begin(), req.tokens.end());
+  spec.argv.insert(spec.argv.end(), {"-o", "lib.so", src_name});
+  spec.mounts = {{work.string(), "/sandbox", true}};
+  spec.env = {"PATH=/usr/bin:/bin", "HOME=/tmp", "TMPDIR=/tmp", "LANG=C"};
+  spec.limits.wall_s = settings_.timeout_s;
+  spec.limits.cpu_s = settings_.timeout_s * 2;
+  spec.limits.output_cap = settings_.log_cap;
+  spec.limits.address_space = settings_.memory_bytes;
+  spec.limits.nproc = settings_.nproc;
+  auto ran = run_sandboxed(policy_, spec);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!ran) {
+    fs::remove_all(work, ec);
+    return ran.error();
+  }
+  result.log = ran->output;
+  if (ran->output_dropped > 0) {
+    result.log +=
+        "\n[... " + std::to_string(ran->output_dropped) + " more bytes of output dropped]";
+  }
+  result.timed_out = ran->timed_out;
+  if (ran->success() && fs::exists(work / "lib.so")) {
+    // Publish atomically: a concurrent identical build either sees nothing or the whole entry.
+    fs::path tmp = fs::path(settings_.cache_dir) / (".tmp-" + work.filename().string());
+    fs::create_directories(tmp, ec);
+    fs::copy_file(work / "lib.so", tmp / "lib.so", ec);
+    std::ofstream(tmp / "build.log") << result.log;
+    fs::rename(tmp, entry, ec);
+    if (ec) fs::remove_all(tmp, ec);  // lost the race: the other build's entry is identical
+    result.ok = fs::exists(lib);
+    result.library = lib.string();
+  } else if (result.timed_out) {
+    result.log += "\n[build timed out after " + std::to_string(settings_.timeout_s) + " s]";
+  }
+  fs::remove_all(work, ec);
+  return result;
+}
+
+}  // namespace hpcab::judge

@@ -1,0 +1,227 @@
+#include "judge/config.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+namespace hpcab::judge {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+template <typename T>
+Status take(const json& j, const char* key, T& dst, const std::string& origin) {
+  if (!j.contains(key)) return Ok{};
+  try {
+    dst = j.at(key).get<T>();
+  } catch (const json::exception&) {
+    return Error{origin + ": setting '" + key + "' has the wrong type (" + j.at(key).dump() + ")"};
+  }
+  return Ok{};
+}
+
+bool inside(const fs::path& child, const fs::path& parent) {
+  auto c = fs::weakly_canonical(child), p = fs::weakly_canonical(parent);
+  auto [pe, ce] = std::mismatch(p.begin(), p.end(), c.begin(), c.end());
+  return pe == p.end();
+}
+
+}  // namespace
+
+Status apply_config_json(JudgeConfig& c, const std::string& text, const std::string& origin) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return Error{origin + ": invalid JSON: " + e.what()};
+  }
+  if (!j.is_object()) return Error{origin + ": expected a JSON object"};
+  static const std::set<std::string> kKnown = {"host",
+                                               "port",
+                                               "rank",
+                                               "state_dir",
+                                               "db_path",
+                                               "key_file",
+                                               "scratch_dir",
+                                               "corpus_dir",
+                                               "shared_dir",
+                                               "input_mode",
+                                               "runner_path",
+                                               "bwrap",
+                                               "default_preset",
+                                               "timed_calls",
+                                               "warmup_calls",
+                                               "alpha",
+                                               "submit_fuzzed_configs",
+                                               "hidden_variants",
+                                               "check_all_bytes",
+                                               "suspect_speedup",
+                                               "track_baseline",
+                                               "queue_depth",
+                                               "grade_workers",
+                                               "slots",
+                                               "build_timeout_s",
+                                               "build_log_cap",
+                                               "call_timeout_s",
+                                               "runner_wall_s",
+                                               "runner_cpu_s",
+                                               "memory_bytes",
+                                               "sandbox_nproc",
+                                               "run_log_cap",
+                                               "max_source_bytes",
+                                               "server"};
+  for (const auto& [k, _] : j.items()) {
+    if (!kKnown.count(k)) return Error{origin + ": unknown setting '" + k + "'"};
+  }
+  std::vector<Status> results = {take(j, "host", c.host, origin),
+                                 take(j, "port", c.port, origin),
+                                 take(j, "rank", c.rank, origin),
+                                 take(j, "state_dir", c.state_dir, origin),
+                                 take(j, "db_path", c.db_path, origin),
+                                 take(j, "key_file", c.key_file, origin),
+                                 take(j, "scratch_dir", c.scratch_dir, origin),
+                                 take(j, "corpus_dir", c.corpus_dir, origin),
+                                 take(j, "shared_dir", c.shared_dir, origin),
+                                 take(j, "input_mode", c.input_mode, origin),
+                                 take(j, "runner_path", c.runner_path, origin),
+                                 take(j, "bwrap", c.bwrap, origin),
+                                 take(j, "default_preset", c.default_preset, origin),
+                                 take(j, "timed_calls", c.timed_calls, origin),
+                                 take(j, "warmup_calls", c.warmup_calls, origin),
+                                 take(j, "alpha", c.alpha, origin),
+                                 take(j, "submit_fuzzed_configs", c.submit_fuzzed_configs, origin),
+                                 take(j, "hidden_variants", c.hidden_variants, origin),
+                                 take(j, "check_all_bytes", c.check_all_bytes, origin),
+                                 take(j, "suspect_speedup", c.suspect_speedup, origin),
+                                 take(j, "track_baseline", c.track_baseline, origin),
+                                 take(j, "queue_depth", c.queue_depth, origin),
+                                 take(j, "grade_workers", c.grade_workers, origin),
+                                 take(j, "slots", c.slots, origin),
+                                 take(j, "build_timeout_s", c.build_timeout_s, origin),
+                                 take(j, "build_log_cap", c.build_log_cap, origin),
+                                 take(j, "call_timeout_s", c.call_timeout_s, origin),
+                                 take(j, "runner_wall_s", c.runner_wall_s, origin),
+                                 take(j, "runner_cpu_s", c.runner_cpu_s, origin),
+                                 take(j, "memory_bytes", c.memory_bytes, origin),
+                                 take(j, "sandbox_nproc", c.sandbox_nproc, origin),
+                                 take(j, "run_log_cap", c.run_log_cap, origin),
+                                 take(j, "max_source_bytes", c.max_source_bytes, origin)};
+  if (j.contains("server")) {
+    const json& s = j["server"];
+    if (!s.is_object()) return Error{origin + ": 'server' must be an object"};
+    results.push_back(take(s, "max_body_bytes", c.server.max_body_bytes, origin));
+    results.push_back(take(s, "max_header_bytes", c.server.max_header_bytes, origin));
+    results.push_back(take(s, "read_timeout_s", c.server.read_timeout_s, origin));
+    results.push_back(take(s, "write_timeout_s", c.server.write_timeout_s, origin));
+    results.push_back(take(s, "keepalive_idle_s", c.server.keepalive_idle_s, origin));
+    results.push_back(take(s, "max_connections", c.server.max_connections, origin));
+    results.push_back(take(s, "io_threads", c.server.io_threads, origin));
+    results.push_back(take(s, "shutdown_grace_s", c.server.shutdown_grace_s, origin));
+  }
+  for (auto& r : results) {
+    if (!r) return r;
+  }
+  return Ok{};
+}
+
+Status apply_config_env(JudgeConfig& c, const std::vector<std::string>& env) {
+  json j = json::object();
+  static const std::map<std::string, std::string> kVars = {
+      {"HPCAB_HOST", "host"},
+      {"HPCAB_PORT", "port"},
+      {"HPCAB_RANK", "rank"},
+      {"HPCAB_STATE_DIR", "state_dir"},
+      {"HPCAB_DB", "db_path"},
+      {"HPCAB_KEY_FILE", "key_file"},
+      {"HPCAB_SCRATCH_DIR", "scratch_dir"},
+      {"HPCAB_CORPUS_DIR", "corpus_dir"},
+      {"HPCAB_SHARED_DIR", "shared_dir"},
+      {"HPCAB_INPUT_MODE", "input_mode"},
+      {"HPCAB_PRESET", "default_preset"},
+      {"HPCAB_TIMED_CALLS", "timed_calls"},
+      {"HPCAB_QUEUE_DEPTH", "queue_depth"},
+      {"HPCAB_GRADE_WORKERS", "grade_workers"}};
+  static const std::set<std::string> kNumeric = {"port", "rank", "timed_calls", "queue_depth",
+                                                 "grade_workers"};
+  for (const auto& e : env) {
+    auto eq = e.find('=');
+    if (eq == std::string::npos) continue;
+    auto it = kVars.find(e.substr(0, eq));
+    if (it == kVars.end()) continue;
+    std::string value = e.substr(eq + 1);
+    if (kNumeric.count(it->second)) {
+      try {
+        std::size_t used = 0;
+        long long v = std::stoll(value, &used);
+        if (used != value.size()) throw std::invalid_argument("trailing");
+        j[it->second] = v;
+      } catch (...) {
+        return Error{it->first + "=" + value + ": expected an integer"};
+      }
+    } else {
+      j[it->second] = value;
+    }
+  }
+  return apply_config_json(c, j.dump(), "environment");
+}
+
+Status JudgeConfig::finalize(const std::string& executable_dir) {
+  if (rank < 0) return Error{"rank must be a non-negative integer"};
+  if (input_mode != "source" && input_mode != "library" && input_mode != "any") {
+    return Error{"input_mode must be source, library or any (got '" + input_mode + "')"};
+  }
+  if (timed_calls < 3) return Error{"timed_calls must be at least 3"};
+  if (warmup_calls < 0) return Error{"warmup_calls must be >= 0"};
+  if (queue_depth < 1 || grade_workers < 1) return Error{"queue_depth and grade_workers >= 1"};
+  if (!(alpha > 0 && alpha < 0.5)) return Error{"alpha must be in (0, 0.5)"};
+  if (default_preset != "S" && default_preset != "M" && default_preset != "L" &&
+      default_preset != "XL") {
+    return Error{"default_preset must be S, M, L or XL"};
+  }
+  state_dir = fs::absolute(state_dir).lexically_normal().string();
+  if (db_path.empty()) db_path = (fs::path(state_dir) / "judge.db").string();
+  if (key_file.empty()) key_file = (fs::path(state_dir) / "secret.key").string();
+  if (scratch_dir.empty()) {
+    scratch_dir = (fs::temp_directory_path() / ("hpcab-judge-" + std::to_string(getuid()) + "-" +
+                                                std::to_string(port) + "-" + std::to_string(rank)))
+                      .string();
+  }
+  if (corpus_dir.empty()) corpus_dir = (fs::path(HPCAB_SOURCE_DIR) / "corpus").string();
+  if (runner_path.empty()) runner_path = (fs::path(executable_dir) / "hpcab-runner").string();
+  corpus_dir = fs::absolute(corpus_dir).lexically_normal().string();
+  scratch_dir = fs::absolute(scratch_dir).lexically_normal().string();
+  // The sandbox mounts scratch work dirs; none of them may expose the judge's state.
+  if (inside(scratch_dir, state_dir) || inside(state_dir, scratch_dir)) {
+    return Error{"scratch_dir (" + scratch_dir + ") and state_dir (" + state_dir +
+                 ") must not contain one another"};
+  }
+  // The key must never be inside what agents can read.
+  if (inside(key_file, corpus_dir) || (!shared_dir.empty() && inside(key_file, shared_dir)) ||
+      inside(key_file, scratch_dir)) {
+    return Error{"key_file (" + key_file +
+                 ") must not be inside the corpus, shared or scratch dir"};
+  }
+  if (slots.empty()) {
+    unsigned n = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<int> all;
+    for (unsigned i = 0; i < n; ++i) all.push_back(static_cast<int>(i));
+    slots.push_back(all);
+  }
+  for (const auto& s : slots) {
+    if (s.empty()) return Error{"every slot needs at least one CPU"};
+  }
+  return Ok{};
+}
+
+SandboxPolicy JudgeConfig::sandbox_policy() const {
+  SandboxPolicy p;
+  p.bwrap = bwrap;
+  return p;
+}
+
+}  // namespace hpcab::judge

@@ -1,0 +1,73 @@
+// JudgeConfig: every knob of hpcab-judge in one struct, filled once (defaults, then a JSON file,
+// then HPCAB_* environment variables, then command-line flags) and passed by const reference.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "judge/sandbox.h"
+#include "judge/server.h"
+
+namespace hpcab::judge {
+
+struct JudgeConfig {
+  // Service
+  std::string host = "127.0.0.1";
+  uint16_t port = 8800;
+  int rank = 0;
+  ServerLimits server;
+
+  // Files. Empty paths are derived from state_dir in finalize().
+  std::string state_dir = "var";
+  std::string db_path;                // <state_dir>/judge.db
+  std::string key_file;               // <state_dir>/secret.key (created 0600 on first start)
+  std::string scratch_dir;            // per-grade sandbox work dirs; never inside state_dir
+  std::string corpus_dir;             // default: the source tree's corpus/
+  std::string shared_dir;             // source_file / library submissions resolve inside it
+  std::string input_mode = "source";  // source | library | any
+  std::string runner_path;            // default: hpcab-runner next to hpcab-judge
+  std::string bwrap = "bwrap";
+
+  // Grading protocol (SPEC §5)
+  std::string default_preset = "S";
+  int timed_calls = 20;  // R
+  int warmup_calls = 1;
+  double alpha = 0.1;
+  int submit_fuzzed_configs = 2;  // secret fuzzed sizes timed on /submit, besides the preset
+  int hidden_variants = 5;        // extra correctness draws on /submit
+  uint64_t check_all_bytes = uint64_t{64} << 20;  // outputs <= this per call: check every call
+  double suspect_speedup = 1000;  // above: marked suspect, not credited (SPEC §5.9)
+  std::map<std::string, std::string> track_baseline = {{"loop_level_reasoning", "c"},
+                                                       {"scientific_computing", "c-autopar"},
+                                                       {"machine_learning", "c"}};
+
+  // Scheduling
+  int queue_depth = 16;   // grades waiting beyond this: 429 with Retry-After
+  int grade_workers = 1;  // concurrent grades (builds overlap; timed phases hold a slot)
+  std::vector<std::vector<int>> slots;  // CPU sets; default one slot with every CPU
+
+  // Limits for sandboxed work
+  double build_timeout_s = 60;
+  std::size_t build_log_cap = 64 << 10;
+  double call_timeout_s = 60;  // one kernel call (and one draw)
+  double runner_wall_s = 600;  // one runner process in total
+  double runner_cpu_s = 1200;
+  uint64_t memory_bytes = uint64_t{8} << 30;  // address space of one sandboxed process
+  uint64_t sandbox_nproc = 512;
+  std::size_t run_log_cap = 64 << 10;
+  std::size_t max_source_bytes = 1 << 20;
+
+  // Derives empty paths and validates; an error names the offending setting.
+  Status finalize(const std::string& executable_dir);
+  SandboxPolicy sandbox_policy() const;
+};
+
+// Applies a JSON object of settings (keys as in JudgeConfig, nested "server" for limits).
+Status apply_config_json(JudgeConfig& c, const std::string& json_text, const std::string& origin);
+// Applies HPCAB_* variables from `env` ("NAME=value" entries), e.g. HPCAB_PORT, HPCAB_RANK.
+Status apply_config_env(JudgeConfig& c, const std::vector<std::string>& env);
+
+}  // namespace hpcab::judge

@@ -1,0 +1,1026 @@
+#include "judge/grader.h"
+
+#include <openssl/rand.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "common/compare.h"
+#include "common/hmac.h"
+#include "common/inputs.h"
+#include "common/npy.h"
+#include "common/stats.h"
+#include "judge/sandbox.h"
+
+namespace hpcab::judge {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// ---------------------------------------------------------------------------------------------
+// Slots
+
+SlotPool::SlotPool(std::vector<std::vector<int>> slots)
+    : slots_(std::move(slots)), busy_(slots_.size(), false) {}
+
+SlotPool::Lease SlotPool::acquire() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+      if (!busy_[i]) {
+        busy_[i] = true;
+        return Lease(this, i);
+      }
+    }
+    cv_.wait(lock);
+  }
+}
+
+SlotPool::Lease::~Lease() {
+  if (pool_ == nullptr) return;
+  {
+    std::lock_guard<std::mutex> lock(pool_->mu_);
+    pool_->busy_[index_] = false;
+  }
+  pool_->cv_.notify_one();
+}
+
+namespace {
+
+double now_unix() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string sizes_json(const SymbolTable& sizes) {
+  json j = json::object();
+  for (const auto& [k, v] : sizes) j[k] = v;
+  return j.dump();
+}
+
+std::string sizes_arg(const SymbolTable& sizes) {
+  std::string s;
+  for (const auto& [k, v] : sizes) s += (s.empty() ? "" : ",") + k + "=" + std::to_string(v);
+  return s;
+}
+
+std::string tail(const std::string& s, std::size_t n) {
+  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string machine_fingerprint(Builder* builder) {
+  std::string model = "unknown cpu";
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  return std::string(host) + " | " + model + " | " + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) +
+         " cpus | " + builder->compiler_version("c");
+}
+
+// A verdict-bearing failure of one runner session.
+struct RunFailure {
+  std::string verdict;  // crash, timeout, memory, rejected, build_error, judge_error
+  std::string detail;
+  bool harness = false;
+  bool timed_out = false;
+};
+
+using MaybeFailure = std::optional<RunFailure>;
+
+constexpr const char* kRunnerInside = "/opt/hpcab/hpcab-runner";
+
+}  // namespace
+
+// One hpcab-runner process in the sandbox, driven call by call.
+struct Grader::Session {
+  std::unique_ptr<SandboxedProcess> proc;
+  std::string role;  // "candidate", "baseline c", "oracle"
+  bool candidate = false;
+  fs::path dir;  // host side of /sandbox
+  double call_timeout_s = 60;
+  int64_t rtt_min_ns = 0;
+
+  // Turns a missing or unexpected reply into a verdict.
+  RunFailure classify(const std::string& why, const std::string& reply_line = "") {
+    RunFailure f;
+    ProcessResult r;
+    if (why == "timeout") {
+      r = proc->kill_now();
+      f.verdict = "timeout";
+      f.timed_out = true;
+      f.detail = role + ": a call did not finish within " + std::to_string(call_timeout_s) + " s";
+    } else {
+      r = proc->finish(5);
+      std::string log = r.output;
+      // bwrap reports a child killed by signal S as exit status 128 + S.
+      if (r.term_signal == 0 && r.exit_code > 128 && r.exit_code < 128 + 65) {
+        r.term_signal = r.exit_code - 128;
+      }
+      if (reply_line.rfind("error ", 0) == 0) {
+        f.verdict = candidate ? "build_error" : "judge_error";
+        f.detail = role + ": " + reply_line.substr(6);
+      } else if (log.find("HPCAB-RUNNER: allocation failed") != std::string::npos) {
+        f.verdict = "memory";
+        f.detail = role + ": memory limit exceeded (" + r.describe() + ")";
+      } else if (r.term_signal == SIGKILL) {
+        f.verdict = "crash";
+        f.detail = role + ": killed by signal 9 from outside the judge (out of memory?)";
+      } else if (r.term_signal == SIGXCPU) {
+        f.verdict = "timeout";
+        f.timed_out = true;
+        f.detail = role + ": CPU time limit exceeded";
+      } else if (r.term_signal != 0) {
+        f.verdict = "crash";
+        f.detail = role + ": " + r.describe();
+      } else {
+        f.verdict = "crash";
+        f.detail = role + ": the process ended unexpectedly (" + r.describe() + ")";
+      }
+      std::string t = tail(log, 1500);
+      if (!t.empty()) f.detail += "; output: " + t;
+    }
+    if (!candidate) {
+      f.harness = true;
+      f.detail = "judge fault (" + f.verdict + "): " + f.detail;
+      f.verdict = "judge_error";
+    }
+    return f;
+  }
+
+  MaybeFailure expect(const std::string& prefix, std::string* line_out, double timeout_s) {
+    auto line = proc->receive(timeout_s);
+    if (!line) return classify(line.error().message);
+    if (line->rfind(prefix, 0) != 0) return classify("protocol", *line);
+    if (line_out) *line_out = *line;
+    return std::nullopt;
+  }
+
+  MaybeFailure command(const std::string& cmd, const std::string& reply, std::string* line,
+                       double timeout_s) {
+    if (auto st = proc->send(cmd); !st) return classify("eof");
+    return expect(reply, line, timeout_s);
+  }
+
+  MaybeFailure calibrate() {
+    rtt_min_ns = INT64_MAX;
+    for (int i = 0; i < 5; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      if (auto f = command("ping", "pong", nullptr, call_timeout_s)) return f;
+      auto t1 = std::chrono::steady_clock::now();
+      rtt_min_ns = std::min<int64_t>(
+          rtt_min_ns, std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    }
+    return std::nullopt;
+  }
+
+  MaybeFailure prep(uint64_t seed, const std::string& dist, double scale) {
+    std::ostringstream os;
+    os << "prep " << seed << " " << dist << " " << scale;
+    return command(os.str(), "ready", nullptr, call_timeout_s);
+  }
+
+  // The credited time: the runner's own bracket, but never less than the judge's round trip
+  // minus the fastest empty round trip, so a kernel that tampers with the runner's clock or
+  // answers early gains nothing beyond the pipe's jitter.
+  MaybeFailure go(double* ns) {
+    std::string line;
+    auto t0 = std::chrono::steady_clock::now();
+    if (auto f = command("go", "done ", &line, call_timeout_s)) return f;
+    auto t1 = std::chrono::steady_clock::now();
+    int64_t outer = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
+    int64_t inner = 0;
+    try {
+      inner = std::stoll(line.substr(5));
+    } catch (...) {
+      return classify("protocol", line);
+    }
+    *ns = static_cast<double>(std::max<int64_t>({inner, outer - rtt_min_ns, 1}));
+    return std::nullopt;
+  }
+
+  MaybeFailure post(bool save, const std::string& tag) {
+    std::string line;
+    if (auto f = command("post " + std::to_string(save ? 1 : 0) + " " + tag, "posted ", &line,
+                         call_timeout_s)) {
+      return f;
+    }
+    if (line.rfind("posted const ", 0) == 0) {
+      std::istringstream is(line.substr(13));
+      std::string name, index;
+      is >> name >> index;
+      proc->kill_now();
+      RunFailure f;
+      f.verdict = "rejected";
+      f.detail =
+          role + ": wrote through a const pointer: input '" + name + "' changed at index " + index;
+      if (!candidate) {
+        f.harness = true;
+        f.verdict = "judge_error";
+      }
+      return f;
+    }
+    return std::nullopt;
+  }
+
+  void pause() { proc->pause(); }
+  void resume() { proc->resume(); }
+
+  void finish() {
+    if (proc) {
+      (void)proc->send("quit");
+      proc->finish(5);
+    }
+  }
+};
+
+struct Grader::Context {
+  const Manifest& m;
+  Precision precision;
+  std::string preset;
+  fs::path work;
+  std::vector<int> cpus;
+  std::string cand_lib, base_lib, oracle_lib;
+  std::string base_name;
+  std::optional<std::string> workspace_expr;
+  double max_rel = 0;
+  int sessions = 0;
+};
+
+namespace {
+
+struct ConfigPlan {
+  std::string label;
+  SymbolTable sizes;
+  std::vector<uint64_t> seeds;  // one per timed call
+  uint64_t warm_seed = 0;
+  std::string dist = "auto";
+  double scale = 1;
+  bool timed = true;         // false: correctness only (one call per seed)
+  bool paired = false;       // baseline alternates with the candidate in the same slot
+  bool determinism = false;  // run seeds[0] twice and compare (before /submit records)
+  bool check = true;         // false: timing only (baseline measurement), no oracle, no compare
+};
+
+struct ConfigOutcome {
+  std::vector<double> cand_ns, base_ns;
+  bool correct = true;
+  std::string detail;
+  MaybeFailure failure;
+};
+
+Result<int64_t> workspace_size(const Manifest& m, const std::optional<std::string>& expr,
+                               const SymbolTable& sizes) {
+  if (!expr) return int64_t{0};
+  auto e = Expr::parse(*expr);
+  if (!e) return e.error();
+  auto v = e->eval(m.symbols(sizes));
+  if (!v) return v.error();
+  if (*v < 0 || *v > (int64_t{1} << 40)) return Error{"workspace_bytes out of range"};
+  return *v;
+}
+
+// Largest |a - b| over real outputs against 30 * eps * max|a| (SPEC §5.6 determinism).
+std::string determinism_problem(const std::map<std::string, NdArray>& a,
+                                const std::map<std::string, NdArray>& b, Precision p) {
+  for (const auto& [name, x] : a) {
+    const NdArray& y = b.at(name);
+    if (!dtype_is_float(x.dtype())) {
+      if (!x.bytes_equal(y)) return "output '" + name + "' differs between two identical runs";
+      continue;
+    }
+    double maxabs = 0, maxdiff = 0;
+    for (int64_t i = 0; i < x.size(); ++i) {
+      double u = x.get(i), v = y.get(i);
+      if (std::isnan(u) && std::isnan(v)) continue;
+      if (std::isfinite(u)) maxabs = std::max(maxabs, std::fabs(u));
+      double d = std::fabs(u - v);
+      if (!(d <= maxdiff)) maxdiff = std::isnan(d) ? INFINITY : std::max(maxdiff, d);
+    }
+    double bound = 30 * precision_epsilon(p) * maxabs;
+    if (maxdiff > bound) {
+      return "nondeterministic: output '" + name + "' differs by " + std::to_string(maxdiff) +
+             " between two runs on the same draw (allowed " + std::to_string(bound) + ")";
+    }
+  }
+  return "";
+}
+
+Result<std::map<std::string, NdArray>> load_outputs(const Manifest& m, const fs::path& dir) {
+  std::map<std::string, NdArray> out;
+  for (const auto& a : m.arrays) {
+    if (!a.is_output()) continue;
+    auto arr = read_npy((dir / (a.name + ".npy")).string());
+    if (!arr) return arr.error();
+    out.emplace(a.name, std::move(*arr));
+  }
+  return out;
+}
+
+}  // namespace
+
+Grader::Grader(const JudgeConfig& config, std::vector<Manifest> corpus, Store* store,
+               std::string key, Builder* builder)
+    : config_(config),
+      corpus_(std::move(corpus)),
+      store_(store),
+      key_(std::move(key)),
+      builder_(builder),
+      slots_(config.slots),
+      machine_(machine_fingerprint(builder)) {}
+
+const Manifest* Grader::kernel(const std::string& id) const {
+  for (const auto& m : corpus_) {
+    if (m.id == id) return &m;
+  }
+  return nullptr;
+}
+
+std::string Grader::baseline_name(const Manifest& m) const {
+  auto it = config_.track_baseline.find(m.track);
+  return it == config_.track_baseline.end() ? "c" : it->second;
+}
+
+namespace {
+
+// Starts one runner session for `role` on `lib` at `sizes`.
+MaybeFailure start_session(const JudgeConfig& cfg, const Manifest& m, Precision p,
+                           const fs::path& work, const std::string& role, bool candidate,
+                           const std::string& lib, const SymbolTable& sizes, int64_t workspace,
+                           const std::vector<int>& cpus, int threads, int serial,
+                           std::unique_ptr<Grader::Session>& out) {
+  auto s = std::make_unique<Grader::Session>();
+  s->role = role;
+  s->candidate = candidate;
+  s->call_timeout_s = cfg.call_timeout_s;
+  s->dir = work / ("s" + std::to_string(serial));
+  std::error_code ec;
+  fs::create_directories(s->dir / "out", ec);
+  fs::permissions(s->dir, fs::perms::all, ec);
+  fs::permissions(s->dir / "out", fs::perms::all, ec);
+  fs::copy_file(lib, s->dir / "lib.so", fs::copy_options::overwrite_existing, ec);
+  if (ec) return RunFailure{"judge_error", "cannot stage " + lib + ": " + ec.message(), true};
+  // Readable by the sandbox's unprivileged uid whatever the judge's umask.
+  fs::permissions(s->dir / "lib.so",
+                  fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read, ec);
+  SandboxSpec spec;
+  const std::string kernel_dir = "/kernel/" + m.id;  // the loader checks folder == id
+  spec.argv = {kRunnerInside,     "--manifest",        kernel_dir + "/kernel.json",    "--lib",
+               "/sandbox/lib.so", "--precision",       std::string(precision_name(p)), "--sizes",
+               sizes_arg(sizes),  "--workspace-bytes", std::to_string(workspace),      "--out-dir",
+               "/sandbox/out"};
+  spec.mounts = {{s->dir.string(), "/sandbox", true},
+                 {cfg.runner_path, kRunnerInside, false},
+                 {m.dir.string(), kernel_dir, false}};
+  spec.env = {"PATH=/usr/bin:/bin",
+              "HOME=/tmp",
+              "TMPDIR=/tmp",
+              "LANG=C",
+              "OMP_NUM_THREADS=" + std::to_string(threads),
+              "OMP_PROC_BIND=close",
+              "OMP_PLACES=cores"};
+  spec.cpus = threads == 1 ? std::vector<int>{cpus.front()} : cpus;
+  spec.limits.wall_s = cfg.runner_wall_s;
+  spec.limits.cpu_s = cfg.runner_cpu_s;
+  spec.limits.address_space = cfg.memory_bytes;
+  spec.limits.nproc = cfg.sandbox_nproc;
+  spec.limits.output_cap = cfg.run_log_cap;
+  auto proc = SandboxedProcess::start(cfg.sandbox_policy(), spec, (s->dir / "log.txt").string());
+  if (!proc)
+    return RunFailure{"judge_error", "cannot start the runner: " + proc.error().message, true};
+  s->proc = std::move(*proc);
+  // Startup includes loading the library and allocating the draw.
+  if (auto f = s->expect("hello", nullptr, cfg.call_timeout_s + 30)) return f;
+  if (auto f = s->calibrate()) return f;
+  out = std::move(s);
+  return std::nullopt;
+}
+
+}  // namespace
+
+namespace {
+
+// Runs one size configuration: candidate (and, paired, the baseline) call by call, the oracle on
+// every checked draw, outputs compared in the judge.
+ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const ConfigPlan& plan) {
+  ConfigOutcome out;
+  const Manifest& m = ctx.m;
+  auto ws = workspace_size(m, ctx.workspace_expr, plan.sizes);
+  if (!ws) {
+    out.failure = RunFailure{"rejected", "workspace_bytes: " + ws.error().message};
+    return out;
+  }
+  const int slot_threads = static_cast<int>(ctx.cpus.size());
+  const bool base_is_oracle = ctx.base_name == "c";
+  std::unique_ptr<Grader::Session> cand, base, oracle;
+  if (auto f = start_session(cfg, m, ctx.precision, ctx.work, "candidate", true, ctx.cand_lib,
+                             plan.sizes, *ws, ctx.cpus, slot_threads, ctx.sessions++, cand)) {
+    out.failure = f;
+    return out;
+  }
+  if (plan.paired) {
+    int threads = ctx.base_name == "c" ? 1 : slot_threads;
+    if (auto f =
+            start_session(cfg, m, ctx.precision, ctx.work, "baseline " + ctx.base_name, false,
+                          ctx.base_lib, plan.sizes, 0, ctx.cpus, threads, ctx.sessions++, base)) {
+      out.failure = f;
+      return out;
+    }
+    base->pause();
+  }
+  const bool separate_oracle = plan.check && !(plan.paired && base_is_oracle);
+  if (separate_oracle) {
+    if (auto f = start_session(cfg, m, ctx.precision, ctx.work, "oracle", false, ctx.oracle_lib,
+                               plan.sizes, 0, ctx.cpus, 1, ctx.sessions++, oracle)) {
+      out.failure = f;
+      return out;
+    }
+    oracle->pause();
+  }
+
+  // Which calls are checked: every one when outputs are small; otherwise the last and three
+  // chosen with a CSPRNG after the calls ran, so the candidate cannot know in advance.
+  uint64_t out_bytes = 0;
+  {
+    auto d = data_bytes(m, plan.sizes, ctx.precision);  // upper bound: all arrays
+    out_bytes = d ? *d : 0;
+  }
+  const std::size_t n = plan.seeds.size();
+  std::vector<bool> checked(n, true);
+  if (plan.timed && out_bytes > cfg.check_all_bytes && n > 4) {
+    std::fill(checked.begin(), checked.end(), false);
+    checked[n - 1] = true;
+    for (int picked = 0; picked < 3;) {
+      uint32_t r = 0;
+      RAND_bytes(reinterpret_cast<unsigned char*>(&r), sizeof r);
+      std::size_t k = r % (n - 1);
+      if (!checked[k]) {
+        checked[k] = true;
+        ++picked;
+      }
+    }
+  }
+  // Saving is decided per call only after it returned (post), so "checked" is never visible
+  // to the candidate before it runs; with every call checked, every call is saved.
+  auto call = [&](Grader::Session& s, uint64_t seed, double* ns, bool save,
+                  const std::string& tag) -> MaybeFailure {
+    s.resume();
+    if (auto f = s.prep(seed, plan.dist, plan.scale)) return f;
+    double t = 0;
+    if (auto f = s.go(&t)) return f;
+    if (auto f = s.post(save, tag)) return f;
+    s.pause();
+    if (ns) *ns = t;
+    return std::nullopt;
+  };
+
+  auto finish_all = [&] {
+    for (auto* s : {cand.get(), base.get(), oracle.get()}) {
+      if (s) s->finish();
+    }
+  };
+
+  if (plan.timed) {
+    for (int w = 0; w < cfg.warmup_calls; ++w) {
+      if (auto f = call(*cand, plan.warm_seed, nullptr, false, "warm")) {
+        out.failure = f;
+        finish_all();
+        return out;
+      }
+      if (base) {
+        if (auto f = call(*base, plan.warm_seed, nullptr, false, "warm")) {
+          out.failure = f;
+          finish_all();
+          return out;
+        }
+      }
+    }
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    std::string tag = "call" + std::to_string(k);
+    double t = 0;
+    if (auto f = call(*cand, plan.seeds[k], &t, plan.check, tag)) {
+      out.failure = f;
+      finish_all();
+      return out;
+    }
+    out.cand_ns.push_back(t);
+    if (base) {
+      if (auto f = call(*base, plan.seeds[k], &t, base_is_oracle, tag)) {
+        out.failure = f;
+        finish_all();
+        return out;
+      }
+      out.base_ns.push_back(t);
+    }
+  }
+  std::string again_tag;
+  if (plan.determinism) {
+    again_tag = "again";
+    if (auto f = call(*cand, plan.seeds[0], nullptr, true, again_tag)) {
+      out.failure = f;
+      finish_all();
+      return out;
+    }
+  }
+  if (oracle) {
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!checked[k]) continue;
+      if (auto f = call(*oracle, plan.seeds[k], nullptr, true, "call" + std::to_string(k))) {
+        out.failure = f;
+        finish_all();
+        return out;
+      }
+    }
+  }
+  finish_all();
+  if (!plan.check) return out;
+
+  const fs::path oracle_dir = (oracle ? oracle->dir : base->dir) / "out";
+  const fs::path cand_dir = cand->dir / "out";
+  std::optional<int64_t> red;
+  if (m.reduction_length) {
+    auto l = m.reduction_length->eval(m.symbols(plan.sizes));
+    if (l) red = *l;
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!checked[k]) continue;
+    std::string tag = "call" + std::to_string(k);
+    auto want = load_outputs(m, oracle_dir / tag);
+    if (!want) {
+      out.failure = RunFailure{"judge_error", "oracle outputs: " + want.error().message, true};
+      return out;
+    }
+    auto got = load_outputs(m, cand_dir / tag);
+    if (!got) {
+      out.failure = RunFailure{"crash", "candidate outputs unreadable: " + got.error().message};
+      return out;
+    }
+    std::vector<NamedArray> e, a;
+    for (auto& [name, arr] : *want) e.push_back({name, &arr});
+    for (auto& [name, arr] : *got) a.push_back({name, &arr});
+    auto cmp = compare_outputs(e, a, CompareOptions{ctx.precision, red});
+    if (cmp.status == CompareResult::Status::kUngradeable) {
+      out.failure = RunFailure{"rejected", plan.label + ": ungradeable: " + cmp.detail};
+      return out;
+    }
+    ctx.max_rel = std::max(ctx.max_rel, cmp.max_rel_error);
+    if (!cmp.passed()) {
+      out.correct = false;
+      out.detail = plan.label + " " + sizes_json(plan.sizes) + ", call " + std::to_string(k) +
+                   ": " + cmp.detail;
+      return out;
+    }
+    if (k == 0 && plan.determinism) {
+      auto again = load_outputs(m, cand_dir / again_tag);
+      if (!again) {
+        out.failure = RunFailure{"crash", "candidate outputs unreadable: " + again.error().message};
+        return out;
+      }
+      std::string problem = determinism_problem(*got, *again, ctx.precision);
+      if (!problem.empty()) {
+        out.correct = false;
+        out.detail = plan.label + ": " + problem;
+        return out;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<json> Grader::baseline_times(const Manifest& m, const std::string& preset,
+                                    const std::string& precision_text) {
+  auto p = parse_precision(precision_text);
+  if (!p || !m.supports(*p)) return Error{"precision not supported"};
+  auto sizes = preset_sizes(m, preset);
+  if (!sizes) return sizes.error();
+  std::string ref = read_file(m.reference_c().string());
+  json result = {{"kernel", m.id},
+                 {"preset", preset},
+                 {"precision", precision_text},
+                 {"baselines", json::object()}};
+  std::set<std::string> names = {baseline_name(m), "c"};
+  std::string protocol;
+  for (const auto& name : names) {
+    auto built = builder_->build({"c", name, ref, {}});
+    if (!built) return built.error();
+    if (!built->ok)
+      return Error{"reference.c does not build as baseline " + name + ": " + built->log};
+    BaselineKey key{m.id, precision_text, sizes_json(*sizes), name, machine_, built->hash};
+    auto cached = store_->get_baseline(key);
+    if (!cached) return cached.error();
+    if (*cached) {
+      result["baselines"][name] =
+          median(std::vector<double>((*cached)->ns.begin(), (*cached)->ns.end()));
+      protocol = (*cached)->protocol;
+      continue;
+    }
+    auto lease = slots_.acquire();
+    std::string tmpl = (fs::path(config_.scratch_dir) / "baseline-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) return Error{"cannot create a scratch dir"};
+    fs::permissions(tmpl, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
+    Context ctx{m, *p, preset, tmpl, lease.cpus(), "", "", built->library, name, std::nullopt};
+    ConfigPlan plan;
+    plan.label = "baseline";
+    plan.sizes = *sizes;
+    for (int k = 0; k < config_.timed_calls; ++k) {
+      plan.seeds.push_back(derive_seed(
+          key_, "score", m.id + "|" + precision_text + "|" + preset + "|call" + std::to_string(k)));
+    }
+    plan.warm_seed =
+        derive_seed(key_, "score", m.id + "|" + precision_text + "|" + preset + "|warm");
+    // The baseline alone, timed like a candidate (same runner, same protocol, same draws).
+    ctx.cand_lib = built->library;
+    plan.check = false;
+    auto o = run_config(config_, ctx, plan);
+    std::error_code ec;
+    fs::remove_all(tmpl, ec);
+    if (o.failure) return Error{"measuring baseline " + name + ": " + o.failure->detail};
+    BaselineSamples samples;
+    for (double v : o.cand_ns) samples.ns.push_back(static_cast<int64_t>(v));
+    samples.measured_at = now_unix();
+    samples.protocol = "unpaired: " + std::to_string(config_.timed_calls) +
+                       " calls on the public draws, fresh draw per call, slot of " +
+                       std::to_string(lease.cpus().size()) + " cpu(s), " +
+                       (name == "c" ? "1 thread" : "all slot threads") + ", this machine";
+    protocol = samples.protocol;
+    if (auto st = store_->put_baseline(key, samples); !st) return st.error();
+    result["baselines"][name] = median(o.cand_ns);
+  }
+  result["protocol"] = protocol;
+  return result;
+}
+
+json Grader::grade(const GradeRequest& req) {
+  const double received = req.received_at > 0 ? req.received_at : now_unix();
+  const Manifest* mp = kernel(req.kernel);
+  const Manifest& m = *mp;  // routes validated the kernel
+  const Precision p = *parse_precision(req.precision);
+  const std::string preset = req.preset.value_or(config_.default_preset);
+  const SymbolTable sizes = m.presets.at(preset);
+  const bool submit = req.route != "score";
+  const std::string base = baseline_name(m);
+
+  json r = {{"kernel", m.id},
+            {"language", req.language},
+            {"precision", req.precision},
+            {"preset", preset},
+            {"build_ok", false},
+            {"correct", false},
+            {"public_correct", false},
+            {"hidden_correct", submit ? json(false) : json(nullptr)},
+            {"hidden_passed", 0},
+            {"hidden_total", 0},
+            {"speedup", nullptr},
+            {"speedups", json::object()},
+            {"native_ns", nullptr},
+            {"baseline", base},
+            {"baseline_ns", nullptr},
+            {"baselines", json::object()},
+            {"oracle", "reference.c"},
+            {"max_rel_error", nullptr},
+            {"detail", ""},
+            {"timed_out", false},
+            {"harness_fault", false},
+            {"verdict", "judge_error"},
+            {"suspect", false},
+            {"route", req.route},
+            {"configs", json::array()}};
+
+  SubmissionRecord rec;
+  rec.route = req.route;
+  rec.rank = req.rank;
+  rec.kernel = m.id;
+  rec.language = req.language;
+  rec.precision = req.precision;
+  rec.preset = preset;
+  rec.sizes_json = sizes_json(sizes);
+  rec.source = req.source.value_or("");
+  rec.library_path = req.library_path.value_or("");
+  rec.build_tokens_json = json(req.build_tokens).dump();
+  rec.machine = machine_;
+  rec.judge_version = HPCAB_VERSION;
+  rec.run_id = req.run_id;
+  rec.optimizer = req.optimizer;
+  rec.tokens = req.tokens;
+  rec.received_at = received;
+
+  auto finish = [&](const std::string& verdict, const std::string& detail) -> json {
+    r["verdict"] = verdict;
+    r["detail"] = detail;
+    rec.verdict = verdict;
+    rec.detail = detail;
+    rec.build_ok = r["build_ok"];
+    rec.correct = r["correct"];
+    rec.public_correct = r["public_correct"];
+    rec.hidden_correct = r["hidden_correct"].is_boolean() && r["hidden_correct"].get<bool>();
+    rec.hidden_passed = r["hidden_passed"];
+    rec.hidden_total = r["hidden_total"];
+    if (r["speedup"].is_number()) rec.speedup = r["speedup"].get<double>();
+    rec.baseline = base;
+    if (r["native_ns"].is_number()) rec.native_ns = r["native_ns"].get<double>();
+    if (r["baseline_ns"].is_number()) rec.baseline_ns = r["baseline_ns"].get<double>();
+    if (r["max_rel_error"].is_number()) rec.max_rel_error = r["max_rel_error"].get<double>();
+    rec.suspect = r["suspect"];
+    rec.timed_out = r["timed_out"];
+    rec.finished_at = now_unix();
+    if (submit) {
+      rec.response_json = r.dump();
+      auto id = store_->record_submission(rec);
+      if (id) {
+        r["submission_id"] = *id;
+      } else {
+        r["verdict"] = "judge_error";
+        r["harness_fault"] = true;
+        r["detail"] = "recording failed: " + id.error().message;
+      }
+    } else {
+      ScoreCallRecord s;
+      s.rank = req.rank;
+      s.kernel = m.id;
+      s.language = req.language;
+      s.precision = req.precision;
+      s.preset = preset;
+      s.content_hash = rec.content_hash;
+      s.verdict = verdict;
+      if (r["speedup"].is_number()) s.speedup = r["speedup"].get<double>();
+      s.run_id = req.run_id;
+      s.optimizer = req.optimizer;
+      s.received_at = received;
+      s.finished_at = rec.finished_at;
+      s.response_json = r.dump();
+      (void)store_->record_score_call(s);
+    }
+    return r;
+  };
+
+  // 1. Build the candidate and the references.
+  std::string cand_lib;
+  if (req.library_path) {
+    cand_lib = *req.library_path;
+    rec.content_hash = to_hex(sha256(read_file(cand_lib)));
+    r["build_ok"] = true;
+  } else {
+    auto built = builder_->build({req.language, "submission", *req.source, req.build_tokens});
+    if (!built) {
+      r["harness_fault"] = true;
+      return finish("judge_error", "build: " + built.error().message);
+    }
+    rec.content_hash = built->hash;
+    rec.build_log = built->log;
+    if (!built->ok) {
+      r["timed_out"] = built->timed_out;
+      return finish("build_error", "compilation failed" +
+                                       std::string(built->timed_out ? " (timed out)" : "") + ":\n" +
+                                       tail(built->log, 8000));
+    }
+    r["build_ok"] = true;
+    cand_lib = built->library;
+  }
+  std::string ref = read_file(m.reference_c().string());
+  auto oracle_build = builder_->build({"c", "c", ref, {}});
+  auto base_build = base == "c" ? oracle_build : builder_->build({"c", base, ref, {}});
+  if (!oracle_build || !oracle_build->ok || !base_build || !base_build->ok) {
+    r["harness_fault"] = true;
+    return finish("judge_error", "reference.c does not build on this judge");
+  }
+
+  // /score compares against cached baseline samples (measured now if missing, which takes the
+  // slot itself, so before this grade holds it).
+  std::vector<double> cached_base_ns;
+  std::string cached_protocol;
+  if (!submit) {
+    auto times = baseline_times(m, preset, req.precision);
+    if (!times) {
+      r["harness_fault"] = true;
+      return finish("judge_error", "baseline: " + times.error().message);
+    }
+    BaselineKey key{m.id, req.precision, sizes_json(sizes), base, machine_, base_build->hash};
+    auto cached = store_->get_baseline(key);
+    if (!cached || !*cached) {
+      r["harness_fault"] = true;
+      return finish("judge_error", "baseline cache miss after measuring");
+    }
+    cached_base_ns.assign((*cached)->ns.begin(), (*cached)->ns.end());
+    cached_protocol = "cached: " + (*cached)->protocol;
+  }
+
+  // 2. Run, holding one slot for every timed and untimed run of this grade.
+  auto lease = slots_.acquire();
+  std::string tmpl = (fs::path(config_.scratch_dir) / "grade-XXXXXX").string();
+  if (mkdtemp(tmpl.data()) == nullptr) {
+    r["harness_fault"] = true;
+    return finish("judge_error", "cannot create a scratch dir in " + config_.scratch_dir);
+  }
+  std::error_code ec;
+  fs::permissions(tmpl, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code e;
+      fs::remove_all(dir, e);
+    }
+  } cleanup{tmpl};
+  Context ctx{m,
+              p,
+              preset,
+              tmpl,
+              lease.cpus(),
+              cand_lib,
+              base_build->library,
+              oracle_build->library,
+              base,
+              req.workspace_bytes};
+
+  auto fail_run = [&](const RunFailure& f) {
+    r["timed_out"] = f.timed_out;
+    r["harness_fault"] = f.harness;
+    return finish(f.verdict, f.detail);
+  };
+
+  const std::string pub = m.id + "|" + req.precision + "|" + preset;
+  ConfigPlan pub_plan;
+  pub_plan.label = "public " + preset;
+  pub_plan.sizes = sizes;
+  for (int k = 0; k < config_.timed_calls; ++k) {
+    pub_plan.seeds.push_back(derive_seed(key_, "score", pub + "|call" + std::to_string(k)));
+  }
+  pub_plan.warm_seed = derive_seed(key_, "score", pub + "|warm");
+  pub_plan.paired = submit;
+  auto pub_out = run_config(config_, ctx, pub_plan);
+  if (pub_out.failure) return fail_run(*pub_out.failure);
+  r["max_rel_error"] = ctx.max_rel;
+  if (!pub_out.correct) return finish("incorrect", pub_out.detail);
+  r["public_correct"] = true;
+
+  // Baseline samples: paired on /submit, cached (same protocol, same draws) on /score.
+  std::vector<double> base_ns = pub_out.base_ns;
+  std::string protocol = "paired: candidate and baseline alternate call by call in one slot";
+  if (!submit) {
+    base_ns = cached_base_ns;
+    protocol = cached_protocol;
+  }
+  r["baseline_protocol"] = protocol;
+
+  struct Timed {
+    std::string label;
+    SymbolTable sizes;
+    std::vector<double> cand, base;
+  };
+  std::vector<Timed> timed = {{pub_plan.label, sizes, pub_out.cand_ns, base_ns}};
+  rec.samples.push_back({pub_plan.label, "candidate", {}});
+  for (double v : pub_out.cand_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(v));
+  rec.samples.push_back({pub_plan.label, base, {}});
+  for (double v : base_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(v));
+
+  // 3. /submit: hidden correctness variants and secret fuzzed timing configurations.
+  if (submit) {
+    unsigned char nonce_bytes[16];
+    RAND_bytes(nonce_bytes, sizeof nonce_bytes);
+    const std::string nonce =
+        m.id + "|" + req.precision + "|" +
+        to_hex(sha256(std::string(reinterpret_cast<char*>(nonce_bytes), sizeof nonce_bytes)));
+    struct Variant {
+      std::string label, dist;
+      double scale;
+      bool fuzzed;
+    };
+    const std::vector<Variant> variants = {{"hidden positive lognormal", "lognormal", 1, false},
+                                           {"hidden normal", "normal", 1, false},
+                                           {"hidden mixed uniform", "uniform", 1, true},
+                                           {"hidden large-scale uniform", "uniform", 1e3, true},
+                                           {"hidden small positive", "lognormal", 1e-3, true}};
+    int passed = 0, total = 0;
+    std::string first_hidden_failure;
+    for (int v = 0; v < config_.hidden_variants; ++v) {
+      const Variant& var = variants[static_cast<std::size_t>(v) % variants.size()];
+      ConfigPlan plan;
+      plan.label = var.label;
+      plan.sizes =
+          var.fuzzed
+              ? fuzzed_sizes(m, derive_seed(key_, "submit", nonce + "|vsizes" + std::to_string(v)))
+              : m.presets.at("S");
+      plan.seeds = {derive_seed(key_, "submit", nonce + "|variant" + std::to_string(v))};
+      plan.dist = var.dist;
+      plan.scale = var.scale;
+      plan.timed = false;
+      plan.determinism = v == 0;
+      auto o = run_config(config_, ctx, plan);
+      if (o.failure) return fail_run(*o.failure);
+      ++total;
+      if (o.correct) {
+        ++passed;
+      } else if (first_hidden_failure.empty()) {
+        first_hidden_failure = o.detail;
+      }
+    }
+    for (int c = 0; c < config_.submit_fuzzed_configs; ++c) {
+      ConfigPlan plan;
+      plan.label = "hidden#" + std::to_string(c + 1);
+      plan.sizes =
+          fuzzed_sizes(m, derive_seed(key_, "submit", nonce + "|tsizes" + std::to_string(c)));
+      for (int k = 0; k < config_.timed_calls; ++k) {
+        plan.seeds.push_back(derive_seed(
+            key_, "submit", nonce + "|t" + std::to_string(c) + "|call" + std::to_string(k)));
+      }
+      plan.warm_seed = derive_seed(key_, "submit", nonce + "|t" + std::to_string(c) + "|warm");
+      plan.paired = true;
+      auto o = run_config(config_, ctx, plan);
+      if (o.failure) return fail_run(*o.failure);
+      ++total;
+      if (o.correct) {
+        ++passed;
+        timed.push_back({plan.label, plan.sizes, o.cand_ns, o.base_ns});
+        rec.samples.push_back({plan.label, "candidate", {}});
+        for (double x : o.cand_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(x));
+        rec.samples.push_back({plan.label, base, {}});
+        for (double x : o.base_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(x));
+      } else if (first_hidden_failure.empty()) {
+        first_hidden_failure = o.detail;
+      }
+    }
+    r["hidden_passed"] = passed;
+    r["hidden_total"] = total;
+    r["max_rel_error"] = ctx.max_rel;
+    if (passed != total) {
+      r["hidden_correct"] = false;
+      // The public draws passed but a hidden one did not: tuned to what it could see.
+      return finish("overfit", std::to_string(total - passed) + " of " + std::to_string(total) +
+                                   " hidden cases failed; first: " + first_hidden_failure);
+    }
+    r["hidden_correct"] = true;
+  }
+  r["correct"] = true;
+
+  // 4. Statistics per configuration; task speedup = geometric mean of the credits.
+  std::vector<double> credits;
+  bool suspect = false;
+  std::string suspect_reason;
+  double pub_ratio = 0;
+  for (const auto& t : timed) {
+    Credit c = credit_speedup(t.cand, t.base, config_.alpha);
+    ConfigResult cr;
+    cr.config = t.label;
+    cr.sizes_json = sizes_json(t.sizes);
+    cr.candidate_median_ns = c.cand_median;
+    cr.baseline_median_ns = c.base_median;
+    cr.ratio = c.ratio;
+    cr.p_faster = c.p_faster;
+    cr.p_slower = c.p_slower;
+    cr.credit = c.credit;
+    cr.suspect = c.ratio > config_.suspect_speedup;
+    if (cr.suspect) {
+      suspect = true;
+      suspect_reason = t.label + ": speedup " + std::to_string(c.ratio) + " exceeds the " +
+                       std::to_string(config_.suspect_speedup) + "x plausibility threshold";
+    }
+    rec.configs.push_back(cr);
+    credits.push_back(c.credit);
+    r["configs"].push_back({{"config", t.label},
+                            {"sizes", json::parse(cr.sizes_json)},
+                            {"candidate_median_ns", c.cand_median},
+                            {"baseline_median_ns", c.base_median},
+                            {"ratio", c.ratio},
+                            {"p_faster", c.p_faster},
+                            {"p_slower", c.p_slower},
+                            {"credit", c.credit},
+                            {"samples", t.cand.size()}});
+    if (&t == &timed.front()) {
+      pub_ratio = c.ratio;
+      r["native_ns"] = c.cand_median;
+      r["baseline_ns"] = c.base_median;
+      r["baselines"][base] = c.base_median;
+      r["p_value"] = c.p_faster;
+    }
+  }
+  r["speedups"][base] = pub_ratio;
+  r["suspect"] = suspect;
+  if (suspect) {
+    return finish("ok",
+                  "correct; speedup not credited until reviewed (suspect): " + suspect_reason);
+  }
+  r["speedup"] = geomean(credits);
+  return finish(
+      "ok", "correct on " + std::to_string(timed.size()) + " timed configuration(s); " + protocol);
+}
+
+}  // namespace hpcab::judge

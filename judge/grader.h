@@ -1,0 +1,93 @@
+// The grade pipeline (SPEC §5), one path from request to recorded answer:
+//   build -> draws from secret seeds -> runner sessions in the sandbox (candidate, baseline,
+//   oracle) -> output comparison in the judge -> statistics -> verdict -> database.
+// Expected failures (build error, wrong answer, crash, timeout, memory) are verdicts in a 200
+// response; only a fault of the judge itself becomes `judge_error` with harness_fault = true.
+#pragma once
+
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/manifest.h"
+#include "judge/build.h"
+#include "judge/config.h"
+#include "judge/store.h"
+
+namespace hpcab::judge {
+
+struct GradeRequest {
+  std::string route = "score";  // "score" | "submit" | "oracle" (alias of submit)
+  std::string kernel, language = "c", precision = "fp64";
+  std::optional<std::string> source;        // source text (from "source" or "source_file")
+  std::optional<std::string> library_path;  // a prebuilt .so on the judge host ("library")
+  std::vector<std::string> build_tokens;
+  std::optional<std::string> workspace_bytes;  // integer or size expression
+  std::optional<std::string> preset;
+  std::string run_id, optimizer;
+  std::optional<int64_t> tokens;
+  int rank = 0;
+  double received_at = 0;
+};
+
+// CPU sets for timed work: a grade holds one for its whole run phase, so two clocks never share
+// cores (SPEC §5.10).
+class SlotPool {
+ public:
+  explicit SlotPool(std::vector<std::vector<int>> slots);
+  class Lease {
+   public:
+    Lease(SlotPool* pool, std::size_t index) : pool_(pool), index_(index) {}
+    Lease(Lease&& o) noexcept : pool_(o.pool_), index_(o.index_) { o.pool_ = nullptr; }
+    Lease(const Lease&) = delete;
+    ~Lease();
+    const std::vector<int>& cpus() const { return pool_->slots_[index_]; }
+
+   private:
+    SlotPool* pool_;
+    std::size_t index_;
+  };
+  Lease acquire();
+
+ private:
+  std::vector<std::vector<int>> slots_;
+  std::vector<bool> busy_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+};
+
+class Grader {
+ public:
+  Grader(const JudgeConfig& config, std::vector<Manifest> corpus, Store* store, std::string key,
+         Builder* builder);
+
+  const Manifest* kernel(const std::string& id) const;
+  const std::vector<Manifest>& corpus() const { return corpus_; }
+  // The baseline a kernel is credited against (per track, SPEC §11).
+  std::string baseline_name(const Manifest& m) const;
+  // The graded answer (always a JSON object for a 200 response); records it in the store.
+  nlohmann::json grade(const GradeRequest& request);
+  // {kernel, preset, precision, baselines: {name: median ns}, protocol}; measures and caches
+  // what is missing. An Error for a judge fault.
+  Result<nlohmann::json> baseline_times(const Manifest& m, const std::string& preset,
+                                        const std::string& precision);
+  const std::string& machine() const { return machine_; }
+
+  struct Session;  // one runner process (defined in grader.cc)
+  struct Context;  // one grade's state (defined in grader.cc)
+
+ private:
+  const JudgeConfig& config_;
+  std::vector<Manifest> corpus_;
+  Store* store_;
+  std::string key_;
+  Builder* builder_;
+  SlotPool slots_;
+  std::string machine_;
+};
+
+}  // namespace hpcab::judge

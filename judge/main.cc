@@ -1,0 +1,173 @@
+// hpcab-judge: wiring only. Configuration (defaults < --config file < HPCAB_* environment <
+// flags), state (key, database, build cache), the grader, the queue, the routes, the server;
+// then wait for SIGINT/SIGTERM and shut down in order: stop accepting, finish in-flight grades
+// (bounded), close the database.
+#include <signal.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "common/manifest.h"
+#include "judge/build.h"
+#include "judge/config.h"
+#include "judge/grader.h"
+#include "judge/routes.h"
+#include "judge/secrets.h"
+#include "judge/server.h"
+#include "judge/store.h"
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+using namespace hpcab;
+using namespace hpcab::judge;
+
+namespace {
+
+int die(const std::string& msg) {
+  spdlog::error("{}", msg);
+  return 2;
+}
+
+// As root, sandboxed processes run as an unprivileged uid: every directory above the paths they
+// need must be traversable by others, or every grade would fail with a confusing bwrap error.
+std::string untraversable(const fs::path& p) {
+  if (geteuid() != 0) return "";
+  fs::path cur;
+  for (const auto& part : fs::absolute(p)) {
+    cur /= part;
+    struct stat st;
+    if (stat(cur.c_str(), &st) != 0) break;
+    if (S_ISDIR(st.st_mode) && (st.st_mode & S_IXOTH) == 0) return cur.string();
+  }
+  return "";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"hpcab-judge: the HPCAgent-Bench grading service (HTTP, JSON)"};
+  std::string config_file;
+  JudgeConfig flags;  // only the fields set on the command line are applied
+  std::string host, state_dir, corpus_dir, shared_dir, input_mode, preset, db, key, scratch;
+  int port = -1, rank = -1, timed_calls = -1, queue_depth = -1, workers = -1;
+  app.add_option("--config", config_file, "JSON settings file (see docs/operations.md)");
+  app.add_option("--host", host, "listen address (default 127.0.0.1)");
+  app.add_option("--port", port, "listen port (default 8800; 0 picks a free one)");
+  app.add_option("--rank", rank, "this judge's rank (default 0)");
+  app.add_option("--state-dir", state_dir, "database, key and build cache (default var)");
+  app.add_option("--corpus", corpus_dir, "corpus root (default: the source tree's corpus/)");
+  app.add_option("--shared-dir", shared_dir, "where source_file/library paths resolve");
+  app.add_option("--input-mode", input_mode, "source, library or any (default source)");
+  app.add_option("--preset", preset, "default preset for /score and /submit (default S)");
+  app.add_option("--db", db, "database path (default <state-dir>/judge.db)");
+  app.add_option("--key-file", key, "secret key path (default <state-dir>/secret.key)");
+  app.add_option("--scratch-dir", scratch, "sandbox work dirs (default under the temp dir)");
+  app.add_option("--timed-calls", timed_calls, "timed calls per configuration (default 20)");
+  app.add_option("--queue-depth", queue_depth, "grades waiting before 429 (default 16)");
+  app.add_option("--workers", workers, "concurrent grades (default 1)");
+  CLI11_PARSE(app, argc, argv);
+  // Logs go to stderr; stdout carries only the "listening on" line that scripts wait for.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("hpcab-judge"));
+
+  JudgeConfig config;
+  if (!config_file.empty()) {
+    std::ifstream in(config_file);
+    if (!in) return die("cannot read --config " + config_file);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    if (auto st = apply_config_json(config, text, config_file); !st) return die(st.error().message);
+  }
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  if (auto st = apply_config_env(config, env); !st) return die(st.error().message);
+  if (!host.empty()) config.host = host;
+  if (port >= 0) config.port = static_cast<uint16_t>(port);
+  if (rank >= 0) config.rank = rank;
+  if (!state_dir.empty()) config.state_dir = state_dir;
+  if (!corpus_dir.empty()) config.corpus_dir = corpus_dir;
+  if (!shared_dir.empty()) config.shared_dir = shared_dir;
+  if (!input_mode.empty()) config.input_mode = input_mode;
+  if (!preset.empty()) config.default_preset = preset;
+  if (!db.empty()) config.db_path = db;
+  if (!key.empty()) config.key_file = key;
+  if (!scratch.empty()) config.scratch_dir = scratch;
+  if (timed_calls >= 0) config.timed_calls = timed_calls;
+  if (queue_depth >= 0) config.queue_depth = queue_depth;
+  if (workers >= 0) config.grade_workers = workers;
+  std::error_code ec;
+  fs::path exe = fs::canonical("/proc/self/exe", ec);
+  if (auto st = config.finalize(exe.parent_path().string()); !st) return die(st.error().message);
+
+  // Block the shutdown signals in every thread; main waits for them with sigwait.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  umask(077);
+  fs::create_directories(config.state_dir, ec);
+  if (ec) return die("cannot create state dir " + config.state_dir + ": " + ec.message());
+  fs::permissions(config.state_dir, fs::perms::owner_all, ec);
+  fs::create_directories(config.scratch_dir, ec);
+  if (ec) return die("cannot create scratch dir " + config.scratch_dir + ": " + ec.message());
+  // Traversable but not listable by the sandbox's unprivileged uid.
+  fs::permissions(config.scratch_dir,
+                  fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
+  if (!fs::exists(config.runner_path)) return die("runner not found at " + config.runner_path);
+  for (const auto& p : {config.scratch_dir, config.runner_path, config.corpus_dir}) {
+    std::string blocked = untraversable(p);
+    if (!blocked.empty()) {
+      return die("the sandbox user cannot reach " + p + ": " + blocked +
+                 " is not searchable by others (chmod o+x it, or choose another directory)");
+    }
+  }
+
+  auto key_bytes = load_or_create_key(config.key_file);
+  if (!key_bytes) return die(key_bytes.error().message);
+  auto store = Store::open(config.db_path);
+  if (!store) return die(store.error().message);
+  auto corpus = load_corpus(config.corpus_dir);
+  if (!corpus) return die(corpus.error().message);
+
+  BuildSettings bs;
+  bs.cache_dir = (fs::path(config.state_dir) / "builds").string();
+  bs.scratch_dir = config.scratch_dir;
+  bs.timeout_s = config.build_timeout_s;
+  bs.log_cap = config.build_log_cap;
+  bs.autopar_threads = static_cast<int>(config.slots.front().size());
+  fs::create_directories(bs.cache_dir, ec);
+  Builder builder(bs, config.sandbox_policy());
+  Grader grader(config, std::move(*corpus), store->get(), *key_bytes, &builder);
+  JobQueue queue(static_cast<std::size_t>(config.queue_depth), config.grade_workers);
+  Metrics metrics;
+  Routes routes(config, &grader, &queue, &metrics);
+  Server server(config.server, [&routes](HttpRequest req, Responder respond) {
+    routes.handle(std::move(req), std::move(respond));
+  });
+  auto bound = server.listen(config.host, config.port);
+  if (!bound) return die(bound.error().message);
+  server.start();
+  spdlog::info("hpcab-judge {} rank {} listening on http://{}:{} ({} kernels, state {}, db {})",
+               HPCAB_VERSION, config.rank, config.host, *bound, grader.corpus().size(),
+               config.state_dir, config.db_path);
+  std::cout << "listening on http://" << config.host << ":" << *bound << std::endl;
+
+  int sig = 0;
+  sigwait(&signals, &sig);
+  spdlog::info("signal {}: stopping (in-flight grades finish first)", sig);
+  server.stop();
+  queue.shutdown();
+  (*store)->close();
+  std::error_code ignore;
+  fs::remove_all(config.scratch_dir, ignore);
+  spdlog::info("stopped");
+  return 0;
+}

@@ -1,0 +1,569 @@
+#include "judge/routes.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "common/abi.h"
+#include "common/compare.h"
+#include "judge/build.h"
+
+namespace hpcab::judge {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// ---------------------------------------------------------------------------------------------
+// JobQueue
+
+JobQueue::JobQueue(std::size_t depth, int workers) : depth_(depth) {
+  for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+}
+
+JobQueue::~JobQueue() { shutdown(); }
+
+bool JobQueue::try_push(std::function<void()> job) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_ || jobs_.size() >= depth_) return false;
+    jobs_.push_back(std::move(job));
+  }
+  cv_.notify_one();
+  return true;
+}
+
+std::size_t JobQueue::waiting() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return jobs_.size();
+}
+
+void JobQueue::work() {
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;  // stopping and drained
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    ++running_;
+    job();
+    --running_;
+  }
+}
+
+void JobQueue::shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_ && threads_.empty()) return;
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+  threads_.clear();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metrics (Prometheus text format 0.0.4)
+
+void Metrics::request(const std::string& route, int status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++requests_[{route, status}];
+}
+
+void Metrics::grade(const std::string& route, const std::string& verdict, double seconds) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++grades_[{route, verdict}];
+  grade_seconds_sum_ += seconds;
+  ++grade_seconds_count_;
+}
+
+std::string Metrics::render(std::size_t waiting, int running) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::ostringstream os;
+  os << "# HELP hpcab_requests_total HTTP requests by route and status.\n"
+     << "# TYPE hpcab_requests_total counter\n";
+  for (const auto& [k, v] : requests_) {
+    os << "hpcab_requests_total{route=\"" << k.first << "\",status=\"" << k.second << "\"} " << v
+       << "\n";
+  }
+  os << "# HELP hpcab_grades_total Grades by route and verdict.\n"
+     << "# TYPE hpcab_grades_total counter\n";
+  for (const auto& [k, v] : grades_) {
+    os << "hpcab_grades_total{route=\"" << k.first << "\",verdict=\"" << k.second << "\"} " << v
+       << "\n";
+  }
+  os << "# HELP hpcab_grade_seconds Wall time of whole grades (build, runs, compare, record).\n"
+     << "# TYPE hpcab_grade_seconds summary\n"
+     << "hpcab_grade_seconds_sum " << grade_seconds_sum_ << "\n"
+     << "hpcab_grade_seconds_count " << grade_seconds_count_ << "\n"
+     << "# HELP hpcab_queue_waiting Jobs waiting in the grading queue.\n"
+     << "# TYPE hpcab_queue_waiting gauge\n"
+     << "hpcab_queue_waiting " << waiting << "\n"
+     << "# HELP hpcab_queue_running Jobs being graded now.\n"
+     << "# TYPE hpcab_queue_running gauge\n"
+     << "hpcab_queue_running " << running << "\n";
+  return os.str();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+namespace {
+
+std::string url_decode(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else if (s[i] == '+') {
+      out += ' ';
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+void split_target(const std::string& target, std::string* path,
+                  std::map<std::string, std::string>* query) {
+  auto q = target.find('?');
+  *path = url_decode(target.substr(0, q));
+  if (q == std::string::npos) return;
+  std::stringstream ss(target.substr(q + 1));
+  std::string item;
+  while (std::getline(ss, item, '&')) {
+    if (item.empty()) continue;
+    auto eq = item.find('=');
+    (*query)[url_decode(item.substr(0, eq))] =
+        eq == std::string::npos ? "" : url_decode(item.substr(eq + 1));
+  }
+}
+
+// Non-negative ASCII decimal that fits an int; anything else is not a rank.
+std::optional<int> parse_rank_text(const std::string& s) {
+  if (s.empty() || s.size() > 9) return std::nullopt;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+  }
+  return std::stoi(s);
+}
+
+HttpResponse json_response(const json& body, int status = 200) {
+  HttpResponse r;
+  r.status = status;
+  r.body = body.dump();
+  return r;
+}
+
+// The rank check (SPEC §4): 400 when missing or malformed, 421 when it is another judge's.
+std::optional<HttpResponse> check_rank(const std::optional<int>& rank, bool present, int own) {
+  if (!present) {
+    return error_response(400,
+                          "missing 'rank' (this judge serves rank " + std::to_string(own) + ")");
+  }
+  if (!rank) {
+    return error_response(400, "'rank' must be a non-negative ASCII integer");
+  }
+  if (*rank != own) {
+    HttpResponse r;
+    r.status = 421;
+    r.body = json{
+        {"error", "misdirected request: this judge serves rank " + std::to_string(own) +
+                      ", the request names rank " + std::to_string(*rank)},
+        {"rank", own},
+        {"requested_rank",
+         *rank}}.dump();
+    return r;
+  }
+  return std::nullopt;
+}
+
+std::optional<HttpResponse> check_query_rank(const std::map<std::string, std::string>& q, int own) {
+  auto it = q.find("rank");
+  return check_rank(it == q.end() ? std::nullopt : parse_rank_text(it->second), it != q.end(), own);
+}
+
+bool valid_kernel_name(const std::string& s) {
+  static const std::regex re("[a-z][a-z0-9_]{0,63}");
+  return std::regex_match(s, re);
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Resolves `rel` inside `root`; nullopt when it escapes (.., symlinks) or does not exist.
+std::optional<fs::path> inside_dir(const std::string& root, const std::string& rel) {
+  std::error_code ec;
+  fs::path base = fs::canonical(root, ec);
+  if (ec) return std::nullopt;
+  fs::path p = fs::path(rel).is_absolute() ? fs::path(rel) : base / rel;
+  fs::path real = fs::canonical(p, ec);
+  if (ec) return std::nullopt;
+  auto [b, r] = std::mismatch(base.begin(), base.end(), real.begin(), real.end());
+  if (b != base.end()) return std::nullopt;
+  if (!fs::is_regular_file(real, ec)) return std::nullopt;
+  return real;
+}
+
+const char* kAbiDoc =
+    "C ABI: void <kernel>_<fp64|fp32>(array pointers sorted by name (ASCII), then scalars and "
+    "size symbols sorted by name (ASCII), then uint8_t *restrict workspace, const int64_t "
+    "workspace_size). Pointers to inputs are const, all pointers restrict; integer scalars and "
+    "sizes are const int64_t; real scalars const double (fp64) / const float (fp32). Arrays are "
+    "contiguous and row-major. Write every output element; never write inputs; return with no "
+    "threads or processes left running; no timing, no allocation of outputs. C++ uses extern "
+    "\"C\" and __restrict__; Fortran uses bind(C) with value scalars.";
+
+}  // namespace
+
+std::string stub_source(const Manifest& m, Precision p, const std::string& language) {
+  if (language == "fortran") {
+    std::string iface = fortran_interface(m, p);
+    // The interface block's body is a valid subroutine definition with an empty body.
+    auto start = iface.find("  subroutine");
+    auto end = iface.find("end interface");
+    std::string body = iface.substr(start, end - start);
+    std::string out;
+    std::stringstream ss(body);
+    for (std::string line; std::getline(ss, line);) {
+      out += (line.size() >= 2 ? line.substr(2) : line) + "\n";
+      if (line.find("implicit none") != std::string::npos) continue;
+    }
+    return "! " + m.id + ": write the kernel in this subroutine.\n" + out;
+  }
+  std::string proto = language == "cpp" ? cpp_prototype(m, p) : c_prototype(m, p);
+  proto.pop_back();  // the ';'
+  std::string head = language == "cpp" ? "#include <cstdint>\n\n"
+                                       : "#include <stdbool.h>\n#include <stdint.h>\n\n";
+  return head + proto + " {\n  /* " + m.id + ": write the kernel here. */\n}\n";
+}
+
+Routes::Routes(const JudgeConfig& config, Grader* grader, JobQueue* queue, Metrics* metrics)
+    : config_(config), grader_(grader), queue_(queue), metrics_(metrics) {}
+
+HttpResponse Routes::health(const std::map<std::string, std::string>&) {
+  // Any rank may ask: /health reports this judge's own rank.
+  return json_response({{"status", "ok"},
+                        {"rank", config_.rank},
+                        {"version", HPCAB_VERSION},
+                        {"kernels", grader_->corpus().size()},
+                        {"oracle", "reference.c"},
+                        {"baseline", config_.track_baseline},
+                        {"input_mode", config_.input_mode},
+                        {"queue_waiting", queue_->waiting()},
+                        {"machine", grader_->machine()}});
+}
+
+HttpResponse Routes::task(const std::string& id, const std::map<std::string, std::string>& q) {
+  if (auto bad = check_query_rank(q, config_.rank)) return *bad;
+  const Manifest* m = valid_kernel_name(id) ? grader_->kernel(id) : nullptr;
+  if (!m) return error_response(404, "unknown kernel '" + id + "'");
+  std::string language = q.count("language") ? q.at("language") : "c";
+  if (!known_language(language)) {
+    return error_response(400, "unknown language '" + language + "' (c, cpp or fortran)");
+  }
+  std::string precision = q.count("precision") ? q.at("precision") : "fp64";
+  auto p = parse_precision(precision);
+  if (!p || !m->supports(*p)) {
+    return error_response(400,
+                          "kernel '" + id + "' does not support precision '" + precision + "'");
+  }
+  std::string preset = q.count("preset") ? q.at("preset") : config_.default_preset;
+  if (!m->presets.count(preset)) return error_response(400, "unknown preset '" + preset + "'");
+  json precisions = json::array();
+  for (auto x : m->precisions) precisions.push_back(precision_name(x));
+  json sizes = json::object();
+  for (const auto& [k, v] : m->presets.at(preset)) sizes[k] = v;
+  json arrays = json::array();
+  for (const auto& a : m->arrays) {
+    json shape = json::array();
+    for (const auto& e : a.shape) shape.push_back(e.text());
+    arrays.push_back({{"name", a.name},
+                      {"dtype", a.fixed_dtype ? std::string(dtype_name(*a.fixed_dtype)) : "real"},
+                      {"shape", shape},
+                      {"intent", a.intent == Intent::kIn    ? "in"
+                                 : a.intent == Intent::kOut ? "out"
+                                                            : "inout"}});
+  }
+  Tolerance band = tolerance_band(*p);
+  std::string base = grader_->baseline_name(*m);
+  return json_response(
+      {{"kernel", m->id},
+       {"name", m->name},
+       {"description", m->description},
+       {"track", m->track},
+       {"dwarf", m->dwarf.empty() ? json(nullptr) : json(m->dwarf)},
+       {"level", m->level},
+       {"language", language},
+       {"precision", precision},
+       {"precisions", precisions},
+       {"signature", stub_source(*m, *p, language)},
+       {"symbol", abi_symbol(*m, *p)},
+       {"prototype", language == "cpp" ? cpp_prototype(*m, *p) : c_prototype(*m, *p)},
+       {"reference_numpy", read_text(m->reference_py())},
+       {"rtol", band.rtol},
+       {"atol", band.atol},
+       {"reduction_length",
+        m->reduction_length ? json(m->reduction_length->text()) : json(nullptr)},
+       {"preset", preset},
+       {"sizes", sizes},
+       {"arrays", arrays},
+       {"oracle", "reference.c"},
+       {"baseline", base},
+       {"input_mode", config_.input_mode},
+       {"abi_doc", kAbiDoc},
+       {"goal", "Make " + abi_symbol(*m, *p) + " faster than the '" + base +
+                    "' baseline (reference.c" +
+                    (base == "c-autopar" ? " with automatic parallelization" : ", sequential") +
+                    ") while matching reference_numpy within rtol/atol on every output. POST "
+                    "/score to iterate on the public inputs; POST /submit once for the final, "
+                    "recorded answer graded on hidden inputs."}});
+}
+
+void Routes::baseline(const std::string& id, const std::map<std::string, std::string>& q,
+                      Responder respond) {
+  if (auto bad = check_query_rank(q, config_.rank)) return respond(*bad);
+  const Manifest* m = valid_kernel_name(id) ? grader_->kernel(id) : nullptr;
+  if (!m) return respond(error_response(404, "unknown kernel '" + id + "'"));
+  std::string preset = q.count("preset") ? q.at("preset") : config_.default_preset;
+  if (!m->presets.count(preset))
+    return respond(error_response(400, "unknown preset '" + preset + "'"));
+  std::string precision = q.count("precision") ? q.at("precision") : "fp64";
+  auto p = parse_precision(precision);
+  if (!p || !m->supports(*p)) {
+    return respond(error_response(400, "precision '" + precision + "' not supported"));
+  }
+  bool queued = queue_->try_push([this, m, preset, precision, respond] {
+    auto r = grader_->baseline_times(*m, preset, precision);
+    respond(r ? json_response(*r) : error_response(500, r.error().message));
+  });
+  if (!queued) {
+    auto r = error_response(429, "the grading queue is full; retry later");
+    r.headers.push_back({"Retry-After", "5"});
+    respond(r);
+  }
+}
+
+void Routes::grade(const std::string& route, const HttpRequest& req, Responder respond) {
+  json body;
+  try {
+    body = json::parse(req.body);
+  } catch (const json::exception& e) {
+    return respond(error_response(400, std::string("body is not valid JSON: ") + e.what()));
+  }
+  if (!body.is_object()) return respond(error_response(400, "body must be a JSON object"));
+
+  // rank: an integer, or a string of ASCII digits.
+  std::optional<int> rank;
+  bool has_rank = body.contains("rank") && !body["rank"].is_null();
+  if (has_rank) {
+    const json& r = body["rank"];
+    if (r.is_number_unsigned() && r.get<uint64_t>() < 1000000000) {
+      rank = static_cast<int>(r.get<uint64_t>());
+    } else if (r.is_string()) {
+      rank = parse_rank_text(r.get<std::string>());
+    }
+  }
+  if (auto bad = check_rank(rank, has_rank, config_.rank)) return respond(*bad);
+
+  auto str_field = [&](const char* k, std::string def) -> std::optional<std::string> {
+    if (!body.contains(k) || body[k].is_null()) return def;
+    if (!body[k].is_string()) return std::nullopt;
+    return body[k].get<std::string>();
+  };
+  GradeRequest g;
+  g.route = route;
+  g.rank = *rank;
+  g.received_at =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  auto kernel = str_field("kernel", "");
+  if (!kernel || kernel->empty()) return respond(error_response(400, "'kernel' must be a string"));
+  const Manifest* m = valid_kernel_name(*kernel) ? grader_->kernel(*kernel) : nullptr;
+  if (!m) return respond(error_response(404, "unknown kernel '" + *kernel + "'"));
+  g.kernel = m->id;
+  auto language = str_field("language", "c");
+  if (!language || !known_language(*language)) {
+    return respond(error_response(400, "'language' must be c, cpp or fortran"));
+  }
+  g.language = *language;
+  auto precision = str_field("precision", "fp64");
+  auto p = precision ? parse_precision(*precision) : std::nullopt;
+  if (!p || !m->supports(*p)) {
+    return respond(error_response(400, "'precision' must be one of the kernel's precisions"));
+  }
+  g.precision = *precision;
+
+  int given = 0;
+  for (const char* k : {"source", "source_file", "library"}) {
+    if (body.contains(k) && !body[k].is_null()) ++given;
+  }
+  if (given != 1) {
+    return respond(error_response(400, "give exactly one of 'source', 'source_file' or 'library'"));
+  }
+  const bool sources_ok = config_.input_mode == "source" || config_.input_mode == "any";
+  const bool libraries_ok = config_.input_mode == "library" || config_.input_mode == "any";
+  if (body.contains("source") && !body["source"].is_null()) {
+    if (!body["source"].is_string())
+      return respond(error_response(400, "'source' must be a string"));
+    if (!sources_ok) {
+      return respond(error_response(400, "this judge runs with input mode '" + config_.input_mode +
+                                             "': source submissions are not accepted"));
+    }
+    g.source = body["source"].get<std::string>();
+  } else {
+    const char* field =
+        body.contains("library") && !body["library"].is_null() ? "library" : "source_file";
+    bool is_library = std::string(field) == "library";
+    if (!body[field].is_string()) {
+      return respond(error_response(400, std::string("'") + field + "' must be a string"));
+    }
+    if (config_.shared_dir.empty()) {
+      return respond(error_response(
+          400, std::string("'") + field + "' needs a judge started with --shared-dir"));
+    }
+    if (is_library ? !libraries_ok : !sources_ok) {
+      return respond(error_response(400, "this judge runs with input mode '" + config_.input_mode +
+                                             "': '" + field + "' is not accepted"));
+    }
+    auto path = inside_dir(config_.shared_dir, body[field].get<std::string>());
+    if (!path) {
+      return respond(error_response(
+          400, std::string("'") + field +
+                   "' must name an existing file inside the judge's shared directory; refused"));
+    }
+    if (is_library) {
+      g.library_path = path->string();
+    } else {
+      g.source = read_text(*path);
+    }
+  }
+  if (g.source && g.source->size() > config_.max_source_bytes) {
+    return respond(error_response(
+        413, "source is larger than " + std::to_string(config_.max_source_bytes) + " bytes"));
+  }
+  if (body.contains("build") && !body["build"].is_null()) {
+    if (!body["build"].is_array()) return respond(error_response(400, "'build' must be a list"));
+    for (const auto& t : body["build"]) {
+      if (!t.is_string()) return respond(error_response(400, "'build' must be a list of strings"));
+      g.build_tokens.push_back(t.get<std::string>());
+    }
+    if (auto st = validate_build_tokens(g.build_tokens); !st) {
+      return respond(error_response(400, st.error().message));
+    }
+  }
+  if (body.contains("workspace_bytes") && !body["workspace_bytes"].is_null()) {
+    const json& w = body["workspace_bytes"];
+    std::string text;
+    if (w.is_number_unsigned()) {
+      text = std::to_string(w.get<uint64_t>());
+    } else if (w.is_string()) {
+      text = w.get<std::string>();
+    } else {
+      return respond(error_response(400,
+                                    "'workspace_bytes' must be a non-negative integer or a "
+                                    "size expression"));
+    }
+    auto e = Expr::parse(text);
+    if (!e) return respond(error_response(400, "'workspace_bytes': " + e.error().message));
+    auto v = e->eval(m->symbols(m->presets.at("S")));
+    if (!v) return respond(error_response(400, "'workspace_bytes': " + v.error().message));
+    g.workspace_bytes = text;
+  }
+  if (body.contains("preset") && !body["preset"].is_null()) {
+    if (!body["preset"].is_string() || !m->presets.count(body["preset"].get<std::string>())) {
+      return respond(error_response(400, "'preset' must be S, M, L or XL"));
+    }
+    g.preset = body["preset"].get<std::string>();
+  }
+  auto run_id = str_field("run_id", "");
+  auto optimizer = str_field("optimizer", "");
+  if (!run_id || !optimizer) {
+    return respond(error_response(400, "'run_id' and 'optimizer' must be strings"));
+  }
+  g.run_id = *run_id;
+  g.optimizer = *optimizer;
+  if (body.contains("tokens") && !body["tokens"].is_null()) {
+    if (!body["tokens"].is_number_integer() || body["tokens"].get<int64_t>() < 0) {
+      return respond(error_response(400, "'tokens' must be a non-negative integer or null"));
+    }
+    g.tokens = body["tokens"].get<int64_t>();
+  }
+
+  Metrics* metrics = metrics_;
+  Grader* grader = grader_;
+  bool queued = queue_->try_push([g, respond, metrics, grader] {
+    auto t0 = std::chrono::steady_clock::now();
+    json result = grader->grade(g);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    metrics->grade(g.route, result.value("verdict", "judge_error"), secs);
+    spdlog::info("{} {} {} -> {} (speedup {}) in {:.2f} s", g.route, g.kernel, g.language,
+                 result.value("verdict", "?"), result["speedup"].dump(), secs);
+    respond(json_response(result));
+  });
+  if (!queued) {
+    auto r =
+        error_response(429, "the grading queue is full (" + std::to_string(config_.queue_depth) +
+                                " waiting); retry later");
+    r.headers.push_back({"Retry-After", "10"});
+    respond(r);
+  }
+}
+
+void Routes::handle(HttpRequest req, Responder respond) {
+  std::string path;
+  std::map<std::string, std::string> query;
+  split_target(req.target, &path, &query);
+  std::string route = path;
+  if (route.rfind("/task/", 0) == 0) route = "/task";
+  if (route.rfind("/baseline/", 0) == 0) route = "/baseline";
+  Metrics* metrics = metrics_;
+  auto counted = [metrics, route, respond](HttpResponse r) {
+    metrics->request(route, r.status);
+    respond(std::move(r));
+  };
+  const bool get = req.method == "GET";
+  const bool post = req.method == "POST";
+  if (path == "/health") {
+    if (!get) return counted(error_response(405, "use GET /health"));
+    return counted(health(query));
+  }
+  if (path == "/metrics") {
+    if (!get) return counted(error_response(405, "use GET /metrics"));
+    HttpResponse r;
+    r.content_type = "text/plain; version=0.0.4";
+    r.body = metrics_->render(queue_->waiting(), queue_->running());
+    return counted(r);
+  }
+  if (route == "/task") {
+    if (!get) return counted(error_response(405, "use GET /task/<kernel>"));
+    return counted(task(path.substr(6), query));
+  }
+  if (route == "/baseline") {
+    if (!get) return counted(error_response(405, "use GET /baseline/<kernel>"));
+    return baseline(path.substr(10), query, counted);
+  }
+  if (path == "/score" || path == "/submit" || path == "/oracle") {
+    if (!post) return counted(error_response(405, "use POST " + path));
+    return grade(path == "/score"    ? "score"
+                 : path == "/oracle" ? "oracle"
+                                     : "submit",
+                 req, counted);
+  }
+  return counted(error_response(404, "no route " + req.method + " " + path));
+}
+
+}  // namespace hpcab::judge

@@ -1,0 +1,74 @@
+// The judge's HTTP/1.1 server (Boost.Beast + Asio): a pool of I/O threads, per-connection limits,
+// keep-alive, and graceful shutdown. Request handling is a plain function; it may answer later
+// from another thread (grading takes seconds), so sessions never block an I/O thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/result.h"
+
+namespace hpcab::judge {
+
+struct HttpRequest {
+  std::string method;                          // "GET", "POST", ...
+  std::string target;                          // path and query, as received: "/task/gemm?rank=0"
+  std::map<std::string, std::string> headers;  // lower-case names
+  std::string body;
+  std::string remote;  // peer address "127.0.0.1:54321"
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json";
+  std::vector<std::pair<std::string, std::string>> headers;  // extra headers (Retry-After, ...)
+};
+
+// Must be called exactly once per request, from any thread.
+using Responder = std::function<void(HttpResponse)>;
+// Called on an I/O thread; must return quickly (hand long work to another thread).
+using Handler = std::function<void(HttpRequest, Responder)>;
+
+struct ServerLimits {
+  std::size_t max_body_bytes = 1 << 20;     // larger bodies: 413 with a JSON error body
+  std::size_t max_header_bytes = 16 << 10;  // larger headers: 431
+  double read_timeout_s = 30;               // whole request (slow-loris bound)
+  double write_timeout_s = 30;
+  double keepalive_idle_s = 60;      // idle keep-alive connections are closed after this
+  double response_timeout_s = 1800;  // a handler that never answers: 500 after this
+  int max_connections = 256;         // beyond: accepted and closed with 503
+  int io_threads = 2;
+  double shutdown_grace_s = 60;  // stop(): wait this long for in-flight responses
+};
+
+class Server {
+ public:
+  Server(ServerLimits limits, Handler handler);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds and listens; port 0 picks a free port. Returns the bound port.
+  Result<uint16_t> listen(const std::string& host, uint16_t port);
+  // Starts the I/O threads and returns.
+  void start();
+  // Stops accepting, lets in-flight requests finish (bounded by shutdown_grace_s), closes idle
+  // connections and joins the I/O threads. Idempotent.
+  void stop();
+  int active_connections() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// {"error": message} as a response with `status`; the one place errors become HTTP.
+HttpResponse error_response(int status, const std::string& message);
+
+}  // namespace hpcab::judge

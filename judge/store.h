@@ -1,0 +1,113 @@
+// The judge's database (SPEC §5.12): SQLite in WAL mode, schema versioned with migrations.
+// Every /submit is one transaction (submission, samples, per-configuration results), so a crash
+// at any moment leaves either the whole row set or none of it. /score calls are logged as calls.
+// Thread-safe: one connection, serialized by a mutex.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+
+namespace hpcab::judge {
+
+// Timing samples of one side (the candidate or a named baseline) at one size configuration.
+struct SampleSet {
+  std::string config;  // configuration label, e.g. "public S" or "hidden#2"
+  std::string side;    // "candidate" or the baseline name ("c", "c-autopar")
+  std::vector<int64_t> ns;
+};
+
+// Statistics of one size configuration (SPEC §5.8).
+struct ConfigResult {
+  std::string config;      // label, as in SampleSet
+  std::string sizes_json;  // {"N": 1000, ...}
+  double candidate_median_ns = 0;
+  double baseline_median_ns = 0;
+  double ratio = 0;  // baseline median / candidate median
+  double p_faster = 1, p_slower = 1;
+  double credit = 1;
+  bool suspect = false;
+};
+
+struct SubmissionRecord {
+  std::string route;  // "submit" (or "oracle", its alias)
+  int rank = 0;
+  std::string kernel, language, precision, preset;
+  std::string sizes_json;    // the public configuration's sizes
+  std::string source;        // full source text ("" for a library submission)
+  std::string library_path;  // for library submissions
+  std::string build_tokens_json = "[]";
+  std::string build_log;     // capped by the judge before it gets here
+  std::string content_hash;  // build cache key
+  std::string verdict, detail;
+  bool build_ok = false, correct = false, public_correct = false, hidden_correct = false;
+  int hidden_passed = 0, hidden_total = 0;
+  std::optional<double> speedup;  // null when unsolved
+  std::string baseline;           // the credited baseline's name
+  std::optional<double> native_ns, baseline_ns;
+  std::optional<double> max_rel_error;
+  bool suspect = false, timed_out = false;
+  std::string machine;  // machine fingerprint
+  std::string judge_version;
+  std::string run_id, optimizer;
+  std::optional<int64_t> tokens;
+  std::optional<int64_t> workspace_bytes;
+  double received_at = 0, finished_at = 0;  // unix seconds
+  std::string response_json;                // exactly what the client got
+  std::vector<SampleSet> samples;
+  std::vector<ConfigResult> configs;
+};
+
+struct ScoreCallRecord {
+  int rank = 0;
+  std::string kernel, language, precision, preset;
+  std::string content_hash, verdict;
+  std::optional<double> speedup;
+  std::string run_id, optimizer;
+  double received_at = 0, finished_at = 0;
+  std::string response_json;
+};
+
+// Cached baseline samples (SPEC §5.11), keyed by everything that can change them.
+struct BaselineKey {
+  std::string kernel, precision, sizes_json, baseline, machine;
+  std::string reference_hash;  // hash of reference.c + flags + compiler version
+};
+
+struct BaselineSamples {
+  std::vector<int64_t> ns;
+  double measured_at = 0;
+  std::string protocol;  // how they were taken, reported to /score clients
+};
+
+class Store {
+ public:
+  // Opens (creating if needed) the database, sets WAL and busy timeout, runs migrations.
+  static Result<std::unique_ptr<Store>> open(const std::string& path);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  int schema_version() const;
+  Result<int64_t> record_submission(const SubmissionRecord& r);  // returns the submission id
+  Result<int64_t> record_score_call(const ScoreCallRecord& r);
+  Result<std::optional<BaselineSamples>> get_baseline(const BaselineKey& key);
+  Status put_baseline(const BaselineKey& key, const BaselineSamples& samples);
+  Result<int64_t> count_submissions();
+  // The stored record (for tests and admin routes); nullopt when absent.
+  Result<std::optional<SubmissionRecord>> get_submission(int64_t id);
+  // Flushes and closes; further calls fail. Called on shutdown.
+  void close();
+
+ private:
+  Store() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hpcab::judge

@@ -1,0 +1,414 @@
+// End to end: a real hpcab-judge process on 127.0.0.1, real compilers, real bubblewrap, a real
+// SQLite file. Each test drives the judge the way an agent's client does, over HTTP.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "common/hmac.h"
+#include "common/http_client.h"
+#include "common/process.h"
+#include "judge/store.h"
+
+namespace hpcab::judge {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const std::string kSolutions = HPCAB_TEST_SOLUTIONS;
+const std::string kSource = HPCAB_SOURCE_DIR;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// One judge process with its own state, scratch and log, on a free port.
+class Judge {
+ public:
+  explicit Judge(const json& settings = json::object()) {
+    std::string tmpl = (fs::temp_directory_path() / "hpcab-e2e-XXXXXX").string();
+    root_ = mkdtemp(tmpl.data());
+    // The sandbox's unprivileged uid must be able to traverse to the scratch dir.
+    fs::permissions(root_, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
+    json cfg = {{"timed_calls", 5},
+                {"hidden_variants", 2},
+                {"submit_fuzzed_configs", 1},
+                {"call_timeout_s", 20}};
+    cfg.merge_patch(settings);
+    std::ofstream(root_ / "config.json") << cfg.dump();
+    std::vector<std::string> argv = {std::string(HPCAB_BINARY_DIR) + "/hpcab-judge",
+                                     "--config",
+                                     (root_ / "config.json").string(),
+                                     "--port",
+                                     "0",
+                                     "--state-dir",
+                                     (root_ / "state").string(),
+                                     "--scratch-dir",
+                                     (root_ / "scratch").string()};
+    int out[2];
+    EXPECT_EQ(pipe(out), 0);
+    pid_ = fork();
+    if (pid_ == 0) {
+      int log = open((root_ / "judge.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(out[1], 1);
+      dup2(log, 2);
+      std::vector<char*> args;
+      for (auto& a : argv) args.push_back(a.data());
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+    close(out[1]);
+    // The judge prints "listening on http://127.0.0.1:PORT" once it accepts connections.
+    std::string line;
+    char c;
+    pollfd p{out[0], POLLIN, 0};
+    while (poll(&p, 1, 30000) > 0 && read(out[0], &c, 1) == 1 && c != '\n') line += c;
+    close(out[0]);
+    auto pos = line.rfind(':');
+    EXPECT_NE(pos, std::string::npos) << "judge did not start: " << log();
+    url_ = "http://127.0.0.1:" + line.substr(pos + 1);
+  }
+  ~Judge() {
+    stop();
+    fs::remove_all(root_);
+  }
+  int stop() {
+    if (pid_ <= 0) return exit_code_;
+    kill(pid_, SIGTERM);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return exit_code_;
+  }
+  HttpResult get(const std::string& path) {
+    auto r = http_request("GET", url_ + path, "", {}, 600);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return r.ok() ? *r : HttpResult{};
+  }
+  HttpResult post(const std::string& path, const json& body) {
+    auto r = http_request("POST", url_ + path, body.dump(), {}, 600);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    responses_.push_back(r.ok() ? r->body : "");
+    return r.ok() ? *r : HttpResult{};
+  }
+  json grade(const std::string& route, const std::string& kernel, const std::string& file,
+             const std::string& language = "c", json extra = json::object()) {
+    json body = {{"kernel", kernel},      {"language", language}, {"rank", 0},
+                 {"source", slurp(file)}, {"run_id", "e2e"},      {"optimizer", "test"}};
+    body.merge_patch(extra);
+    auto r = post("/" + route, body);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return json::parse(r.body.empty() ? "{}" : r.body);
+  }
+  std::string log() const { return slurp(root_ / "judge.log"); }
+  const std::string& url() const { return url_; }
+  fs::path state() const { return root_ / "state"; }
+  fs::path scratch() const { return root_ / "scratch"; }
+  const std::vector<std::string>& responses() const { return responses_; }
+  std::unique_ptr<Store> store() {
+    auto s = Store::open((root_ / "state" / "judge.db").string());
+    EXPECT_TRUE(s.ok());
+    return std::move(*s);
+  }
+
+ private:
+  fs::path root_;
+  pid_t pid_ = -1;
+  int exit_code_ = -1;
+  std::string url_;
+  std::vector<std::string> responses_;
+};
+
+std::string ref(const std::string& rel) { return kSource + "/corpus/" + rel + "/reference.c"; }
+
+TEST(JudgeE2E, HealthAndTask) {
+  Judge j;
+  auto h = j.get("/health");
+  EXPECT_EQ(h.status, 200);
+  auto hj = json::parse(h.body);
+  EXPECT_EQ(hj["status"], "ok");
+  EXPECT_EQ(hj["rank"], 0);
+  EXPECT_EQ(hj["kernels"], 24);
+  EXPECT_EQ(hj["input_mode"], "source");
+  EXPECT_EQ(h.headers["content-type"], "application/json");
+
+  auto t = j.get("/task/gemm?language=c&rank=0");
+  ASSERT_EQ(t.status, 200) << t.body;
+  auto tj = json::parse(t.body);
+  for (const char* k : {"kernel", "language", "signature", "symbol", "reference_numpy", "rtol",
+                        "atol", "preset", "oracle", "baseline", "input_mode", "abi_doc", "goal"}) {
+    EXPECT_TRUE(tj.contains(k)) << k;
+  }
+  EXPECT_EQ(tj["symbol"], "gemm_fp64");
+  EXPECT_EQ(tj["baseline"], "c-autopar");
+  EXPECT_NE(tj["reference_numpy"].get<std::string>().find("def gemm("), std::string::npos);
+}
+
+TEST(JudgeE2E, TaskStubsCompileInEveryLanguage) {
+  Judge j;
+  for (const char* lang : {"c", "cpp", "fortran"}) {
+    auto t = j.get(std::string("/task/s000?rank=0&language=") + lang);
+    ASSERT_EQ(t.status, 200);
+    std::string stub = json::parse(t.body)["signature"];
+    auto r =
+        j.post("/score", {{"kernel", "s000"}, {"language", lang}, {"rank", 0}, {"source", stub}});
+    auto rj = json::parse(r.body);
+    EXPECT_EQ(rj["build_ok"], true) << lang << ": " << rj["detail"];
+    // The empty stub writes nothing: poisoned outputs make it incorrect, not a pass.
+    EXPECT_EQ(rj["verdict"], "incorrect") << lang;
+  }
+}
+
+TEST(JudgeE2E, RequestErrorsHaveTheirStatusCodes) {
+  Judge j(json{{"server", {{"max_body_bytes", 100000}}}});
+  auto wrong_rank = j.post("/score", {{"kernel", "s000"}, {"rank", 3}, {"source", "x"}});
+  EXPECT_EQ(wrong_rank.status, 421);
+  EXPECT_NE(wrong_rank.body.find("rank 0"), std::string::npos);
+  EXPECT_NE(wrong_rank.body.find("rank 3"), std::string::npos);
+  EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"source", "x"}}).status, 400);  // no rank
+  EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", "-1"}, {"source", "x"}}).status, 400);
+  EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", "٣"}, {"source", "x"}}).status, 400);
+  EXPECT_EQ(j.get("/task/gemm?rank=1").status, 421);
+  EXPECT_EQ(j.get("/task/gemm").status, 400);
+  EXPECT_EQ(j.get("/task/nope?rank=0").status, 404);
+  EXPECT_EQ(j.get("/task/..%2F..%2Fetc%2Fpasswd?rank=0").status, 404);
+  EXPECT_EQ(j.get("/nothing").status, 404);
+  EXPECT_EQ(j.post("/score", {{"kernel", "nope"}, {"rank", 0}, {"source", "x"}}).status, 404);
+  EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", 0}}).status, 400);  // no source
+  EXPECT_EQ(
+      j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source", "x"}, {"library", "y.so"}})
+          .status,
+      400);
+  EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source", "x"}, {"build", {"-O0"}}})
+                .status,
+            400);
+  EXPECT_EQ(j.post("/score",
+                   {{"kernel", "s000"}, {"rank", 0}, {"source", "x"}, {"build", {"-ffast-math"}}})
+                .status,
+            400);
+  auto big =
+      j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source", std::string(200000, 'x')}});
+  EXPECT_EQ(big.status, 413);
+  EXPECT_TRUE(json::parse(big.body).contains("error"));
+}
+
+TEST(JudgeE2E, MalformedJsonIs400) {
+  Judge j;
+  auto r = http_request("POST", j.url() + "/score", "{\"kernel\": \"s000\", ");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 400);
+  EXPECT_NE(json::parse(r->body)["error"].get<std::string>().find("not valid JSON"),
+            std::string::npos);
+  auto nested =
+      http_request("POST", j.url() + "/score", std::string(5000, '[') + std::string(5000, ']'));
+  ASSERT_TRUE(nested.ok());
+  EXPECT_EQ(nested->status, 400);
+  EXPECT_EQ(j.post("/score", json::object()).status, 400);  // valid JSON, missing fields
+}
+
+TEST(JudgeE2E, ReferenceResubmittedIsCorrectAndRecorded) {
+  Judge j;
+  auto r = j.grade("submit", "s000", ref("loop_level_reasoning/s000"));
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(r["correct"], true);
+  EXPECT_EQ(r["public_correct"], true);
+  EXPECT_EQ(r["hidden_correct"], true);
+  EXPECT_EQ(r["hidden_passed"], r["hidden_total"]);
+  EXPECT_GT(r["hidden_total"].get<int>(), 0);
+  EXPECT_TRUE(r["speedup"].is_number());
+  ASSERT_TRUE(r.contains("submission_id"));
+  auto store = j.store();
+  auto rec = store->get_submission(r["submission_id"].get<int64_t>());
+  ASSERT_TRUE(rec.ok());
+  ASSERT_TRUE(rec->has_value());
+  const SubmissionRecord& s = **rec;
+  EXPECT_EQ(s.verdict, "ok");
+  EXPECT_EQ(s.kernel, "s000");
+  EXPECT_EQ(s.source, slurp(ref("loop_level_reasoning/s000")));
+  EXPECT_EQ(s.run_id, "e2e");
+  EXPECT_EQ(s.optimizer, "test");
+  EXPECT_FALSE(s.machine.empty());
+  EXPECT_FALSE(s.content_hash.empty());
+  // Both sides' samples for the public and the hidden timed configurations.
+  EXPECT_EQ(s.samples.size(), 4u);
+  for (const auto& set : s.samples) EXPECT_EQ(set.ns.size(), 5u) << set.config << set.side;
+  EXPECT_EQ(s.configs.size(), 2u);
+}
+
+TEST(JudgeE2E, FasterGemmIsCreditedAboveOne) {
+  Judge j(json{{"timed_calls", 10}});
+  auto r = j.grade("submit", "gemm", kSolutions + "/gemm.c");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  ASSERT_TRUE(r["speedup"].is_number()) << r.dump();
+  EXPECT_GT(r["speedup"].get<double>(), 1.0) << r.dump();
+}
+
+TEST(JudgeE2E, FailuresAreVerdicts) {
+  Judge j(json{{"call_timeout_s", 3}, {"memory_bytes", int64_t{2} << 30}});
+  struct Case {
+    std::string file, verdict, detail;
+  };
+  std::vector<Case> cases = {
+      {"s000_wrong.c", "incorrect", "a[16000]"},
+      {"s000_unwritten.c", "incorrect", "a[31999]"},
+      {"s000_syntax_error.c", "build_error", "error"},
+      {"s000_segfault.c", "crash", "Segmentation fault"},
+      {"s000_infinite_loop.c", "timeout", "did not finish"},
+      {"s000_alloc_bomb.c", "memory", "memory limit"},
+      {"s000_const_write.c", "rejected", "const"},
+  };
+  for (const auto& c : cases) {
+    auto r = j.grade("score", "s000", kSolutions + "/" + c.file);
+    EXPECT_EQ(r["verdict"], c.verdict) << c.file << ": " << r.dump();
+    EXPECT_NE(r["detail"].get<std::string>().find(c.detail), std::string::npos)
+        << c.file << ": " << r["detail"];
+    EXPECT_EQ(r["speedup"], nullptr) << c.file;
+  }
+  // The judge is still healthy after all of that.
+  EXPECT_EQ(j.get("/health").status, 200);
+}
+
+TEST(JudgeE2E, ForkBombIsContained) {
+  Judge j(json{{"call_timeout_s", 3}});
+  auto r = j.grade("score", "s000", kSolutions + "/s000_fork_bomb.c");
+  EXPECT_NE(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(j.get("/health").status, 200);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ProcessOptions ps;
+  ps.argv = {"sh", "-c",
+             "ps -eo stat,args | grep hpcab-runner | grep -v grep | grep -vc '^Z' || true"};
+  auto left = run_process(ps);
+  ASSERT_TRUE(left.ok());
+  EXPECT_EQ(std::stoi(left->output), 0) << "sandbox processes survived the grade";
+}
+
+TEST(JudgeE2E, ScoreIsNotAnAnswerAndUsesOtherDraws) {
+  Judge j;
+  auto s = j.grade("score", "s000", ref("loop_level_reasoning/s000"));
+  EXPECT_EQ(s["verdict"], "ok") << s.dump();
+  EXPECT_FALSE(s.contains("submission_id"));
+  EXPECT_NE(s["baseline_protocol"].get<std::string>().find("cached"), std::string::npos);
+  auto store = j.store();
+  EXPECT_EQ(*store->count_submissions(), 0);
+  // Same kernel, wrong on one index: /score (public draws) and /submit (public + hidden draws)
+  // fail on different draws, so their first failures differ.
+  auto sub = j.grade("submit", "s000", kSolutions + "/s000_wrong.c");
+  EXPECT_EQ(sub["verdict"], "incorrect");
+  EXPECT_EQ(*store->count_submissions(), 1);
+}
+
+TEST(JudgeE2E, KeyNeverLeaves) {
+  Judge j;
+  j.grade("submit", "s000", ref("loop_level_reasoning/s000"));
+  j.grade("score", "s000", kSolutions + "/s000_wrong.c");
+  j.get("/metrics");
+  std::string key = slurp(j.state() / "secret.key");
+  ASSERT_EQ(key.size(), 32u);
+  std::string hex;
+  for (unsigned char c : key) {
+    char b[3];
+    std::snprintf(b, sizeof b, "%02x", c);
+    hex += b;
+  }
+  EXPECT_EQ(fs::status(j.state() / "secret.key").permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write);
+  for (const auto& body : j.responses()) {
+    EXPECT_EQ(body.find(key), std::string::npos);
+    EXPECT_EQ(body.find(hex), std::string::npos);
+  }
+  std::string log = j.log();
+  EXPECT_EQ(log.find(key), std::string::npos);
+  EXPECT_EQ(log.find(hex), std::string::npos);
+  // Nothing a runner could see survives the grade, and the state dir is not inside scratch.
+  for (auto& e : fs::recursive_directory_iterator(j.scratch())) {
+    if (e.is_regular_file()) {
+      EXPECT_EQ(slurp(e.path()).find(key), std::string::npos) << e.path();
+    }
+  }
+}
+
+TEST(JudgeE2E, QueueFullIs429) {
+  Judge j(json{{"queue_depth", 1}, {"grade_workers", 1}, {"call_timeout_s", 4}});
+  std::string loop = slurp(kSolutions + "/s000_infinite_loop.c");
+  json body = {{"kernel", "s000"}, {"rank", 0}, {"source", loop}};
+  // One grade runs (worker busy for the timeout), one waits (depth 1): the rest are refused.
+  std::vector<std::future<int>> codes;
+  for (int i = 0; i < 4; ++i) {
+    codes.push_back(std::async(std::launch::async, [url = j.url(), body] {
+      auto r = http_request("POST", url + "/score", body.dump(), {}, 120);
+      if (r.ok() && r->status == 429) {
+        EXPECT_FALSE(r->headers["retry-after"].empty());
+      }
+      return r.ok() ? r->status : -1;
+    }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  int n429 = 0, n200 = 0;
+  for (auto& c : codes) {
+    int s = c.get();
+    n429 += s == 429;
+    n200 += s == 200;
+  }
+  EXPECT_GE(n429, 1);
+  EXPECT_GE(n200, 1);
+}
+
+TEST(JudgeE2E, MetricsArePrometheusText) {
+  Judge j;
+  j.get("/health");
+  auto m = j.get("/metrics");
+  EXPECT_EQ(m.status, 200);
+  EXPECT_NE(m.headers["content-type"].find("text/plain"), std::string::npos);
+  EXPECT_NE(m.body.find("hpcab_requests_total{route=\"/health\",status=\"200\"} 1"),
+            std::string::npos)
+      << m.body;
+  EXPECT_NE(m.body.find("# TYPE hpcab_queue_waiting gauge"), std::string::npos);
+}
+
+TEST(JudgeE2E, KillingARunnerMidGradeYieldsAVerdict) {
+  Judge j(json{{"call_timeout_s", 60}});
+  // Warm the baseline cache so the only running runner is the candidate's.
+  ASSERT_EQ(j.grade("score", "s000", ref("loop_level_reasoning/s000"))["verdict"], "ok");
+  auto pending = std::async(std::launch::async, [&j] {
+    return j.grade("score", "s000", kSolutions + "/s000_infinite_loop.c");
+  });
+  // Wait for the runner to exist, then kill it by hand.
+  bool killed = false;
+  for (int i = 0; i < 100 && !killed; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ProcessOptions o;
+    // The spinning candidate is the runner in state R; the paused oracle is in state T.
+    o.argv = {"sh", "-c",
+              "pids=$(ps -eo pid,stat,args | awk '$2 ~ /^R/ && /hpcab-runner/ && !/awk/ "
+              "{print $1}'); [ -n \"$pids\" ] && kill -KILL $pids"};
+    auto r = run_process(o);
+    killed = r.ok() && r->exit_code == 0;
+  }
+  ASSERT_TRUE(killed);
+  ASSERT_EQ(pending.wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  auto r = pending.get();
+  EXPECT_EQ(r["verdict"], "crash") << r.dump();
+  EXPECT_EQ(j.get("/health").status, 200);
+}
+
+TEST(JudgeE2E, GracefulShutdownExitsZero) {
+  Judge j;
+  EXPECT_EQ(j.get("/health").status, 200);
+  EXPECT_EQ(j.stop(), 0);
+}
+
+}  // namespace
+}  // namespace hpcab::judge
