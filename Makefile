@@ -20,9 +20,9 @@ configure: deps $(BUILD_DIR)/build.ninja
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# Until the judge exists, `make run` checks the corpus and prints its table.
+# Starts the judge on 127.0.0.1:8800 (state in var/) and grades a few kernels with the demo client.
 run: build
-	@$(BUILD_DIR)/hpcab corpus check
+	@BUILD_DIR=$(BUILD_DIR) scripts/run-demo.sh
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)

@@ -6,11 +6,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <set>
+#include <thread>
 
 #include "common/abi.h"
 #include "common/corpus_check.h"
+#include "common/http_client.h"
 #include "common/manifest.h"
 
 namespace fs = std::filesystem;
@@ -120,6 +124,75 @@ int cmd_check(const fs::path& corpus, const std::vector<std::string>& ids, Check
   return failed == 0 ? 0 : 1;
 }
 
+// The built-in demo client behind `make run`: for each kernel, submits the reference and the
+// faster version kept under tests/solutions/, and prints what the judge answered.
+int cmd_demo(const std::string& judge, const std::string& solutions,
+             const std::vector<std::string>& kernels, double wait_s) {
+  using json = nlohmann::json;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
+  for (;;) {
+    auto h = http_request("GET", judge + "/health", "", {}, 5);
+    if (h && h->status == 200) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::cerr << "hpcab demo: no judge answering at " << judge << "/health\n";
+      return 2;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  auto health = json::parse(http_request("GET", judge + "/health", "", {}, 5)->body);
+  const int rank = health.value("rank", 0);
+  std::printf("%-12s %-28s %-12s %9s %14s %14s %8s\n", "kernel", "submission", "verdict", "speedup",
+              "native_ns", "baseline_ns", "time_s");
+  int failures = 0;
+  for (const auto& k : kernels) {
+    auto task =
+        http_request("GET", judge + "/task/" + k + "?language=c&rank=" + std::to_string(rank));
+    if (!task || task->status != 200) {
+      std::cerr << "hpcab demo: /task/" << k << " failed\n";
+      return 2;
+    }
+    auto corpus = load_corpus(default_corpus());
+    std::string reference;
+    if (corpus) {
+      for (const auto& m : *corpus) {
+        if (m.id == k) {
+          std::ifstream in(m.reference_c());
+          reference.assign(std::istreambuf_iterator<char>(in), {});
+        }
+      }
+    }
+    std::ifstream fast_in(fs::path(solutions) / (k + ".c"));
+    std::string fast((std::istreambuf_iterator<char>(fast_in)), {});
+    for (const auto& [label, source] : std::vector<std::pair<std::string, std::string>>{
+             {"reference.c (resubmitted)", reference}, {"tests/solutions/" + k + ".c", fast}}) {
+      if (source.empty()) continue;
+      json body = {{"kernel", k},      {"language", "c"},  {"rank", rank},
+                   {"source", source}, {"run_id", "demo"}, {"optimizer", "make-run"}};
+      auto t0 = std::chrono::steady_clock::now();
+      auto r = http_request("POST", judge + "/submit", body.dump(), {}, 3600);
+      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (!r || r->status != 200) {
+        std::printf("%-12s %-28s %-12s\n", k.c_str(), label.c_str(),
+                    r ? ("HTTP " + std::to_string(r->status)).c_str() : "no answer");
+        ++failures;
+        continue;
+      }
+      auto j = json::parse(r->body);
+      auto num = [&](const char* f) {
+        return j[f].is_number() ? j[f].get<double>() : std::nan("");
+      };
+      std::printf("%-12s %-28s %-12s %9.2f %14.0f %14.0f %8.1f\n", k.c_str(), label.c_str(),
+                  j.value("verdict", "?").c_str(), num("speedup"), num("native_ns"),
+                  num("baseline_ns"), secs);
+      if (j.value("verdict", "") != "ok") ++failures;
+    }
+  }
+  std::printf(
+      "speedup: credited (geometric mean over timed configurations; 1.00 when the "
+      "Mann-Whitney test is inconclusive). Stored in the judge database.\n");
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -162,7 +235,18 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   check->add_flag("--no-lint", no_lint, "skip the degenerate-task linter");
 
+  auto* demo = app.add_subcommand("demo", "submit references and faster solutions to a judge");
+  std::string judge_url = "http://127.0.0.1:8800";
+  std::string solutions = (fs::path(HPCAB_SOURCE_DIR) / "tests" / "solutions").string();
+  std::vector<std::string> demo_kernels = {"gemm", "jacobi_2d", "softmax"};
+  double wait_s = 60;
+  demo->add_option("--judge", judge_url, "judge URL")->capture_default_str();
+  demo->add_option("--solutions", solutions, "folder with <kernel>.c")->capture_default_str();
+  demo->add_option("--kernels", demo_kernels, "kernels to submit")->capture_default_str();
+  demo->add_option("--wait", wait_s, "seconds to wait for /health")->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
+  if (*demo) return cmd_demo(judge_url, solutions, demo_kernels, wait_s);
   if (*list) return cmd_list(corpus);
   if (*abi) return cmd_abi(corpus, abi_id, abi_precision, abi_language);
   if (*check) {

@@ -197,9 +197,12 @@ struct Grader::Session {
     return command(os.str(), "ready", nullptr, call_timeout_s);
   }
 
-  // The credited time: the runner's own bracket, but never less than the judge's round trip
-  // minus the fastest empty round trip, so a kernel that tampers with the runner's clock or
-  // answers early gains nothing beyond the pipe's jitter.
+  // The credited time is the runner's own CLOCK_MONOTONIC bracket around the call: both sides
+  // are measured by the same code, so wake-up latency of the pipe never biases the ratio. The
+  // judge's own clock audits it: a runner clock that reports much less than the judge saw
+  // (minus the fastest empty round trip) means the kernel tampered with the runner, and the
+  // configuration is marked suspect rather than credited.
+  int clock_mismatches = 0;
   MaybeFailure go(double* ns) {
     std::string line;
     auto t0 = std::chrono::steady_clock::now();
@@ -212,7 +215,12 @@ struct Grader::Session {
     } catch (...) {
       return classify("protocol", line);
     }
-    *ns = static_cast<double>(std::max<int64_t>({inner, outer - rtt_min_ns, 1}));
+    if (inner <= 0) return classify("protocol", line);
+    const int64_t seen = outer - rtt_min_ns;
+    // Scheduling noise on a busy host adds up to a few hundred microseconds now and then; a
+    // tampering kernel would gain only by doing it on most calls.
+    if (seen - inner > std::max<int64_t>(500000, inner)) ++clock_mismatches;
+    *ns = static_cast<double>(inner);
     return std::nullopt;
   }
 
@@ -281,6 +289,7 @@ struct ConfigPlan {
 
 struct ConfigOutcome {
   std::vector<double> cand_ns, base_ns;
+  int clock_mismatches = 0;  // calls where the runner's clock and the judge's disagree
   bool correct = true;
   std::string detail;
   MaybeFailure failure;
@@ -551,6 +560,7 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
     }
   }
   finish_all();
+  out.clock_mismatches = cand->clock_mismatches;
   if (!plan.check) return out;
 
   const fs::path oracle_dir = (oracle ? oracle->dir : base->dir) / "out";
@@ -885,8 +895,10 @@ json Grader::grade(const GradeRequest& req) {
     std::string label;
     SymbolTable sizes;
     std::vector<double> cand, base;
+    int clock_mismatches = 0;
   };
-  std::vector<Timed> timed = {{pub_plan.label, sizes, pub_out.cand_ns, base_ns}};
+  std::vector<Timed> timed = {
+      {pub_plan.label, sizes, pub_out.cand_ns, base_ns, pub_out.clock_mismatches}};
   rec.samples.push_back({pub_plan.label, "candidate", {}});
   for (double v : pub_out.cand_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(v));
   rec.samples.push_back({pub_plan.label, base, {}});
@@ -949,7 +961,7 @@ json Grader::grade(const GradeRequest& req) {
       ++total;
       if (o.correct) {
         ++passed;
-        timed.push_back({plan.label, plan.sizes, o.cand_ns, o.base_ns});
+        timed.push_back({plan.label, plan.sizes, o.cand_ns, o.base_ns, o.clock_mismatches});
         rec.samples.push_back({plan.label, "candidate", {}});
         for (double x : o.cand_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(x));
         rec.samples.push_back({plan.label, base, {}});
@@ -987,11 +999,17 @@ json Grader::grade(const GradeRequest& req) {
     cr.p_faster = c.p_faster;
     cr.p_slower = c.p_slower;
     cr.credit = c.credit;
-    cr.suspect = c.ratio > config_.suspect_speedup;
-    if (cr.suspect) {
+    const bool clock_suspect =
+        t.clock_mismatches >= std::max<int>(2, static_cast<int>(t.cand.size()) / 2);
+    cr.suspect = c.ratio > config_.suspect_speedup || clock_suspect;
+    if (c.ratio > config_.suspect_speedup) {
       suspect = true;
       suspect_reason = t.label + ": speedup " + std::to_string(c.ratio) + " exceeds the " +
                        std::to_string(config_.suspect_speedup) + "x plausibility threshold";
+    } else if (clock_suspect) {
+      suspect = true;
+      suspect_reason = t.label + ": in " + std::to_string(t.clock_mismatches) +
+                       " call(s) the runner's clock reported far less time than the judge saw";
     }
     rec.configs.push_back(cr);
     credits.push_back(c.credit);
