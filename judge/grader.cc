@@ -270,7 +270,27 @@ struct Grader::Context {
   std::optional<std::string> workspace_expr;
   double max_rel = 0;
   int sessions = 0;
+  // Wall seconds per stage of the grade (reported as "timings_s"; `make bench` prints them).
+  std::map<std::string, double> phase_s;
 };
+
+namespace {
+
+class PhaseTimer {
+ public:
+  PhaseTimer(std::map<std::string, double>& into, std::string name)
+      : into_(into), name_(std::move(name)), t0_(std::chrono::steady_clock::now()) {}
+  ~PhaseTimer() {
+    into_[name_] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  }
+
+ private:
+  std::map<std::string, double>& into_;
+  std::string name_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+}  // namespace
 
 namespace {
 
@@ -390,14 +410,20 @@ MaybeFailure start_session(const JudgeConfig& cfg, const Manifest& m, Precision 
   fs::permissions(s->dir / "lib.so",
                   fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read, ec);
   SandboxSpec spec;
-  const std::string kernel_dir = "/kernel/" + m.id;  // the loader checks folder == id
+  // The manifest travels in the session dir (the loader checks folder == id), so the corpus
+  // directory is never mounted and its permissions do not matter.
+  const std::string kernel_dir = "/sandbox/" + m.id;
+  fs::create_directories(s->dir / m.id, ec);
+  fs::copy_file(m.dir / "kernel.json", s->dir / m.id / "kernel.json",
+                fs::copy_options::overwrite_existing, ec);
+  fs::permissions(s->dir / m.id, fs::perms::all, ec);
+  fs::permissions(s->dir / m.id / "kernel.json",
+                  fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read, ec);
   spec.argv = {kRunnerInside,     "--manifest",        kernel_dir + "/kernel.json",    "--lib",
                "/sandbox/lib.so", "--precision",       std::string(precision_name(p)), "--sizes",
                sizes_arg(sizes),  "--workspace-bytes", std::to_string(workspace),      "--out-dir",
                "/sandbox/out"};
-  spec.mounts = {{s->dir.string(), "/sandbox", true},
-                 {cfg.runner_path, kRunnerInside, false},
-                 {m.dir.string(), kernel_dir, false}};
+  spec.mounts = {{s->dir.string(), "/sandbox", true}, {cfg.runner_path, kRunnerInside, false}};
   spec.env = {"PATH=/usr/bin:/bin",
               "HOME=/tmp",
               "TMPDIR=/tmp",
@@ -439,6 +465,7 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
   const int slot_threads = static_cast<int>(ctx.cpus.size());
   const bool base_is_oracle = ctx.base_name == "c";
   std::unique_ptr<Grader::Session> cand, base, oracle;
+  std::optional<PhaseTimer> starting(std::in_place, ctx.phase_s, "start runners");
   if (auto f = start_session(cfg, m, ctx.precision, ctx.work, "candidate", true, ctx.cand_lib,
                              plan.sizes, *ws, ctx.cpus, slot_threads, ctx.sessions++, cand)) {
     out.failure = f;
@@ -464,6 +491,7 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
     oracle->pause();
   }
 
+  starting.reset();
   // Which calls are checked: every one when outputs are small; otherwise the last and three
   // chosen with a CSPRNG after the calls ran, so the candidate cannot know in advance.
   uint64_t out_bytes = 0;
@@ -491,10 +519,18 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
   auto call = [&](Grader::Session& s, uint64_t seed, double* ns, bool save,
                   const std::string& tag) -> MaybeFailure {
     s.resume();
-    if (auto f = s.prep(seed, plan.dist, plan.scale)) return f;
+    {
+      PhaseTimer inputs(ctx.phase_s, "inputs");
+      if (auto f = s.prep(seed, plan.dist, plan.scale)) return f;
+    }
     double t = 0;
-    if (auto f = s.go(&t)) return f;
-    if (auto f = s.post(save, tag)) return f;
+    {
+      PhaseTimer run(ctx.phase_s, s.candidate          ? "candidate"
+                                  : s.role == "oracle" ? "oracle"
+                                                       : "baseline");
+      if (auto f = s.go(&t)) return f;
+      if (auto f = s.post(save, tag)) return f;
+    }
     s.pause();
     if (ns) *ns = t;
     return std::nullopt;
@@ -563,6 +599,7 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
   out.clock_mismatches = cand->clock_mismatches;
   if (!plan.check) return out;
 
+  PhaseTimer comparing(ctx.phase_s, "compare");
   const fs::path oracle_dir = (oracle ? oracle->dir : base->dir) / "out";
   const fs::path cand_dir = cand->dir / "out";
   std::optional<int64_t> red;
@@ -648,7 +685,8 @@ Result<json> Grader::baseline_times(const Manifest& m, const std::string& preset
     std::string tmpl = (fs::path(config_.scratch_dir) / "baseline-XXXXXX").string();
     if (mkdtemp(tmpl.data()) == nullptr) return Error{"cannot create a scratch dir"};
     fs::permissions(tmpl, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
-    Context ctx{m, *p, preset, tmpl, lease.cpus(), "", "", built->library, name, std::nullopt};
+    Context ctx{m, *p, preset, tmpl, lease.cpus(), "", "", built->library, name, std::nullopt,
+                0, 0,  {}};
     ConfigPlan plan;
     plan.label = "baseline";
     plan.sizes = *sizes;
@@ -734,7 +772,13 @@ json Grader::grade(const GradeRequest& req) {
   rec.tokens = req.tokens;
   rec.received_at = received;
 
+  std::map<std::string, double> phases;
+  std::map<std::string, double>* run_phases = nullptr;  // the grade context's, once it exists
   auto finish = [&](const std::string& verdict, const std::string& detail) -> json {
+    if (run_phases) {
+      for (const auto& [k, v] : *run_phases) phases[k] += v;
+    }
+    r["timings_s"] = phases;
     r["verdict"] = verdict;
     r["detail"] = detail;
     rec.verdict = verdict;
@@ -753,6 +797,7 @@ json Grader::grade(const GradeRequest& req) {
     rec.suspect = r["suspect"];
     rec.timed_out = r["timed_out"];
     rec.finished_at = now_unix();
+    const auto record_start = std::chrono::steady_clock::now();
     if (submit) {
       rec.response_json = r.dump();
       auto id = store_->record_submission(rec);
@@ -780,10 +825,13 @@ json Grader::grade(const GradeRequest& req) {
       s.response_json = r.dump();
       (void)store_->record_score_call(s);
     }
+    r["timings_s"]["record"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - record_start).count();
     return r;
   };
 
   // 1. Build the candidate and the references.
+  std::optional<PhaseTimer> building(std::in_place, phases, "build");
   std::string cand_lib;
   if (req.library_path) {
     cand_lib = *req.library_path;
@@ -813,6 +861,7 @@ json Grader::grade(const GradeRequest& req) {
     r["harness_fault"] = true;
     return finish("judge_error", "reference.c does not build on this judge");
   }
+  building.reset();
 
   // /score compares against cached baseline samples (measured now if missing, which takes the
   // slot itself, so before this grade holds it).
@@ -859,7 +908,11 @@ json Grader::grade(const GradeRequest& req) {
               base_build->library,
               oracle_build->library,
               base,
-              req.workspace_bytes};
+              req.workspace_bytes,
+              0,
+              0,
+              {}};
+  run_phases = &ctx.phase_s;
 
   auto fail_run = [&](const RunFailure& f) {
     r["timed_out"] = f.timed_out;

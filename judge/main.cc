@@ -122,7 +122,22 @@ int main(int argc, char** argv) {
   fs::permissions(config.scratch_dir,
                   fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
   if (!fs::exists(config.runner_path)) return die("runner not found at " + config.runner_path);
-  for (const auto& p : {config.scratch_dir, config.runner_path, config.corpus_dir}) {
+  // The sandbox mounts the runner from the scratch dir, so the checkout's own directory
+  // permissions (a private home, a 0700 CI folder) never matter to the sandbox user.
+  {
+    fs::path bin = fs::path(config.scratch_dir) / "bin";
+    fs::create_directories(bin, ec);
+    fs::copy_file(config.runner_path, bin / "hpcab-runner", fs::copy_options::overwrite_existing,
+                  ec);
+    if (ec) return die("cannot copy the runner into " + bin.string() + ": " + ec.message());
+    fs::permissions(bin, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
+    fs::permissions(bin / "hpcab-runner",
+                    fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                        fs::perms::others_read | fs::perms::others_exec,
+                    ec);
+    config.runner_path = (bin / "hpcab-runner").string();
+  }
+  for (const auto& p : {config.scratch_dir, config.runner_path}) {
     std::string blocked = untraversable(p);
     if (!blocked.empty()) {
       return die("the sandbox user cannot reach " + p + ": " + blocked +

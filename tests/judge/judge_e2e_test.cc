@@ -404,6 +404,46 @@ TEST(JudgeE2E, KillingARunnerMidGradeYieldsAVerdict) {
   EXPECT_EQ(j.get("/health").status, 200);
 }
 
+TEST(JudgeE2E, SharedDirectoryInputModes) {
+  std::string tmpl = (fs::temp_directory_path() / "hpcab-shared-XXXXXX").string();
+  fs::path shared = mkdtemp(tmpl.data());
+  fs::copy_file(ref("loop_level_reasoning/s000"), shared / "s000.c");
+  // A prebuilt library, built the way the judge builds sources.
+  ProcessOptions cc;
+  cc.argv = {"gcc",
+             "-O2",
+             "-fPIC",
+             "-shared",
+             "-o",
+             (shared / "s000.so").string(),
+             ref("loop_level_reasoning/s000")};
+  ASSERT_TRUE(run_process(cc)->success());
+  fs::permissions(shared, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
+  {
+    Judge j(json{{"shared_dir", shared.string()}, {"input_mode", "any"}});
+    auto by_file = j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source_file", "s000.c"}});
+    ASSERT_EQ(by_file.status, 200) << by_file.body;
+    EXPECT_EQ(json::parse(by_file.body)["verdict"], "ok") << by_file.body;
+    auto by_lib = j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"library", "s000.so"}});
+    ASSERT_EQ(by_lib.status, 200) << by_lib.body;
+    EXPECT_EQ(json::parse(by_lib.body)["verdict"], "ok") << by_lib.body;
+    // Anything resolving outside the shared directory is refused.
+    for (const char* escape : {"../../../etc/passwd", "/etc/passwd", "missing.c"}) {
+      auto r = j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source_file", escape}});
+      EXPECT_EQ(r.status, 400) << escape;
+    }
+    fs::create_symlink("/etc/passwd", shared / "link.c");
+    EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source_file", "link.c"}}).status,
+              400);
+  }
+  {
+    Judge j(json{{"shared_dir", shared.string()}, {"input_mode", "source"}});
+    EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"library", "s000.so"}}).status,
+              400);
+  }
+  fs::remove_all(shared);
+}
+
 TEST(JudgeE2E, GracefulShutdownExitsZero) {
   Judge j;
   EXPECT_EQ(j.get("/health").status, 200);
