@@ -96,6 +96,7 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                  take(j, "alpha", c.alpha, origin),
                                  take(j, "submit_fuzzed_configs", c.submit_fuzzed_configs, origin),
                                  take(j, "hidden_variants", c.hidden_variants, origin),
+                                 take(j, "hidden_presets", c.hidden_presets, origin),
                                  take(j, "check_all_bytes", c.check_all_bytes, origin),
                                  take(j, "suspect_speedup", c.suspect_speedup, origin),
                                  take(j, "track_baseline", c.track_baseline, origin),
@@ -205,6 +206,11 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
       inside(key_file, scratch_dir)) {
     return Error{"key_file (" + key_file +
                  ") must not be inside the corpus, shared or scratch dir"};
+  }
+  for (const auto& p : hidden_presets) {
+    if (p != "S" && p != "M" && p != "L" && p != "XL") {
+      return Error{"hidden_presets: '" + p + "' is not S, M, L or XL"};
+    }
   }
   if (slots.empty()) {
     unsigned n = std::max(1u, std::thread::hardware_concurrency());

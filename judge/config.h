@@ -38,6 +38,9 @@ struct JudgeConfig {
   double alpha = 0.1;
   int submit_fuzzed_configs = 2;  // secret fuzzed sizes timed on /submit, besides the preset
   int hidden_variants = 5;        // extra correctness draws on /submit
+  // Larger presets that also get one hidden correctness draw on /submit (the size ladder; XL
+  // is off by default: the sequential oracle would take minutes on big kernels).
+  std::vector<std::string> hidden_presets = {"M"};
   uint64_t check_all_bytes = uint64_t{64} << 20;  // outputs <= this per call: check every call
   double suspect_speedup = 1000;  // above: marked suspect, not credited (SPEC §5.9)
   std::map<std::string, std::string> track_baseline = {{"loop_level_reasoning", "c"},

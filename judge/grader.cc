@@ -202,7 +202,7 @@ struct Grader::Session {
   // judge's own clock audits it: a runner clock that reports much less than the judge saw
   // (minus the fastest empty round trip) means the kernel tampered with the runner, and the
   // configuration is marked suspect rather than credited.
-  int clock_mismatches = 0;
+  std::vector<double> judge_seen_ns;  // judge clock minus the fastest empty round trip
   MaybeFailure go(double* ns) {
     std::string line;
     auto t0 = std::chrono::steady_clock::now();
@@ -216,10 +216,7 @@ struct Grader::Session {
       return classify("protocol", line);
     }
     if (inner <= 0) return classify("protocol", line);
-    const int64_t seen = outer - rtt_min_ns;
-    // Scheduling noise on a busy host adds up to a few hundred microseconds now and then; a
-    // tampering kernel would gain only by doing it on most calls.
-    if (seen - inner > std::max<int64_t>(500000, inner)) ++clock_mismatches;
+    judge_seen_ns.push_back(static_cast<double>(outer - rtt_min_ns));
     *ns = static_cast<double>(inner);
     return std::nullopt;
   }
@@ -305,11 +302,14 @@ struct ConfigPlan {
   bool paired = false;       // baseline alternates with the candidate in the same slot
   bool determinism = false;  // run seeds[0] twice and compare (before /submit records)
   bool check = true;         // false: timing only (baseline measurement), no oracle, no compare
+  int cand_threads = 0;      // threads of the timed library; 0: every CPU of the slot
 };
 
 struct ConfigOutcome {
   std::vector<double> cand_ns, base_ns;
-  int clock_mismatches = 0;  // calls where the runner's clock and the judge's disagree
+  std::string failed_output;  // the first output that did not match (for redacted details)
+  // The judge's own view of the candidate's calls (median), to audit the runner's clock.
+  double judge_median_ns = 0;
   bool correct = true;
   std::string detail;
   MaybeFailure failure;
@@ -466,8 +466,9 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
   const bool base_is_oracle = ctx.base_name == "c";
   std::unique_ptr<Grader::Session> cand, base, oracle;
   std::optional<PhaseTimer> starting(std::in_place, ctx.phase_s, "start runners");
+  const int cand_threads = plan.cand_threads > 0 ? plan.cand_threads : slot_threads;
   if (auto f = start_session(cfg, m, ctx.precision, ctx.work, "candidate", true, ctx.cand_lib,
-                             plan.sizes, *ws, ctx.cpus, slot_threads, ctx.sessions++, cand)) {
+                             plan.sizes, *ws, ctx.cpus, cand_threads, ctx.sessions++, cand)) {
     out.failure = f;
     return out;
   }
@@ -493,11 +494,18 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
 
   starting.reset();
   // Which calls are checked: every one when outputs are small; otherwise the last and three
-  // chosen with a CSPRNG after the calls ran, so the candidate cannot know in advance.
+  // chosen with a CSPRNG. The choice stays in the judge: the runner saves outputs on every call
+  // (post 1), so nothing the candidate can observe depends on it.
   uint64_t out_bytes = 0;
   {
-    auto d = data_bytes(m, plan.sizes, ctx.precision);  // upper bound: all arrays
-    out_bytes = d ? *d : 0;
+    SymbolTable syms = m.symbols(plan.sizes);
+    for (const auto& a : m.arrays) {
+      if (!a.is_output()) continue;
+      uint64_t n = dtype_size(a.dtype(ctx.precision));
+      for (const auto& e : a.shape)
+        n *= static_cast<uint64_t>(std::max<int64_t>(0, e.eval(syms).value()));
+      out_bytes += n;
+    }
   }
   const std::size_t n = plan.seeds.size();
   std::vector<bool> checked(n, true);
@@ -596,7 +604,7 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
     }
   }
   finish_all();
-  out.clock_mismatches = cand->clock_mismatches;
+  out.judge_median_ns = median(cand->judge_seen_ns);
   if (!plan.check) return out;
 
   PhaseTimer comparing(ctx.phase_s, "compare");
@@ -631,6 +639,7 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
     ctx.max_rel = std::max(ctx.max_rel, cmp.max_rel_error);
     if (!cmp.passed()) {
       out.correct = false;
+      out.failed_output = cmp.first_failure ? cmp.first_failure->output : "?";
       out.detail = plan.label + " " + sizes_json(plan.sizes) + ", call " + std::to_string(k) +
                    ": " + cmp.detail;
       return out;
@@ -644,6 +653,7 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
       std::string problem = determinism_problem(*got, *again, ctx.precision);
       if (!problem.empty()) {
         out.correct = false;
+        out.failed_output = "(nondeterministic)";
         out.detail = plan.label + ": " + problem;
         return out;
       }
@@ -699,6 +709,7 @@ Result<json> Grader::baseline_times(const Manifest& m, const std::string& preset
     // The baseline alone, timed like a candidate (same runner, same protocol, same draws).
     ctx.cand_lib = built->library;
     plan.check = false;
+    plan.cand_threads = name == "c" ? 1 : 0;  // sequential baselines run on one core (§5.10)
     auto o = run_config(config_, ctx, plan);
     std::error_code ec;
     fs::remove_all(tmpl, ec);
@@ -771,10 +782,17 @@ json Grader::grade(const GradeRequest& req) {
   rec.optimizer = req.optimizer;
   rec.tokens = req.tokens;
   rec.received_at = received;
+  if (req.workspace_bytes) {
+    auto ws = workspace_size(m, req.workspace_bytes, sizes);
+    if (ws) rec.workspace_bytes = *ws;
+  }
 
   std::map<std::string, double> phases;
   std::map<std::string, double>* run_phases = nullptr;  // the grade context's, once it exists
-  auto finish = [&](const std::string& verdict, const std::string& detail) -> json {
+  // `detail` goes to the client; `recorded_detail` (when given) only to the database: hidden
+  // draws' sizes and values must never reach a response (SPEC §5.3).
+  auto finish = [&](const std::string& verdict, const std::string& detail,
+                    const std::string& recorded_detail = "") -> json {
     if (run_phases) {
       for (const auto& [k, v] : *run_phases) phases[k] += v;
     }
@@ -782,7 +800,7 @@ json Grader::grade(const GradeRequest& req) {
     r["verdict"] = verdict;
     r["detail"] = detail;
     rec.verdict = verdict;
-    rec.detail = detail;
+    rec.detail = recorded_detail.empty() ? detail : recorded_detail;
     rec.build_ok = r["build_ok"];
     rec.correct = r["correct"];
     rec.public_correct = r["public_correct"];
@@ -948,10 +966,10 @@ json Grader::grade(const GradeRequest& req) {
     std::string label;
     SymbolTable sizes;
     std::vector<double> cand, base;
-    int clock_mismatches = 0;
+    double judge_median_ns = 0;
   };
   std::vector<Timed> timed = {
-      {pub_plan.label, sizes, pub_out.cand_ns, base_ns, pub_out.clock_mismatches}};
+      {pub_plan.label, sizes, pub_out.cand_ns, base_ns, pub_out.judge_median_ns}};
   rec.samples.push_back({pub_plan.label, "candidate", {}});
   for (double v : pub_out.cand_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(v));
   rec.samples.push_back({pub_plan.label, base, {}});
@@ -975,7 +993,12 @@ json Grader::grade(const GradeRequest& req) {
                                            {"hidden large-scale uniform", "uniform", 1e3, true},
                                            {"hidden small positive", "lognormal", 1e-3, true}};
     int passed = 0, total = 0;
-    std::string first_hidden_failure;
+    std::string first_hidden_failure, first_hidden_public;
+    auto note_failure = [&](const std::string& label, const ConfigOutcome& o) {
+      if (!first_hidden_failure.empty()) return;
+      first_hidden_failure = o.detail;
+      first_hidden_public = label + ": output '" + o.failed_output + "' does not match the oracle";
+    };
     for (int v = 0; v < config_.hidden_variants; ++v) {
       const Variant& var = variants[static_cast<std::size_t>(v) % variants.size()];
       ConfigPlan plan;
@@ -994,8 +1017,24 @@ json Grader::grade(const GradeRequest& req) {
       ++total;
       if (o.correct) {
         ++passed;
-      } else if (first_hidden_failure.empty()) {
-        first_hidden_failure = o.detail;
+      } else {
+        note_failure(plan.label, o);
+      }
+    }
+    for (const auto& hp : config_.hidden_presets) {
+      if (hp == preset) continue;  // the public preset is timed and checked already
+      ConfigPlan plan;
+      plan.label = "hidden preset " + hp;
+      plan.sizes = m.presets.at(hp);
+      plan.seeds = {derive_seed(key_, "submit", nonce + "|preset" + hp)};
+      plan.timed = false;
+      auto o = run_config(config_, ctx, plan);
+      if (o.failure) return fail_run(*o.failure);
+      ++total;
+      if (o.correct) {
+        ++passed;
+      } else {
+        note_failure(plan.label, o);
       }
     }
     for (int c = 0; c < config_.submit_fuzzed_configs; ++c) {
@@ -1014,13 +1053,13 @@ json Grader::grade(const GradeRequest& req) {
       ++total;
       if (o.correct) {
         ++passed;
-        timed.push_back({plan.label, plan.sizes, o.cand_ns, o.base_ns, o.clock_mismatches});
+        timed.push_back({plan.label, plan.sizes, o.cand_ns, o.base_ns, o.judge_median_ns});
         rec.samples.push_back({plan.label, "candidate", {}});
         for (double x : o.cand_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(x));
         rec.samples.push_back({plan.label, base, {}});
         for (double x : o.base_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(x));
-      } else if (first_hidden_failure.empty()) {
-        first_hidden_failure = o.detail;
+      } else {
+        note_failure(plan.label, o);
       }
     }
     r["hidden_passed"] = passed;
@@ -1029,8 +1068,9 @@ json Grader::grade(const GradeRequest& req) {
     if (passed != total) {
       r["hidden_correct"] = false;
       // The public draws passed but a hidden one did not: tuned to what it could see.
-      return finish("overfit", std::to_string(total - passed) + " of " + std::to_string(total) +
-                                   " hidden cases failed; first: " + first_hidden_failure);
+      const std::string head = std::to_string(total - passed) + " of " + std::to_string(total) +
+                               " hidden cases failed; first: ";
+      return finish("overfit", head + first_hidden_public, head + first_hidden_failure);
     }
     r["hidden_correct"] = true;
   }
@@ -1052,8 +1092,10 @@ json Grader::grade(const GradeRequest& req) {
     cr.p_faster = c.p_faster;
     cr.p_slower = c.p_slower;
     cr.credit = c.credit;
-    const bool clock_suspect =
-        t.clock_mismatches >= std::max<int>(2, static_cast<int>(t.cand.size()) / 2);
+    // A coarse audit: scheduling noise on a loaded host delays the judge's view by up to a few
+    // milliseconds, so only a gross disagreement of the medians (the runner's clock reporting
+    // under a third of what the judge saw) is taken as tampering.
+    const bool clock_suspect = t.judge_median_ns > 3 * c.cand_median + 2e6;
     cr.suspect = c.ratio > config_.suspect_speedup || clock_suspect;
     if (c.ratio > config_.suspect_speedup) {
       suspect = true;
@@ -1061,13 +1103,15 @@ json Grader::grade(const GradeRequest& req) {
                        std::to_string(config_.suspect_speedup) + "x plausibility threshold";
     } else if (clock_suspect) {
       suspect = true;
-      suspect_reason = t.label + ": in " + std::to_string(t.clock_mismatches) +
-                       " call(s) the runner's clock reported far less time than the judge saw";
+      suspect_reason = t.label + ": the runner's clock reported a median of " +
+                       std::to_string(c.cand_median) + " ns per call but the judge saw " +
+                       std::to_string(t.judge_median_ns) + " ns";
     }
     rec.configs.push_back(cr);
     credits.push_back(c.credit);
+    const bool hidden = t.label.rfind("hidden", 0) == 0;
     r["configs"].push_back({{"config", t.label},
-                            {"sizes", json::parse(cr.sizes_json)},
+                            {"sizes", hidden ? json("(hidden)") : json::parse(cr.sizes_json)},
                             {"candidate_median_ns", c.cand_median},
                             {"baseline_median_ns", c.base_median},
                             {"ratio", c.ratio},

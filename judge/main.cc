@@ -18,6 +18,7 @@
 #include "judge/config.h"
 #include "judge/grader.h"
 #include "judge/routes.h"
+#include "judge/sandbox.h"
 #include "judge/secrets.h"
 #include "judge/server.h"
 #include "judge/store.h"
@@ -145,6 +146,19 @@ int main(int argc, char** argv) {
     }
   }
 
+  // Every grade depends on the sandbox: prove it works now rather than failing every build.
+  {
+    SandboxSpec probe;
+    probe.argv = {"/bin/true"};
+    probe.env = {"PATH=/usr/bin:/bin"};
+    probe.limits.wall_s = 30;
+    auto r = run_sandboxed(config.sandbox_policy(), probe);
+    if (!r || !r->success()) {
+      return die("the sandbox does not work (" + config.bwrap +
+                 "): " + (r ? r->describe() + ": " + r->output : r.error().message) +
+                 " -- bubblewrap must be installed and user namespaces enabled");
+    }
+  }
   auto key_bytes = load_or_create_key(config.key_file);
   if (!key_bytes) return die(key_bytes.error().message);
   auto store = Store::open(config.db_path);
