@@ -685,6 +685,11 @@ Result<json> Grader::baseline_times(const Manifest& m, const std::string& preset
     BaselineKey key{m.id, precision_text, sizes_json(*sizes), name, machine_, built->hash};
     auto cached = store_->get_baseline(key);
     if (!cached) return cached.error();
+    // Stale samples (SPEC §11) are measured again; the key already covers reference, flags,
+    // compiler and machine changes.
+    if (*cached && now_unix() - (*cached)->measured_at > config_.baseline_max_age_s) {
+      cached->reset();
+    }
     if (*cached) {
       result["baselines"][name] =
           median(std::vector<double>((*cached)->ns.begin(), (*cached)->ns.end()));

@@ -87,6 +87,15 @@ void Metrics::grade(const std::string& route, const std::string& verdict, double
   ++grade_seconds_count_;
 }
 
+void Metrics::stages(const std::map<std::string, double>& seconds) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [stage, s] : seconds) {
+    auto& slot = stage_seconds_[stage];
+    slot.first += s;
+    ++slot.second;
+  }
+}
+
 std::string Metrics::render(std::size_t waiting, int running) const {
   std::lock_guard<std::mutex> lock(mu_);
   std::ostringstream os;
@@ -106,7 +115,14 @@ std::string Metrics::render(std::size_t waiting, int running) const {
      << "# TYPE hpcab_grade_seconds summary\n"
      << "hpcab_grade_seconds_sum " << grade_seconds_sum_ << "\n"
      << "hpcab_grade_seconds_count " << grade_seconds_count_ << "\n"
-     << "# HELP hpcab_queue_waiting Jobs waiting in the grading queue.\n"
+     << "# HELP hpcab_stage_seconds Wall time per grade stage (build, inputs, candidate, "
+        "baseline, oracle, compare, record).\n"
+     << "# TYPE hpcab_stage_seconds summary\n";
+  for (const auto& [stage, v] : stage_seconds_) {
+    os << "hpcab_stage_seconds_sum{stage=\"" << stage << "\"} " << v.first << "\n"
+       << "hpcab_stage_seconds_count{stage=\"" << stage << "\"} " << v.second << "\n";
+  }
+  os << "# HELP hpcab_queue_waiting Jobs waiting in the grading queue.\n"
      << "# TYPE hpcab_queue_waiting gauge\n"
      << "hpcab_queue_waiting " << waiting << "\n"
      << "# HELP hpcab_queue_running Jobs being graded now.\n"
@@ -510,6 +526,9 @@ void Routes::grade(const std::string& route, const HttpRequest& req, Responder r
     json result = grader->grade(g);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     metrics->grade(g.route, result.value("verdict", "judge_error"), secs);
+    if (result.contains("timings_s") && result["timings_s"].is_object()) {
+      metrics->stages(result["timings_s"].get<std::map<std::string, double>>());
+    }
     spdlog::info("{} {} {} -> {} (speedup {}) in {:.2f} s", g.route, g.kernel, g.language,
                  result.value("verdict", "?"), result["speedup"].dump(), secs);
     respond(json_response(result));

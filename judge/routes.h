@@ -46,6 +46,8 @@ class Metrics {
  public:
   void request(const std::string& route, int status);
   void grade(const std::string& route, const std::string& verdict, double seconds);
+  // Wall seconds per grade stage (build, inputs, candidate, baseline, oracle, compare, record).
+  void stages(const std::map<std::string, double>& seconds);
   std::string render(std::size_t queue_waiting, int queue_running) const;
 
  private:
@@ -54,6 +56,7 @@ class Metrics {
   std::map<std::pair<std::string, std::string>, uint64_t> grades_;
   double grade_seconds_sum_ = 0;
   uint64_t grade_seconds_count_ = 0;
+  std::map<std::string, std::pair<double, uint64_t>> stage_seconds_;
 };
 
 class Routes {

@@ -391,6 +391,16 @@ TEST(JudgeE2E, MetricsArePrometheusText) {
             std::string::npos)
       << m.body;
   EXPECT_NE(m.body.find("# TYPE hpcab_queue_waiting gauge"), std::string::npos);
+  EXPECT_EQ(j.grade("score", "s000", ref("loop_level_reasoning/s000"))["verdict"], "ok");
+  auto after = j.get("/metrics").body;
+  EXPECT_NE(after.find("hpcab_grades_total{route=\"score\",verdict=\"ok\"} 1"), std::string::npos)
+      << after;
+  for (const char* stage : {"build", "candidate", "oracle", "compare", "record"}) {
+    EXPECT_NE(after.find(std::string("hpcab_stage_seconds_count{stage=\"") + stage + "\"} 1"),
+              std::string::npos)
+        << stage << "\n"
+        << after;
+  }
 }
 
 TEST(JudgeE2E, KillingARunnerMidGradeYieldsAVerdict) {
