@@ -114,7 +114,7 @@ KernelCheck check_kernel(const Manifest& m, const CheckOptions& o) {
   ProcessOptions build;
   build.argv = {o.cc};
   build.argv.insert(build.argv.end(), o.cflags.begin(), o.cflags.end());
-  build.argv.insert(build.argv.end(), {"-o", so.string(), m.reference_c().string()});
+  build.argv.insert(build.argv.end(), {"-o", so.string(), m.reference_c().string(), "-lm"});
   build.timeout_s = o.build_timeout_s;
   build.output_cap = 16 << 10;
   auto built = run_process(build);

@@ -83,9 +83,13 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
   if (auto st = validate_build_tokens(req.tokens); !st) return st.error();
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::string> cmd = flags(req.language, req.flavor);
+  // libm after the source: a kernel calling exp() must not depend on its host having libm
+  // loaded already (the runner does; other hosts may not).
+  const std::vector<std::string> libs = {"-lm"};
   std::string key_text = req.language + "\n" + req.flavor + "\n" + compiler_version(req.language);
   for (const auto& f : cmd) key_text += "\n" + f;
   for (const auto& t : req.tokens) key_text += "\nT" + t;
+  for (const auto& l : libs) key_text += "\nL" + l;
   key_text += "\n--\n" + req.source;
   BuildResult result;
   result.hash = to_hex(sha256(key_text));
@@ -122,6 +126,7 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
   spec.argv = cmd;
   spec.argv.insert(spec.argv.end(), req.tokens.begin(), req.tokens.end());
   spec.argv.insert(spec.argv.end(), {"-o", "lib.so", src_name});
+  spec.argv.insert(spec.argv.end(), libs.begin(), libs.end());
   spec.mounts = {{work.string(), "/sandbox", true}};
   spec.env = {"PATH=/usr/bin:/bin", "HOME=/tmp", "TMPDIR=/tmp", "LANG=C"};
   spec.limits.wall_s = settings_.timeout_s;

@@ -7,7 +7,7 @@
  * over threads; inside a row the max, the exponentials with their sum, and the scaling are three
  * SIMD loops. Without -ffast-math GCC neither vectorizes libm's exp nor reassociates the sum,
  * so exp is an inline branch-free implementation (Cody-Waite range reduction by ln 2 and a
- * polynomial, the 2^n scale built from the exponent bits; about 1 ulp in fp64, well under the
+ * polynomial, the 2^n scale built from the exponent bits; within a few ulp, far inside the
  * comparator's bands), and the sum is an explicit `omp simd` reduction (a reassociation the
  * comparator's reduction floor allows).
  */
