@@ -22,6 +22,46 @@ std::string ProcessResult::describe() const {
   return "exit code " + std::to_string(exit_code);
 }
 
+ProcessResult collect_child(pid_t pid, int output_fd, double timeout_s, std::size_t output_cap) {
+  ProcessResult result;
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(timeout_s));
+  char buf[65536];
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now())
+                    .count();
+    if (left <= 0) {
+      result.timed_out = true;
+      kill(-pid, SIGKILL);
+      break;
+    }
+    pollfd p{output_fd, POLLIN, 0};
+    int r = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) continue;
+    ssize_t n = read(output_fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // EOF: every writer (the child and its descendants) is gone
+    std::size_t keep = std::min(static_cast<std::size_t>(n),
+                                output_cap - std::min(output_cap, result.output.size()));
+    result.output.append(buf, keep);
+    result.output_dropped += static_cast<std::size_t>(n) - keep;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  // Descendants that outlived the child (daemonized helpers) die with the group.
+  kill(-pid, SIGKILL);
+  if (WIFSIGNALED(status)) {
+    result.term_signal = WTERMSIG(status);
+  } else if (WIFEXITED(status)) {
+    result.exit_code = WEXITSTATUS(status);
+  }
+  return result;
+}
+
 Result<ProcessResult> run_process(const ProcessOptions& options) {
   if (options.argv.empty()) return Error{"run_process: empty argv"};
   // Everything the child needs is built before fork: after fork only async-signal-safe calls.
@@ -69,44 +109,8 @@ Result<ProcessResult> run_process(const ProcessOptions& options) {
   setpgid(pid, pid);  // also from the parent, so the group exists before any kill below
   close(fds[1]);
 
-  ProcessResult result;
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                      std::chrono::duration<double>(options.timeout_s));
-  char buf[65536];
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - std::chrono::steady_clock::now())
-                    .count();
-    if (left <= 0) {
-      result.timed_out = true;
-      kill(-pid, SIGKILL);
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    int r = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) continue;
-    ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // EOF: every writer (the child and its descendants) is gone
-    std::size_t keep =
-        std::min(static_cast<std::size_t>(n),
-                 options.output_cap - std::min(options.output_cap, result.output.size()));
-    result.output.append(buf, keep);
-    result.output_dropped += static_cast<std::size_t>(n) - keep;
-  }
+  ProcessResult result = collect_child(pid, fds[0], options.timeout_s, options.output_cap);
   close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  // Descendants that outlived the child (daemonized helpers) die with the group.
-  kill(-pid, SIGKILL);
-  if (WIFSIGNALED(status)) {
-    result.term_signal = WTERMSIG(status);
-  } else if (WIFEXITED(status)) {
-    result.exit_code = WEXITSTATUS(status);
-  }
   return result;
 }
 

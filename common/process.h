@@ -2,6 +2,8 @@
 // leads its own process group, so a timeout kills everything it started.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -31,5 +33,11 @@ struct ProcessResult {
 
 // Errors are failures to start (fork/pipe); a child that fails is a ProcessResult.
 Result<ProcessResult> run_process(const ProcessOptions& options);
+
+// For callers that fork their own child (the sandbox): reads `output_fd` (the read end of the
+// child's stdout/stderr pipe, which the caller closes afterwards) until EOF or `timeout_s`,
+// keeping `output_cap` bytes; on timeout kills the process group `pid`; reaps `pid`; kills the
+// group once more so nothing outlives it.
+ProcessResult collect_child(pid_t pid, int output_fd, double timeout_s, std::size_t output_cap);
 
 }  // namespace hpcab

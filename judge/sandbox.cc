@@ -155,39 +155,8 @@ Result<ProcessResult> run_sandboxed(const SandboxPolicy& policy, const SandboxSp
     exec_child(plan);
   }
   close(out[1]);
-  ProcessResult r;
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                      std::chrono::duration<double>(spec.limits.wall_s));
-  char buf[65536];
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - std::chrono::steady_clock::now())
-                    .count();
-    if (left <= 0) {
-      r.timed_out = true;
-      ::kill(-pid, SIGKILL);
-      break;
-    }
-    pollfd p{out[0], POLLIN, 0};
-    int n = poll(&p, 1, static_cast<int>(std::min<long long>(left, 500)));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) continue;
-    ssize_t got = read(out[0], buf, sizeof buf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    std::size_t room = spec.limits.output_cap - std::min(spec.limits.output_cap, r.output.size());
-    std::size_t keep = std::min(room, static_cast<std::size_t>(got));
-    r.output.append(buf, keep);
-    r.output_dropped += static_cast<std::size_t>(got) - keep;
-  }
+  ProcessResult r = collect_child(pid, out[0], spec.limits.wall_s, spec.limits.output_cap);
   close(out[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  ::kill(-pid, SIGKILL);  // anything that escaped the namespace teardown dies with the group
-  if (WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   return r;
 }
 
