@@ -19,11 +19,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "judge/seccomp.h"
+
 namespace hpcab::judge {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> bwrap_argv(const SandboxPolicy& policy, const SandboxSpec& spec) {
+std::vector<std::string> bwrap_argv(const SandboxPolicy& policy, const SandboxSpec& spec,
+                                    int seccomp_fd) {
   std::vector<std::string> a = {policy.bwrap,
                                 "--unshare-all",  // ipc, pid, net, uts, cgroup (user: try)
                                 "--unshare-user",   "--die-with-parent",
@@ -49,6 +52,7 @@ std::vector<std::string> bwrap_argv(const SandboxPolicy& policy, const SandboxSp
     a.insert(a.end(),
              {"--setenv", e.substr(0, eq), eq == std::string::npos ? "" : e.substr(eq + 1)});
   }
+  if (seccomp_fd >= 0) a.insert(a.end(), {"--seccomp", std::to_string(seccomp_fd)});
   a.insert(a.end(), {"--chdir", spec.cwd, "--"});
   a.insert(a.end(), spec.argv.begin(), spec.argv.end());
   return a;
@@ -68,11 +72,33 @@ struct ChildPlan {
   bool drop = false;
   uid_t uid = 0;
   gid_t gid = 0;
+  int seccomp_fd = -1;  // owned; closed by the parent after fork
+  std::string error;    // non-empty: the plan could not be made
+  ChildPlan() = default;
+  ChildPlan(const ChildPlan&) = delete;
+  ChildPlan& operator=(const ChildPlan&) = delete;
+  ~ChildPlan() {
+    if (seccomp_fd >= 0) close(seccomp_fd);
+  }
 };
 
-ChildPlan make_plan(const SandboxPolicy& policy, const SandboxSpec& spec) {
-  ChildPlan p;
-  p.argv_store = bwrap_argv(policy, spec);
+void make_plan(const SandboxPolicy& policy, const SandboxSpec& spec, ChildPlan& p) {
+  if (policy.seccomp) {
+    auto fd = seccomp_program_fd();
+    if (!fd) {
+      p.error = fd.error().message;
+      return;
+    }
+    // Keep it clear of the low descriptors the child rearranges (0-3: stdin, stdout, stderr,
+    // the reply channel), or a dup2 there would replace the program bwrap is told to read.
+    p.seccomp_fd = fcntl(*fd, F_DUPFD_CLOEXEC, 64);
+    close(*fd);
+    if (p.seccomp_fd < 0) {
+      p.error = "seccomp: cannot move the program fd";
+      return;
+    }
+  }
+  p.argv_store = bwrap_argv(policy, spec, p.seccomp_fd);
   for (auto& s : p.argv_store) p.argv.push_back(s.data());
   p.argv.push_back(nullptr);
   auto lim = [](uint64_t v) { return rlimit{v, v}; };
@@ -89,7 +115,6 @@ ChildPlan make_plan(const SandboxPolicy& policy, const SandboxSpec& spec) {
   p.drop = geteuid() == 0;
   p.uid = policy.unprivileged_uid;
   p.gid = policy.unprivileged_gid;
-  return p;
 }
 
 [[noreturn]] void child_fail(const char* what) {
@@ -106,6 +131,8 @@ ChildPlan make_plan(const SandboxPolicy& policy, const SandboxSpec& spec) {
 // process group the judge can stop and kill as one), limits, affinity, privileges, exec.
 [[noreturn]] void exec_child(ChildPlan& p) {
   if (setsid() < 0) child_fail("setsid");
+  // The seccomp program is the one fd meant to survive exec (bwrap reads it).
+  if (p.seccomp_fd >= 0 && fcntl(p.seccomp_fd, F_SETFD, 0) != 0) child_fail("seccomp fd");
   for (int i = 0; i < 6; ++i) {
     if (setrlimit(p.resources[i], &p.limits[i]) != 0) child_fail("setrlimit");
   }
@@ -138,7 +165,9 @@ std::string read_capped(const std::string& path, std::size_t cap) {
 }  // namespace
 
 Result<ProcessResult> run_sandboxed(const SandboxPolicy& policy, const SandboxSpec& spec) {
-  ChildPlan plan = make_plan(policy, spec);
+  ChildPlan plan;
+  make_plan(policy, spec, plan);
+  if (!plan.error.empty()) return Error{plan.error};
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) return Error{std::string("pipe2: ") + std::strerror(errno)};
   pid_t pid = fork();
@@ -163,7 +192,9 @@ Result<ProcessResult> run_sandboxed(const SandboxPolicy& policy, const SandboxSp
 Result<std::unique_ptr<SandboxedProcess>> SandboxedProcess::start(const SandboxPolicy& policy,
                                                                   const SandboxSpec& spec,
                                                                   const std::string& log_path) {
-  ChildPlan plan = make_plan(policy, spec);
+  ChildPlan plan;
+  make_plan(policy, spec, plan);
+  if (!plan.error.empty()) return Error{plan.error};
   int in[2], reply[2];
   if (pipe2(in, O_CLOEXEC) != 0) return Error{std::string("pipe2: ") + std::strerror(errno)};
   if (pipe2(reply, O_CLOEXEC) != 0) {

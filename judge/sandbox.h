@@ -52,10 +52,14 @@ struct SandboxPolicy {
   // from RLIMIT_NPROC (so a fork bomb would be unbounded) and could read root-only files.
   uid_t unprivileged_uid = 65534;
   gid_t unprivileged_gid = 65534;
+  // The seccomp filter of judge/seccomp.h on every sandboxed process.
+  bool seccomp = true;
 };
 
-// The full bwrap command line for `spec` (pure; exposed for tests and logs).
-std::vector<std::string> bwrap_argv(const SandboxPolicy& policy, const SandboxSpec& spec);
+// The full bwrap command line for `spec` (pure; exposed for tests and logs). `seccomp_fd` >= 0
+// adds `--seccomp <fd>`.
+std::vector<std::string> bwrap_argv(const SandboxPolicy& policy, const SandboxSpec& spec,
+                                    int seccomp_fd = -1);
 
 // Runs to completion, capturing stdout+stderr (builds).
 Result<ProcessResult> run_sandboxed(const SandboxPolicy& policy, const SandboxSpec& spec);

@@ -253,7 +253,7 @@ TEST(JudgeE2E, ReferenceResubmittedIsCorrectAndRecorded) {
 TEST(JudgeE2E, FasterGemmIsCreditedAboveOne) {
   // 20 paired calls on the public configuration only: enough for the test to confirm a ~2x
   // difference on a quiet machine (ctest runs these tests alone).
-  Judge j(json{{"timed_calls", 20}, {"submit_fuzzed_configs", 0}});
+  Judge j(json{{"timed_calls", 20}, {"warmup_calls", 5}, {"submit_fuzzed_configs", 0}});
   auto r = j.grade("submit", "gemm", kSolutions + "/gemm.c");
   EXPECT_EQ(r["verdict"], "ok") << r.dump();
   ASSERT_TRUE(r["speedup"].is_number()) << r.dump();

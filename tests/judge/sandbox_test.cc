@@ -147,6 +147,56 @@ TEST_F(SandboxTest, InteractiveProtocolAndPause) {
   EXPECT_EQ(r.exit_code, 0);
 }
 
+// The seccomp attack probe: each line is "<call> <return> <errno>". Without the filter ptrace
+// and process_vm_readv succeed (the control run proves the test can fail); with it they and
+// every non-AF_UNIX socket fail with EPERM.
+TEST_F(SandboxTest, SeccompDeniesEscapesAndNetworkSockets) {
+  std::ofstream(work_ / "probe.c") << R"(
+#include <errno.h>
+#include <stdio.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(void) {
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  printf("inet %d %d\n", s < 0 ? -1 : 0, s < 0 ? errno : 0);
+  int n = socket(AF_NETLINK, SOCK_RAW, 0);
+  printf("netlink %d %d\n", n < 0 ? -1 : 0, n < 0 ? errno : 0);
+  int u = socket(AF_UNIX, SOCK_STREAM, 0);
+  printf("unix %d\n", u < 0 ? -1 : 0);
+  long p = ptrace(PTRACE_TRACEME, 0, 0, 0);
+  printf("ptrace %ld %d\n", p, p < 0 ? errno : 0);
+  long v = syscall(SYS_process_vm_readv, getppid(), 0, 0, 0, 0, 0);
+  printf("vmread %ld %d\n", v, v < 0 ? errno : 0);
+  long pe = syscall(SYS_perf_event_open, 0, 0, -1, -1, 0);
+  printf("perf %ld %d\n", pe, pe < 0 ? errno : 0);
+  return 0;
+}
+)";
+  ProcessOptions cc;
+  cc.argv = {"gcc", "-O1", "-o", (work_ / "probe").string(), (work_ / "probe.c").string()};
+  auto built = run_process(cc);
+  ASSERT_TRUE(built.ok() && built->success()) << (built.ok() ? built->output : "");
+  SandboxSpec spec = sh("/sandbox/probe");
+  spec.argv = {"/sandbox/probe"};
+
+  SandboxPolicy open = policy_;
+  open.seccomp = false;
+  auto control = run_sandboxed(open, spec);
+  ASSERT_TRUE(control.ok());
+  EXPECT_NE(control->output.find("ptrace 0 0"), std::string::npos) << control->output;
+  EXPECT_NE(control->output.find("vmread 0 0"), std::string::npos) << control->output;
+
+  auto r = run(spec);
+  EXPECT_TRUE(r.success()) << r.output;
+  for (const char* denied :
+       {"inet -1 1", "netlink -1 1", "ptrace -1 1", "vmread -1 1", "perf -1 1"}) {
+    EXPECT_NE(r.output.find(denied), std::string::npos) << denied << " in:\n" << r.output;
+  }
+  EXPECT_NE(r.output.find("unix 0"), std::string::npos) << r.output;
+}
+
 TEST_F(SandboxTest, DeadChildIsAnErrorNotAHang) {
   auto p = SandboxedProcess::start(policy_, sh("exit 3"), (root_ / "log").string());
   ASSERT_TRUE(p.ok());
