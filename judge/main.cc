@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 
 #include "common/manifest.h"
@@ -193,7 +194,16 @@ int main(int argc, char** argv) {
   sigwait(&signals, &sig);
   spdlog::info("signal {}: stopping (in-flight grades finish first)", sig);
   server.stop();
-  queue.shutdown();
+  // In-flight grades get the same grace as in-flight responses; past it the judge leaves
+  // anyway (sandboxes die with it, --die-with-parent) rather than hang on a runaway grade.
+  auto drained = std::async(std::launch::async, [&queue] { queue.shutdown(); });
+  if (drained.wait_for(std::chrono::duration<double>(config.server.shutdown_grace_s)) !=
+      std::future_status::ready) {
+    spdlog::warn("grades still running after {} s; closing the database and exiting",
+                 config.server.shutdown_grace_s);
+    (*store)->close();
+    std::_Exit(3);
+  }
   (*store)->close();
   std::error_code ignore;
   fs::remove_all(config.scratch_dir, ignore);

@@ -470,6 +470,22 @@ TEST(JudgeE2E, SharedDirectoryInputModes) {
   fs::remove_all(shared);
 }
 
+TEST(JudgeE2E, ShutdownIsBoundedWhileAGradeRuns) {
+  Judge j(json{{"call_timeout_s", 120}, {"server", {{"shutdown_grace_s", 1}}}});
+  auto pending = std::async(std::launch::async, [url = j.url()] {
+    json body = {
+        {"kernel", "s000"}, {"rank", 0}, {"source", slurp(kSolutions + "/s000_infinite_loop.c")}};
+    return http_request("POST", url + "/score", body.dump(), {}, 60);
+  });
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // the grade is spinning by now
+  auto t0 = std::chrono::steady_clock::now();
+  int code = j.stop();
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(code, 3);  // left with a grade unfinished, after the grace
+  EXPECT_LT(secs, 10);
+  pending.wait();
+}
+
 TEST(JudgeE2E, GracefulShutdownExitsZero) {
   Judge j;
   EXPECT_EQ(j.get("/health").status, 200);
