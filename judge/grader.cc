@@ -973,12 +973,17 @@ json Grader::grade(const GradeRequest& req) {
     std::vector<double> cand, base;
     double judge_median_ns = 0;
   };
-  std::vector<Timed> timed = {
-      {pub_plan.label, sizes, pub_out.cand_ns, base_ns, pub_out.judge_median_ns}};
-  rec.samples.push_back({pub_plan.label, "candidate", {}});
-  for (double v : pub_out.cand_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(v));
-  rec.samples.push_back({pub_plan.label, base, {}});
-  for (double v : base_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(v));
+  std::vector<Timed> timed;
+  // A timed configuration is credited and both sides' samples are recorded.
+  auto add_timed = [&](Timed t) {
+    for (const auto& [side, ns] :
+         {std::pair{std::string("candidate"), &t.cand}, std::pair{base, &t.base}}) {
+      rec.samples.push_back({t.label, side, {}});
+      for (double v : *ns) rec.samples.back().ns.push_back(static_cast<int64_t>(v));
+    }
+    timed.push_back(std::move(t));
+  };
+  add_timed({pub_plan.label, sizes, pub_out.cand_ns, base_ns, pub_out.judge_median_ns});
 
   // 3. /submit: hidden correctness variants and secret fuzzed timing configurations.
   if (submit) {
@@ -1004,6 +1009,18 @@ json Grader::grade(const GradeRequest& req) {
       first_hidden_failure = o.detail;
       first_hidden_public = label + ": output '" + o.failed_output + "' does not match the oracle";
     };
+    // Runs one hidden case and counts it; a run failure (crash, timeout...) ends the grade.
+    auto check_hidden = [&](const ConfigPlan& plan) -> MaybeFailure {
+      auto o = run_config(config_, ctx, plan);
+      if (o.failure) return o.failure;
+      ++total;
+      if (o.correct) {
+        ++passed;
+      } else {
+        note_failure(plan.label, o);
+      }
+      return std::nullopt;
+    };
     for (int v = 0; v < config_.hidden_variants; ++v) {
       const Variant& var = variants[static_cast<std::size_t>(v) % variants.size()];
       ConfigPlan plan;
@@ -1017,14 +1034,7 @@ json Grader::grade(const GradeRequest& req) {
       plan.scale = var.scale;
       plan.timed = false;
       plan.determinism = v == 0;
-      auto o = run_config(config_, ctx, plan);
-      if (o.failure) return fail_run(*o.failure);
-      ++total;
-      if (o.correct) {
-        ++passed;
-      } else {
-        note_failure(plan.label, o);
-      }
+      if (auto f = check_hidden(plan)) return fail_run(*f);
     }
     for (const auto& hp : config_.hidden_presets) {
       if (hp == preset) continue;  // the public preset is timed and checked already
@@ -1033,14 +1043,7 @@ json Grader::grade(const GradeRequest& req) {
       plan.sizes = m.presets.at(hp);
       plan.seeds = {derive_seed(key_, "submit", nonce + "|preset" + hp)};
       plan.timed = false;
-      auto o = run_config(config_, ctx, plan);
-      if (o.failure) return fail_run(*o.failure);
-      ++total;
-      if (o.correct) {
-        ++passed;
-      } else {
-        note_failure(plan.label, o);
-      }
+      if (auto f = check_hidden(plan)) return fail_run(*f);
     }
     for (int c = 0; c < config_.submit_fuzzed_configs; ++c) {
       ConfigPlan plan;
@@ -1058,11 +1061,7 @@ json Grader::grade(const GradeRequest& req) {
       ++total;
       if (o.correct) {
         ++passed;
-        timed.push_back({plan.label, plan.sizes, o.cand_ns, o.base_ns, o.judge_median_ns});
-        rec.samples.push_back({plan.label, "candidate", {}});
-        for (double x : o.cand_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(x));
-        rec.samples.push_back({plan.label, base, {}});
-        for (double x : o.base_ns) rec.samples.back().ns.push_back(static_cast<int64_t>(x));
+        add_timed({plan.label, plan.sizes, o.cand_ns, o.base_ns, o.judge_median_ns});
       } else {
         note_failure(plan.label, o);
       }

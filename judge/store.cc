@@ -632,6 +632,20 @@ Result<int64_t> Store::record_score_call(const ScoreCallRecord& r) {
   return static_cast<int64_t>(sqlite3_last_insert_rowid(im.db));
 }
 
+namespace {
+
+// The six columns that identify cached baseline samples, bound the same way for lookup and upsert.
+void bind_baseline_key(Query& q, const BaselineKey& key) {
+  q.text(":kernel", key.kernel);
+  q.text(":precision", key.precision);
+  q.text(":sizes_json", key.sizes_json);
+  q.text(":baseline", key.baseline);
+  q.text(":machine", key.machine);
+  q.text(":reference_hash", key.reference_hash);
+}
+
+}  // namespace
+
 Result<std::optional<BaselineSamples>> Store::get_baseline(const BaselineKey& key) {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
@@ -639,12 +653,7 @@ Result<std::optional<BaselineSamples>> Store::get_baseline(const BaselineKey& ke
   auto stmt = im.prepare(kSelectBaseline);
   if (!stmt.ok()) return stmt.error();
   Query q(im.db, *stmt);
-  q.text(":kernel", key.kernel);
-  q.text(":precision", key.precision);
-  q.text(":sizes_json", key.sizes_json);
-  q.text(":baseline", key.baseline);
-  q.text(":machine", key.machine);
-  q.text(":reference_hash", key.reference_hash);
+  bind_baseline_key(q, key);
   auto row = q.step("looking up baseline samples");
   if (!row.ok()) return row.error();
   if (!*row) return std::optional<BaselineSamples>();
@@ -676,12 +685,7 @@ Status Store::put_baseline(const BaselineKey& key, const BaselineSamples& sample
   auto stmt = im.prepare(kUpsertBaseline);
   if (!stmt.ok()) return stmt.error();
   Query q(im.db, *stmt);
-  q.text(":kernel", key.kernel);
-  q.text(":precision", key.precision);
-  q.text(":sizes_json", key.sizes_json);
-  q.text(":baseline", key.baseline);
-  q.text(":machine", key.machine);
-  q.text(":reference_hash", key.reference_hash);
+  bind_baseline_key(q, key);
   q.text(":samples_json", nlohmann::json(samples.ns).dump());
   q.real(":measured_at", samples.measured_at);
   q.text(":protocol", samples.protocol);
