@@ -22,21 +22,48 @@ int64_t element_count(const std::vector<int64_t>& shape) {
   return n;
 }
 
-void* allocate(std::size_t bytes) {
-  // aligned_alloc needs a size that is a multiple of the alignment, and never 0.
+constexpr unsigned char kGuardByte = 0xA7;
+constexpr std::size_t kGuardBytes = NdArray::kGuardBytes;
+
+std::size_t rounded_size(std::size_t bytes) {
   std::size_t rounded = (bytes + kAlign - 1) / kAlign * kAlign;
-  if (rounded == 0) rounded = kAlign;
-  void* p = std::aligned_alloc(kAlign, rounded);
-  if (p == nullptr) {
+  return rounded == 0 ? kAlign : rounded;
+}
+
+// Layout: [guard][data, zero-filled, rounded up to the alignment][guard]; the bytes between
+// the end of the data and the rounded end belong to the trailing guard.
+void* allocate(std::size_t bytes) {
+  const std::size_t rounded = rounded_size(bytes);
+  auto* base = static_cast<unsigned char*>(std::aligned_alloc(kAlign, rounded + 2 * kGuardBytes));
+  if (base == nullptr) {
     std::fprintf(stderr, "hpcab: out of memory allocating %zu bytes\n", rounded);
     std::abort();
   }
-  std::memset(p, 0, rounded);
-  return p;
+  unsigned char* data = base + kGuardBytes;
+  std::memset(base, kGuardByte, kGuardBytes);
+  std::memset(data, 0, bytes);
+  std::memset(data + bytes, kGuardByte, rounded - bytes + kGuardBytes);
+  return data;
 }
 }  // namespace
 
-void NdArray::Free::operator()(void* p) const { std::free(p); }
+void NdArray::Free::operator()(void* p) const {
+  if (p != nullptr) std::free(static_cast<unsigned char*>(p) - kGuardBytes);
+}
+
+std::optional<int64_t> NdArray::guard_violation() const {
+  if (!data_) return std::nullopt;
+  const auto* data = static_cast<const unsigned char*>(data_.get());
+  // Nearest damaged byte first: the likeliest culprit is an off-by-a-few loop bound.
+  for (std::size_t i = 1; i <= kGuardBytes; ++i) {
+    if (data[-static_cast<std::ptrdiff_t>(i)] != kGuardByte) return -static_cast<int64_t>(i);
+  }
+  const std::size_t end = rounded_size(nbytes()) + kGuardBytes;
+  for (std::size_t i = nbytes(); i < end; ++i) {
+    if (data[i] != kGuardByte) return static_cast<int64_t>(i - nbytes());
+  }
+  return std::nullopt;
+}
 
 NdArray::NdArray(DType dtype, std::vector<int64_t> shape)
     : dtype_(dtype), shape_(std::move(shape)), size_(element_count(shape_)) {

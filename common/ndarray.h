@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "common/dtype.h"
@@ -38,6 +39,14 @@ class NdArray {
   // Element i widened to double (integers and bool exactly when representable).
   double get(int64_t i) const;
   bool bytes_equal(const NdArray& other) const;  // same dtype, shape and bytes
+
+  // Every array sits between two guard zones of kGuardBytes filled with a fixed pattern, so a
+  // kernel writing past either end of an argument is caught after the call instead of silently
+  // corrupting a neighbour. Returns the byte offset of the first damaged guard byte: negative
+  // before the data (-1 is the byte just before it), >= 0 past its end (0 is the first byte
+  // after the last element); nullopt when both guards are intact.
+  static constexpr std::size_t kGuardBytes = 4096;
+  std::optional<int64_t> guard_violation() const;
 
  private:
   struct Free {

@@ -59,7 +59,13 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "alpha",
                                                "submit_fuzzed_configs",
                                                "hidden_variants",
+                                               "hidden_presets",
                                                "check_all_bytes",
+                                               "clock_audit_slack_ns",
+                                               "clock_audit_fraction",
+                                               "bandwidth_floor_fraction",
+                                               "bandwidth_file",
+                                               "memory_bandwidth_gbs",
                                                "baseline_max_age_s",
                                                "suspect_speedup",
                                                "track_baseline",
@@ -79,41 +85,47 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
   for (const auto& [k, _] : j.items()) {
     if (!kKnown.count(k)) return Error{origin + ": unknown setting '" + k + "'"};
   }
-  std::vector<Status> results = {take(j, "host", c.host, origin),
-                                 take(j, "port", c.port, origin),
-                                 take(j, "rank", c.rank, origin),
-                                 take(j, "state_dir", c.state_dir, origin),
-                                 take(j, "db_path", c.db_path, origin),
-                                 take(j, "key_file", c.key_file, origin),
-                                 take(j, "scratch_dir", c.scratch_dir, origin),
-                                 take(j, "corpus_dir", c.corpus_dir, origin),
-                                 take(j, "shared_dir", c.shared_dir, origin),
-                                 take(j, "input_mode", c.input_mode, origin),
-                                 take(j, "runner_path", c.runner_path, origin),
-                                 take(j, "bwrap", c.bwrap, origin),
-                                 take(j, "default_preset", c.default_preset, origin),
-                                 take(j, "timed_calls", c.timed_calls, origin),
-                                 take(j, "warmup_calls", c.warmup_calls, origin),
-                                 take(j, "alpha", c.alpha, origin),
-                                 take(j, "submit_fuzzed_configs", c.submit_fuzzed_configs, origin),
-                                 take(j, "hidden_variants", c.hidden_variants, origin),
-                                 take(j, "hidden_presets", c.hidden_presets, origin),
-                                 take(j, "check_all_bytes", c.check_all_bytes, origin),
-                                 take(j, "suspect_speedup", c.suspect_speedup, origin),
-                                 take(j, "baseline_max_age_s", c.baseline_max_age_s, origin),
-                                 take(j, "track_baseline", c.track_baseline, origin),
-                                 take(j, "queue_depth", c.queue_depth, origin),
-                                 take(j, "grade_workers", c.grade_workers, origin),
-                                 take(j, "slots", c.slots, origin),
-                                 take(j, "build_timeout_s", c.build_timeout_s, origin),
-                                 take(j, "build_log_cap", c.build_log_cap, origin),
-                                 take(j, "call_timeout_s", c.call_timeout_s, origin),
-                                 take(j, "runner_wall_s", c.runner_wall_s, origin),
-                                 take(j, "runner_cpu_s", c.runner_cpu_s, origin),
-                                 take(j, "memory_bytes", c.memory_bytes, origin),
-                                 take(j, "sandbox_nproc", c.sandbox_nproc, origin),
-                                 take(j, "run_log_cap", c.run_log_cap, origin),
-                                 take(j, "max_source_bytes", c.max_source_bytes, origin)};
+  std::vector<Status> results = {
+      take(j, "host", c.host, origin),
+      take(j, "port", c.port, origin),
+      take(j, "rank", c.rank, origin),
+      take(j, "state_dir", c.state_dir, origin),
+      take(j, "db_path", c.db_path, origin),
+      take(j, "key_file", c.key_file, origin),
+      take(j, "scratch_dir", c.scratch_dir, origin),
+      take(j, "corpus_dir", c.corpus_dir, origin),
+      take(j, "shared_dir", c.shared_dir, origin),
+      take(j, "input_mode", c.input_mode, origin),
+      take(j, "runner_path", c.runner_path, origin),
+      take(j, "bwrap", c.bwrap, origin),
+      take(j, "default_preset", c.default_preset, origin),
+      take(j, "timed_calls", c.timed_calls, origin),
+      take(j, "warmup_calls", c.warmup_calls, origin),
+      take(j, "alpha", c.alpha, origin),
+      take(j, "submit_fuzzed_configs", c.submit_fuzzed_configs, origin),
+      take(j, "hidden_variants", c.hidden_variants, origin),
+      take(j, "hidden_presets", c.hidden_presets, origin),
+      take(j, "check_all_bytes", c.check_all_bytes, origin),
+      take(j, "suspect_speedup", c.suspect_speedup, origin),
+      take(j, "clock_audit_slack_ns", c.clock_audit_slack_ns, origin),
+      take(j, "clock_audit_fraction", c.clock_audit_fraction, origin),
+      take(j, "bandwidth_floor_fraction", c.bandwidth_floor_fraction, origin),
+      take(j, "bandwidth_file", c.bandwidth_file, origin),
+      take(j, "memory_bandwidth_gbs", c.memory_bandwidth_gbs, origin),
+      take(j, "baseline_max_age_s", c.baseline_max_age_s, origin),
+      take(j, "track_baseline", c.track_baseline, origin),
+      take(j, "queue_depth", c.queue_depth, origin),
+      take(j, "grade_workers", c.grade_workers, origin),
+      take(j, "slots", c.slots, origin),
+      take(j, "build_timeout_s", c.build_timeout_s, origin),
+      take(j, "build_log_cap", c.build_log_cap, origin),
+      take(j, "call_timeout_s", c.call_timeout_s, origin),
+      take(j, "runner_wall_s", c.runner_wall_s, origin),
+      take(j, "runner_cpu_s", c.runner_cpu_s, origin),
+      take(j, "memory_bytes", c.memory_bytes, origin),
+      take(j, "sandbox_nproc", c.sandbox_nproc, origin),
+      take(j, "run_log_cap", c.run_log_cap, origin),
+      take(j, "max_source_bytes", c.max_source_bytes, origin)};
   if (j.contains("server")) {
     const json& s = j["server"];
     if (!s.is_object()) return Error{origin + ": 'server' must be an object"};
@@ -189,6 +201,14 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   state_dir = fs::absolute(state_dir).lexically_normal().string();
   if (db_path.empty()) db_path = (fs::path(state_dir) / "judge.db").string();
   if (key_file.empty()) key_file = (fs::path(state_dir) / "secret.key").string();
+  if (bandwidth_file.empty()) bandwidth_file = (fs::path(state_dir) / "bandwidth.json").string();
+  if (clock_audit_slack_ns < 0 || clock_audit_fraction < 0) {
+    return Error{"clock_audit_slack_ns and clock_audit_fraction must be >= 0"};
+  }
+  if (bandwidth_floor_fraction < 0 || bandwidth_floor_fraction > 1) {
+    return Error{"bandwidth_floor_fraction must be in [0, 1] (0 turns the floor off)"};
+  }
+  if (memory_bandwidth_gbs < 0) return Error{"memory_bandwidth_gbs must be >= 0"};
   if (scratch_dir.empty()) {
     scratch_dir = (fs::temp_directory_path() / ("hpcab-judge-" + std::to_string(getuid()) + "-" +
                                                 std::to_string(port) + "-" + std::to_string(rank)))

@@ -42,9 +42,20 @@ struct JudgeConfig {
   // is off by default: the sequential oracle would take minutes on big kernels).
   std::vector<std::string> hidden_presets = {"M"};
   uint64_t check_all_bytes = uint64_t{64} << 20;  // outputs <= this per call: check every call
-  double suspect_speedup = 1000;
-  double baseline_max_age_s = 7 * 24 * 3600;  // cached baseline samples older: re-measured  //
-                                              // above: marked suspect, not credited (SPEC §5.9)
+  double suspect_speedup = 1000;              // above: marked suspect, not credited (SPEC §5.9)
+  double baseline_max_age_s = 7 * 24 * 3600;  // cached baseline samples older: re-measured
+  // Clock audit (SPEC §5.7, docs/security.md): the judge's own view of a call (from sending "go"
+  // until the runner is blocked waiting for its next command, minus the fastest empty round
+  // trip) may exceed the runner's report by at most slack + fraction * view + the copy-out of
+  // the outputs at the measured bandwidth. A call's recorded time is never below view minus that
+  // allowance; when every call of a configuration overshoots it, the configuration is suspect.
+  double clock_audit_slack_ns = 200e3;
+  double clock_audit_fraction = 0.1;
+  // Bandwidth floor (SPEC §5.9): a median call faster than this fraction of declared bytes /
+  // measured bandwidth (at that working-set size) is physically impossible: suspect. 0: off.
+  double bandwidth_floor_fraction = 0.5;
+  std::string bandwidth_file;       // <state_dir>/bandwidth.json: measured once per machine
+  double memory_bandwidth_gbs = 0;  // > 0: use this flat figure instead of measuring
   std::map<std::string, std::string> track_baseline = {{"loop_level_reasoning", "c"},
                                                        {"scientific_computing", "c-autopar"},
                                                        {"machine_learning", "c"}};

@@ -12,12 +12,14 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "common/compare.h"
 #include "common/hmac.h"
 #include "common/inputs.h"
 #include "common/npy.h"
 #include "common/stats.h"
+#include "judge/proctree.h"
 #include "judge/sandbox.h"
 
 namespace hpcab::judge {
@@ -80,6 +82,8 @@ std::string read_file(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+}  // namespace
+
 std::string machine_fingerprint(Builder* builder) {
   std::string model = "unknown cpu";
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -94,6 +98,8 @@ std::string machine_fingerprint(Builder* builder) {
   return std::string(host) + " | " + model + " | " + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) +
          " cpus | " + builder->compiler_version("c");
 }
+
+namespace {
 
 // A verdict-bearing failure of one runner session.
 struct RunFailure {
@@ -117,6 +123,7 @@ struct Grader::Session {
   fs::path dir;  // host side of /sandbox
   double call_timeout_s = 60;
   int64_t rtt_min_ns = 0;
+  pid_t runner_pid = -1;  // host pid of hpcab-runner (found by census() at start)
 
   // Turns a missing or unexpected reply into a verdict.
   RunFailure classify(const std::string& why, const std::string& reply_line = "") {
@@ -168,7 +175,13 @@ struct Grader::Session {
   MaybeFailure expect(const std::string& prefix, std::string* line_out, double timeout_s) {
     auto line = proc->receive(timeout_s);
     if (!line) return classify(line.error().message);
-    if (line->rfind(prefix, 0) != 0) return classify("protocol", *line);
+    if (line->rfind(prefix, 0) != 0) {
+      if (line->rfind("error ", 0) == 0) return classify("protocol", *line);
+      // Only the runner's own code writes replies in turn; anything else on fd 3 was written
+      // by the kernel (a forged "done", a fake verdict) and is a protocol violation.
+      return reject("unexpected reply '" + line->substr(0, 80) +
+                    "' on the runner's reply channel (fd 3 belongs to the judge's protocol)");
+    }
     if (line_out) *line_out = *line;
     return std::nullopt;
   }
@@ -177,6 +190,44 @@ struct Grader::Session {
                        double timeout_s) {
     if (auto st = proc->send(cmd); !st) return classify("eof");
     return expect(reply, line, timeout_s);
+  }
+
+  // Processes in the sandbox besides bubblewrap's own and the runner, read by the kernel from
+  // /proc: a kernel cannot hide a helper it forked (setsid or a double fork only re-parent it to
+  // the namespace's init, still below the launch). The first call, right after the runner said
+  // hello, identifies bwrap's chain (its monitor, the namespace's init) and the runner below it;
+  // later calls report anything else. Returns a description, empty when clean.
+  std::set<pid_t> infrastructure;
+  std::string census() {
+    std::vector<ProcEntry> all = descendants(proc->pid());
+    if (runner_pid < 0) {
+      pid_t top = proc->pid();
+      for (;;) {
+        std::vector<const ProcEntry*> kids;
+        for (const auto& e : all) {
+          if (e.ppid == top) kids.push_back(&e);
+        }
+        if (kids.size() != 1) break;
+        if (kids[0]->comm == "bwrap") {
+          top = kids[0]->pid;
+          infrastructure.insert(top);
+          continue;
+        }
+        runner_pid = kids[0]->pid;
+        break;
+      }
+      if (runner_pid < 0)
+        return "cannot identify the runner among " + std::to_string(all.size()) +
+               " sandbox process(es)";
+    }
+    std::string extra;
+    int n = 0;
+    for (const auto& e : all) {
+      if (e.pid == runner_pid || infrastructure.count(e.pid) || e.state == 'Z') continue;
+      if (n++ < 3) extra += (extra.empty() ? "'" : ", '") + e.comm + "'";
+    }
+    if (n == 0) return "";
+    return std::to_string(n) + " process(es) besides the runner (" + extra + ")";
   }
 
   MaybeFailure calibrate() {
@@ -197,16 +248,22 @@ struct Grader::Session {
     return command(os.str(), "ready", nullptr, call_timeout_s);
   }
 
-  // The credited time is the runner's own CLOCK_MONOTONIC bracket around the call: both sides
-  // are measured by the same code, so wake-up latency of the pipe never biases the ratio. The
-  // judge's own clock audits it: a runner clock that reports much less than the judge saw
-  // (minus the fastest empty round trip) means the kernel tampered with the runner, and the
-  // configuration is marked suspect rather than credited.
-  std::vector<double> judge_seen_ns;  // judge clock minus the fastest empty round trip
+  // Two clocks time each call. The runner's CLOCK_MONOTONIC bracket is precise (no pipe
+  // latency) but lives in the candidate's process, where a kernel can subvert it. The judge's
+  // view runs from sending "go" until /proc shows the runner blocked on its next command (which
+  // the kernel reports and nothing inside the sandbox can forge: a kernel that writes a fake
+  // "done" early and keeps computing is still running), minus the fastest empty round trip.
+  // The recorded time is the runner's, but never less than the judge's view minus an allowance
+  // (slack + fraction of the view + the copy-out of the outputs): a lying clock can shave at
+  // most the allowance. Applied to both sides alike, so scheduling noise biases neither.
+  double audit_slack_ns = 0, audit_fraction = 0, copy_ns = 0;
+  std::vector<double> judge_seen_ns;  // the judge's view of each call
+  std::vector<double> overshoot_ns;   // view - allowance - runner's report (> 0: a lie)
   MaybeFailure go(double* ns) {
     std::string line;
     auto t0 = std::chrono::steady_clock::now();
     if (auto f = command("go", "done ", &line, call_timeout_s)) return f;
+    if (auto f = wait_idle(t0)) return f;
     auto t1 = std::chrono::steady_clock::now();
     int64_t outer = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
     int64_t inner = 0;
@@ -216,9 +273,46 @@ struct Grader::Session {
       return classify("protocol", line);
     }
     if (inner <= 0) return classify("protocol", line);
-    judge_seen_ns.push_back(static_cast<double>(outer - rtt_min_ns));
-    *ns = static_cast<double>(inner);
+    const double view = static_cast<double>(std::max<int64_t>(outer - rtt_min_ns, 0));
+    const double allowed = audit_slack_ns + audit_fraction * view + copy_ns;
+    judge_seen_ns.push_back(view);
+    overshoot_ns.push_back(view - allowed - static_cast<double>(inner));
+    *ns = std::max(static_cast<double>(inner), view - allowed);
+    if (candidate) {
+      std::string extra = census();
+      if (!extra.empty()) return reject("left " + extra + " running after the call returned");
+    }
     return std::nullopt;
+  }
+
+  // Waits until the runner blocks reading stdin (its idle state between commands). Polls
+  // /proc tightly at first (an honest runner gets there within microseconds), then backs off.
+  MaybeFailure wait_idle(std::chrono::steady_clock::time_point since) {
+    if (runner_pid <= 0) return std::nullopt;
+    for (int i = 0;; ++i) {
+      if (waiting_on_read(runner_pid, 0)) return std::nullopt;
+      if (i % 64 == 63) {
+        if (::kill(runner_pid, 0) != 0) return std::nullopt;  // gone: the next command says how
+        if (std::chrono::steady_clock::now() - since >
+            std::chrono::duration<double>(call_timeout_s)) {
+          return classify("timeout");
+        }
+      }
+      if (i > 200) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+
+  RunFailure reject(const std::string& why) {
+    proc->kill_now();
+    RunFailure f;
+    f.verdict = "rejected";
+    f.detail = role + ": " + why;
+    if (!candidate) {
+      f.harness = true;
+      f.verdict = "judge_error";
+      f.detail = "judge fault: " + f.detail;
+    }
+    return f;
   }
 
   MaybeFailure post(bool save, const std::string& tag) {
@@ -227,20 +321,26 @@ struct Grader::Session {
                          call_timeout_s)) {
       return f;
     }
-    if (line.rfind("posted const ", 0) == 0) {
-      std::istringstream is(line.substr(13));
-      std::string name, index;
-      is >> name >> index;
-      proc->kill_now();
-      RunFailure f;
-      f.verdict = "rejected";
-      f.detail =
-          role + ": wrote through a const pointer: input '" + name + "' changed at index " + index;
-      if (!candidate) {
-        f.harness = true;
-        f.verdict = "judge_error";
+    // "posted <problem> <name> <index>": problems the runner found after the call.
+    if (line != "posted ok") {
+      std::istringstream is(line.substr(7));
+      std::string problem, name, index;
+      is >> problem >> name >> index;
+      if (problem == "const") {
+        return reject("wrote through a const pointer: input '" + name + "' changed at index " +
+                      index);
       }
-      return f;
+      if (problem == "guard") {
+        const bool before = !index.empty() && index[0] == '-';
+        return reject("wrote outside array '" + name + "': guard zone damaged " +
+                      (before ? index.substr(1) + " byte(s) before its start"
+                              : "at byte " + index + " past its end"));
+      }
+      if (problem == "late") {
+        return reject("output '" + name + "' changed after the call returned (element " + index +
+                      "): work left running after the return escapes the clock");
+      }
+      return classify("protocol", line);
     }
     return std::nullopt;
   }
@@ -269,6 +369,7 @@ struct Grader::Context {
   int sessions = 0;
   // Wall seconds per stage of the grade (reported as "timings_s"; `make bench` prints them).
   std::map<std::string, double> phase_s;
+  const BandwidthTable* bandwidth = nullptr;  // for the copy-out allowance of the clock audit
 };
 
 namespace {
@@ -308,8 +409,9 @@ struct ConfigPlan {
 struct ConfigOutcome {
   std::vector<double> cand_ns, base_ns;
   std::string failed_output;  // the first output that did not match (for redacted details)
-  // The judge's own view of the candidate's calls (median), to audit the runner's clock.
-  double judge_median_ns = 0;
+  // The judge's own view of the candidate's calls (median) and the least overshoot of any call
+  // beyond the allowance (> 0: even the most favourable call shows a lying clock).
+  double judge_median_ns = 0, overshoot_min_ns = 0;
   bool correct = true;
   std::string detail;
   MaybeFailure failure;
@@ -366,14 +468,15 @@ Result<std::map<std::string, NdArray>> load_outputs(const Manifest& m, const fs:
 }  // namespace
 
 Grader::Grader(const JudgeConfig& config, std::vector<Manifest> corpus, Store* store,
-               std::string key, Builder* builder)
+               std::string key, Builder* builder, BandwidthTable bandwidth)
     : config_(config),
       corpus_(std::move(corpus)),
       store_(store),
       key_(std::move(key)),
       builder_(builder),
       slots_(config.slots),
-      machine_(machine_fingerprint(builder)) {}
+      machine_(machine_fingerprint(builder)),
+      bandwidth_(std::move(bandwidth)) {}
 
 const Manifest* Grader::kernel(const std::string& id) const {
   for (const auto& m : corpus_) {
@@ -441,8 +544,11 @@ MaybeFailure start_session(const JudgeConfig& cfg, const Manifest& m, Precision 
   if (!proc)
     return RunFailure{"judge_error", "cannot start the runner: " + proc.error().message, true};
   s->proc = std::move(*proc);
-  // Startup includes loading the library and allocating the draw.
+  // Startup includes loading the library (its constructors run) and allocating the draw.
   if (auto f = s->expect("hello", nullptr, cfg.call_timeout_s + 30)) return f;
+  if (std::string extra = s->census(); !extra.empty()) {
+    return s->reject("started " + extra + " while the library was loaded");
+  }
   if (auto f = s->calibrate()) return f;
   out = std::move(s);
   return std::nullopt;
@@ -505,6 +611,18 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
       for (const auto& e : a.shape)
         n *= static_cast<uint64_t>(std::max<int64_t>(0, e.eval(syms).value()));
       out_bytes += n;
+    }
+  }
+  {
+    // The runner copies the outputs out (read + write) before it answers: part of the judge's
+    // view of every call, so part of the allowance (at 1 GB/s when the bandwidth is unknown).
+    double bw = ctx.bandwidth ? ctx.bandwidth->at(2 * out_bytes) : 0;
+    double copy_ns = 2.0 * static_cast<double>(out_bytes) / (bw > 0 ? bw : 1e9) * 1e9;
+    for (auto* s : {cand.get(), base.get(), oracle.get()}) {
+      if (!s) continue;
+      s->audit_slack_ns = cfg.clock_audit_slack_ns;
+      s->audit_fraction = cfg.clock_audit_fraction;
+      s->copy_ns = copy_ns;
     }
   }
   const std::size_t n = plan.seeds.size();
@@ -605,6 +723,9 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
   }
   finish_all();
   out.judge_median_ns = median(cand->judge_seen_ns);
+  out.overshoot_min_ns = cand->overshoot_ns.empty() ? 0
+                                                    : *std::min_element(cand->overshoot_ns.begin(),
+                                                                        cand->overshoot_ns.end());
   if (!plan.check) return out;
 
   PhaseTimer comparing(ctx.phase_s, "compare");
@@ -700,8 +821,8 @@ Result<json> Grader::baseline_times(const Manifest& m, const std::string& preset
     std::string tmpl = (fs::path(config_.scratch_dir) / "baseline-XXXXXX").string();
     if (mkdtemp(tmpl.data()) == nullptr) return Error{"cannot create a scratch dir"};
     fs::permissions(tmpl, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
-    Context ctx{m, *p, preset, tmpl, lease.cpus(), "", "", built->library, name, std::nullopt,
-                0, 0,  {}};
+    Context ctx{m,    *p,           preset, tmpl, lease.cpus(), "",         "", built->library,
+                name, std::nullopt, 0,      0,    {},           &bandwidth_};
     ConfigPlan plan;
     plan.label = "baseline";
     plan.sizes = *sizes;
@@ -732,6 +853,40 @@ Result<json> Grader::baseline_times(const Manifest& m, const std::string& preset
   }
   result["protocol"] = protocol;
   return result;
+}
+
+std::string Grader::plausibility_problem(const Manifest& m, Precision p, const SymbolTable& sizes,
+                                         double cand_median_ns, double judge_median_ns,
+                                         double overshoot_min_ns) const {
+  auto fmt = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.0f", v);
+    return std::string(b);
+  };
+  SymbolTable syms = m.symbols(sizes);
+  syms["REAL_BYTES"] = static_cast<int64_t>(dtype_size(real_dtype(p)));
+  // 1. The runner's clock against the judge's (see Session::go): when even the call closest to
+  // agreement overshoots the allowance, the runner's clock was subverted on every call.
+  if (overshoot_min_ns > 0) {
+    return "the runner's clock reported a median of " + fmt(cand_median_ns) +
+           " ns per call but the judge saw " + fmt(judge_median_ns) + " ns (every call at least " +
+           fmt(overshoot_min_ns) + " ns beyond the allowance): clock tampering";
+  }
+  // 2. The bandwidth floor: the declared compulsory bytes cannot move faster than the machine.
+  if (m.bytes && config_.bandwidth_floor_fraction > 0) {
+    auto bytes = m.bytes->eval(syms);
+    auto ws = data_bytes(m, sizes, p);
+    if (bytes && ws && *bytes > 0) {
+      double floor = bandwidth_.floor_ns(static_cast<uint64_t>(*bytes), *ws);
+      if (floor > 0 && cand_median_ns < config_.bandwidth_floor_fraction * floor) {
+        return "median " + fmt(cand_median_ns) +
+               " ns per call is below the physical floor: " + std::to_string(*bytes) +
+               " declared bytes at the measured " + fmt(bandwidth_.at(*ws) / 1e6) +
+               " MB/s need at least " + fmt(floor) + " ns";
+      }
+    }
+  }
+  return "";
 }
 
 json Grader::grade(const GradeRequest& req) {
@@ -934,7 +1089,8 @@ json Grader::grade(const GradeRequest& req) {
               req.workspace_bytes,
               0,
               0,
-              {}};
+              {},
+              &bandwidth_};
   run_phases = &ctx.phase_s;
 
   auto fail_run = [&](const RunFailure& f) {
@@ -971,7 +1127,7 @@ json Grader::grade(const GradeRequest& req) {
     std::string label;
     SymbolTable sizes;
     std::vector<double> cand, base;
-    double judge_median_ns = 0;
+    double judge_median_ns = 0, overshoot_min_ns = 0;
   };
   std::vector<Timed> timed;
   // A timed configuration is credited and both sides' samples are recorded.
@@ -983,7 +1139,8 @@ json Grader::grade(const GradeRequest& req) {
     }
     timed.push_back(std::move(t));
   };
-  add_timed({pub_plan.label, sizes, pub_out.cand_ns, base_ns, pub_out.judge_median_ns});
+  add_timed({pub_plan.label, sizes, pub_out.cand_ns, base_ns, pub_out.judge_median_ns,
+             pub_out.overshoot_min_ns});
 
   // 3. /submit: hidden correctness variants and secret fuzzed timing configurations.
   if (submit) {
@@ -1061,7 +1218,8 @@ json Grader::grade(const GradeRequest& req) {
       ++total;
       if (o.correct) {
         ++passed;
-        add_timed({plan.label, plan.sizes, o.cand_ns, o.base_ns, o.judge_median_ns});
+        add_timed(
+            {plan.label, plan.sizes, o.cand_ns, o.base_ns, o.judge_median_ns, o.overshoot_min_ns});
       } else {
         note_failure(plan.label, o);
       }
@@ -1096,20 +1254,16 @@ json Grader::grade(const GradeRequest& req) {
     cr.p_faster = c.p_faster;
     cr.p_slower = c.p_slower;
     cr.credit = c.credit;
-    // A coarse audit: scheduling noise on a loaded host delays the judge's view by up to a few
-    // milliseconds, so only a gross disagreement of the medians (the runner's clock reporting
-    // under a third of what the judge saw) is taken as tampering.
-    const bool clock_suspect = t.judge_median_ns > 3 * c.cand_median + 2e6;
-    cr.suspect = c.ratio > config_.suspect_speedup || clock_suspect;
+    std::string why =
+        plausibility_problem(m, p, t.sizes, c.cand_median, t.judge_median_ns, t.overshoot_min_ns);
+    cr.suspect = c.ratio > config_.suspect_speedup || !why.empty();
     if (c.ratio > config_.suspect_speedup) {
+      why = "speedup " + std::to_string(c.ratio) + " exceeds the " +
+            std::to_string(config_.suspect_speedup) + "x plausibility threshold";
+    }
+    if (!why.empty() && !suspect) {
       suspect = true;
-      suspect_reason = t.label + ": speedup " + std::to_string(c.ratio) + " exceeds the " +
-                       std::to_string(config_.suspect_speedup) + "x plausibility threshold";
-    } else if (clock_suspect) {
-      suspect = true;
-      suspect_reason = t.label + ": the runner's clock reported a median of " +
-                       std::to_string(c.cand_median) + " ns per call but the judge saw " +
-                       std::to_string(t.judge_median_ns) + " ns";
+      suspect_reason = t.label + ": " + why;
     }
     rec.configs.push_back(cr);
     credits.push_back(c.credit);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/manifest.h"
+#include "judge/bandwidth.h"
 #include "judge/build.h"
 #include "judge/config.h"
 #include "judge/store.h"
@@ -60,10 +61,15 @@ class SlotPool {
   std::condition_variable cv_;
 };
 
+// "host | cpu model | N cpus | compiler": what baseline samples and bandwidth figures are
+// keyed by.
+std::string machine_fingerprint(Builder* builder);
+
 class Grader {
  public:
+  // `bandwidth` feeds the plausibility floor (SPEC §5.9); an empty table turns the floor off.
   Grader(const JudgeConfig& config, std::vector<Manifest> corpus, Store* store, std::string key,
-         Builder* builder);
+         Builder* builder, BandwidthTable bandwidth = {});
 
   const Manifest* kernel(const std::string& id) const;
   const std::vector<Manifest>& corpus() const { return corpus_; }
@@ -77,6 +83,13 @@ class Grader {
                                         const std::string& precision);
   const std::string& machine() const { return machine_; }
 
+  // Why a timed configuration's numbers cannot be trusted (empty when they can): every call's
+  // runner clock disagrees with the judge's beyond the allowance, or the median beats the
+  // bandwidth floor.
+  std::string plausibility_problem(const Manifest& m, Precision p, const SymbolTable& sizes,
+                                   double cand_median_ns, double judge_median_ns,
+                                   double overshoot_min_ns) const;
+
   struct Session;  // one runner process (defined in grader.cc)
   struct Context;  // one grade's state (defined in grader.cc)
 
@@ -88,6 +101,7 @@ class Grader {
   Builder* builder_;
   SlotPool slots_;
   std::string machine_;
+  BandwidthTable bandwidth_;
 };
 
 }  // namespace hpcab::judge

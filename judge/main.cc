@@ -175,7 +175,17 @@ int main(int argc, char** argv) {
   bs.autopar_threads = static_cast<int>(config.slots.front().size());
   fs::create_directories(bs.cache_dir, ec);
   Builder builder(bs, config.sandbox_policy());
-  Grader grader(config, std::move(*corpus), store->get(), *key_bytes, &builder);
+  // The bandwidth floor (SPEC §5.9): measured once per machine, cached in the state dir.
+  BandwidthTable bandwidth = BandwidthTable::flat(config.memory_bandwidth_gbs * 1e9);
+  if (config.memory_bandwidth_gbs <= 0) {
+    auto measured =
+        load_or_measure_bandwidth(config.bandwidth_file, machine_fingerprint(&builder),
+                                  [](const std::string& line) { spdlog::info("{}", line); });
+    if (!measured) return die(measured.error().message);
+    bandwidth = std::move(*measured);
+  }
+  Grader grader(config, std::move(*corpus), store->get(), *key_bytes, &builder,
+                std::move(bandwidth));
   JobQueue queue(static_cast<std::size_t>(config.queue_depth), config.grade_workers);
   Metrics metrics;
   Routes routes(config, &grader, &queue, &metrics);

@@ -8,13 +8,18 @@
 //   prep <seed> <uniform|normal|lognormal|auto> <scale>  -> ready
 //       fresh draw, outputs poisoned, workspace zeroed, inputs snapshotted (outside any clock)
 //   go                                                   -> done <ns>
-//       the call itself, bracketed by CLOCK_MONOTONIC
-//   post <0|1> <tag>                                     -> posted ok | posted const <name> <i>
-//       inputs compared with the snapshot; with 1, outputs written to <out-dir>/<tag>/<name>.npy
+//       the call itself, bracketed by CLOCK_MONOTONIC; the outputs are copied out right after
+//       it returns (outside the clock), so work left running after the return cannot count
+//   post <0|1> <tag>                                     -> posted ok | posted <problem>
+//       checks, in order: inputs unchanged (posted const <name> <i>), guard zones around every
+//       array intact (posted guard <name> <offset>), outputs unchanged since the copy-out
+//       (posted late <name> <i>); with 1, the copied-out outputs are written to
+//       <out-dir>/<tag>/<name>.npy
 //   ping                                                 -> pong
 //       lets the judge measure the empty round trip it subtracts from its own clock
 //   quit                                                 -> (exit 0)
 // On startup it replies "hello" or "error <message>".
+#include <seccomp.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -65,6 +70,29 @@ Result<SymbolTable> parse_sizes(const std::string& text) {
   return t;
 }
 
+// First differing element of two equally shaped arrays (their byte sizes when equal).
+std::size_t first_difference(const NdArray& a, const NdArray& b) {
+  const auto* x = static_cast<const unsigned char*>(a.data());
+  const auto* y = static_cast<const unsigned char*>(b.data());
+  std::size_t i = 0;
+  while (i < a.nbytes() && x[i] == y[i]) ++i;
+  return i / dtype_size(a.dtype());
+}
+
+// No program may be executed once the kernel library is loaded: re-executing the runner with
+// LD_PRELOAD (to interpose the clock) or running a helper binary outside the call are the
+// obvious escapes, and a numerical kernel has no reason to exec. Installed before dlopen, so
+// the library's constructors are already bound by it.
+bool deny_exec() {
+  scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+  if (ctx == nullptr) return false;
+  bool ok = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(execve), 0) == 0 &&
+            seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(execveat), 0) == 0 &&
+            seccomp_load(ctx) == 0;
+  seccomp_release(ctx);
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,11 +131,14 @@ int main(int argc, char** argv) {
   spec.sizes = *sizes;
   auto draw = generate_draw(*m, spec);
   if (!draw) return fail(draw.error().message);
-  std::map<std::string, NdArray> snapshot;
+  std::map<std::string, NdArray> snapshot, copied_out;
   for (const auto& a : m->arrays) {
     if (a.intent == Intent::kIn) snapshot.emplace(a.name, draw->arrays.at(a.name));
+    if (a.is_output()) copied_out.emplace(a.name, draw->arrays.at(a.name));
   }
-  std::vector<uint8_t> workspace(static_cast<std::size_t>(std::max<int64_t>(workspace_bytes, 0)));
+  // Guarded like the arrays, so a kernel overrunning its scratch space is reported as well.
+  NdArray workspace(DType::kUint8, {std::max<int64_t>(workspace_bytes, 0)});
+  if (!deny_exec()) return fail("cannot install the exec filter");
   auto lib = SharedLibrary::open(lib_path);
   if (!lib) return fail(lib.error().message);
   auto fn = lib->symbol(abi_symbol(*m, *p));
@@ -134,13 +165,16 @@ int main(int argc, char** argv) {
       for (auto& [name, copy] : snapshot) {
         std::memcpy(copy.data(), draw->arrays.at(name).data(), copy.nbytes());
       }
-      std::fill(workspace.begin(), workspace.end(), 0);
+      std::memset(workspace.data(), 0, workspace.nbytes());
       reply("ready");
     } else if (verb == "go") {
       const int64_t t0 = now_ns();
-      (*call)(*draw, workspace.empty() ? nullptr : workspace.data(),
-              static_cast<int64_t>(workspace.size()));
+      (*call)(*draw, workspace.nbytes() == 0 ? nullptr : workspace.as<uint8_t>(),
+              static_cast<int64_t>(workspace.nbytes()));
       const int64_t t1 = now_ns();
+      for (auto& [name, copy] : copied_out) {
+        std::memcpy(copy.data(), draw->arrays.at(name).data(), copy.nbytes());
+      }
       reply("done " + std::to_string(t1 - t0));
     } else if (verb == "post") {
       int save = 0;
@@ -150,12 +184,24 @@ int main(int argc, char** argv) {
       for (const auto& [name, copy] : snapshot) {
         const NdArray& now = draw->arrays.at(name);
         if (!now.bytes_equal(copy)) {
-          const auto* x = static_cast<const unsigned char*>(now.data());
-          const auto* y = static_cast<const unsigned char*>(copy.data());
-          std::size_t i = 0;
-          while (i < copy.nbytes() && x[i] == y[i]) ++i;
-          verdict = "posted const " + name + " " + std::to_string(i / dtype_size(copy.dtype()));
+          verdict = "posted const " + name + " " + std::to_string(first_difference(now, copy));
           break;
+        }
+      }
+      for (const auto& [name, arr] : draw->arrays) {
+        if (verdict != "posted ok") break;
+        if (auto off = arr.guard_violation()) {
+          verdict = "posted guard " + name + " " + std::to_string(*off);
+        }
+      }
+      if (auto off = workspace.guard_violation(); off && verdict == "posted ok") {
+        verdict = "posted guard (workspace) " + std::to_string(*off);
+      }
+      for (const auto& [name, copy] : copied_out) {
+        if (verdict != "posted ok") break;
+        const NdArray& now = draw->arrays.at(name);
+        if (!now.bytes_equal(copy)) {
+          verdict = "posted late " + name + " " + std::to_string(first_difference(now, copy));
         }
       }
       if (save) {
@@ -164,8 +210,7 @@ int main(int argc, char** argv) {
         std::filesystem::create_directories(dir, ec);
         for (const auto& a : m->arrays) {
           if (!a.is_output()) continue;
-          if (auto st = write_npy((dir / (a.name + ".npy")).string(), draw->arrays.at(a.name));
-              !st) {
+          if (auto st = write_npy((dir / (a.name + ".npy")).string(), copied_out.at(a.name)); !st) {
             return fail(st.error().message);
           }
         }

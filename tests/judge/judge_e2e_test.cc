@@ -19,6 +19,7 @@
 #include "common/http_client.h"
 #include "common/process.h"
 #include "judge/store.h"
+#include "tests/judge/judge_process.h"
 
 namespace hpcab::judge {
 namespace {
@@ -28,111 +29,8 @@ using json = nlohmann::json;
 
 const std::string kSolutions = HPCAB_TEST_SOLUTIONS;
 const std::string kSource = HPCAB_SOURCE_DIR;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-// One judge process with its own state, scratch and log, on a free port.
-class Judge {
- public:
-  explicit Judge(const json& settings = json::object()) {
-    std::string tmpl = (fs::temp_directory_path() / "hpcab-e2e-XXXXXX").string();
-    root_ = mkdtemp(tmpl.data());
-    // The sandbox's unprivileged uid must be able to traverse to the scratch dir.
-    fs::permissions(root_, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
-    json cfg = {{"timed_calls", 5},
-                {"hidden_variants", 2},
-                {"submit_fuzzed_configs", 1},
-                {"call_timeout_s", 20}};
-    cfg.merge_patch(settings);
-    std::ofstream(root_ / "config.json") << cfg.dump();
-    std::vector<std::string> argv = {std::string(HPCAB_BINARY_DIR) + "/hpcab-judge",
-                                     "--config",
-                                     (root_ / "config.json").string(),
-                                     "--port",
-                                     "0",
-                                     "--state-dir",
-                                     (root_ / "state").string(),
-                                     "--scratch-dir",
-                                     (root_ / "scratch").string()};
-    int out[2];
-    EXPECT_EQ(pipe(out), 0);
-    pid_ = fork();
-    if (pid_ == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGTERM);  // a crashed test run leaves no judge behind
-      int log = open((root_ / "judge.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(out[1], 1);
-      dup2(log, 2);
-      std::vector<char*> args;
-      for (auto& a : argv) args.push_back(a.data());
-      args.push_back(nullptr);
-      execv(args[0], args.data());
-      _exit(127);
-    }
-    close(out[1]);
-    // The judge prints "listening on http://127.0.0.1:PORT" once it accepts connections.
-    std::string line;
-    char c;
-    pollfd p{out[0], POLLIN, 0};
-    while (poll(&p, 1, 30000) > 0 && read(out[0], &c, 1) == 1 && c != '\n') line += c;
-    close(out[0]);
-    auto pos = line.rfind(':');
-    EXPECT_NE(pos, std::string::npos) << "judge did not start: " << log();
-    url_ = "http://127.0.0.1:" + line.substr(pos + 1);
-  }
-  ~Judge() {
-    stop();
-    fs::remove_all(root_);
-  }
-  int stop() {
-    if (pid_ <= 0) return exit_code_;
-    kill(pid_, SIGTERM);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return exit_code_;
-  }
-  HttpResult get(const std::string& path) {
-    auto r = http_request("GET", url_ + path, "", {}, 600);
-    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-    return r.ok() ? *r : HttpResult{};
-  }
-  HttpResult post(const std::string& path, const json& body) {
-    auto r = http_request("POST", url_ + path, body.dump(), {}, 600);
-    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-    responses_.push_back(r.ok() ? r->body : "");
-    return r.ok() ? *r : HttpResult{};
-  }
-  json grade(const std::string& route, const std::string& kernel, const std::string& file,
-             const std::string& language = "c", json extra = json::object()) {
-    json body = {{"kernel", kernel},      {"language", language}, {"rank", 0},
-                 {"source", slurp(file)}, {"run_id", "e2e"},      {"optimizer", "test"}};
-    body.merge_patch(extra);
-    auto r = post("/" + route, body);
-    EXPECT_EQ(r.status, 200) << r.body;
-    return json::parse(r.body.empty() ? "{}" : r.body);
-  }
-  std::string log() const { return slurp(root_ / "judge.log"); }
-  const std::string& url() const { return url_; }
-  fs::path state() const { return root_ / "state"; }
-  fs::path scratch() const { return root_ / "scratch"; }
-  const std::vector<std::string>& responses() const { return responses_; }
-  std::unique_ptr<Store> store() {
-    auto s = Store::open((root_ / "state" / "judge.db").string());
-    EXPECT_TRUE(s.ok());
-    return std::move(*s);
-  }
-
- private:
-  fs::path root_;
-  pid_t pid_ = -1;
-  int exit_code_ = -1;
-  std::string url_;
-  std::vector<std::string> responses_;
-};
+using test::Judge;
+using test::slurp;
 
 std::string ref(const std::string& rel) { return kSource + "/corpus/" + rel + "/reference.c"; }
 

@@ -1,0 +1,80 @@
+#include "judge/proctree.h"
+
+#include <dirent.h>
+#include <sys/syscall.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace hpcab::judge {
+
+namespace {
+
+std::optional<ProcEntry> read_stat(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return std::nullopt;
+  // "pid (comm) state ppid ...": comm may itself contain spaces and ')' so split at the last ')'.
+  auto open = line.find('(');
+  auto close = line.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
+  ProcEntry e;
+  e.pid = pid;
+  e.comm = line.substr(open + 1, close - open - 1);
+  std::istringstream rest(line.substr(close + 1));
+  long ppid = 0;
+  rest >> e.state >> ppid;
+  if (!rest) return std::nullopt;
+  e.ppid = static_cast<pid_t>(ppid);
+  return e;
+}
+
+}  // namespace
+
+std::vector<ProcEntry> descendants(pid_t root) {
+  std::multimap<pid_t, ProcEntry> by_parent;
+  if (DIR* d = opendir("/proc")) {
+    while (dirent* ent = readdir(d)) {
+      char* end = nullptr;
+      long pid = std::strtol(ent->d_name, &end, 10);
+      if (end == ent->d_name || *end != '\0' || pid <= 0) continue;
+      if (auto e = read_stat(static_cast<pid_t>(pid))) by_parent.emplace(e->ppid, *e);
+    }
+    closedir(d);
+  }
+  std::vector<ProcEntry> out;
+  std::vector<pid_t> frontier = {root};
+  while (!frontier.empty()) {
+    pid_t parent = frontier.back();
+    frontier.pop_back();
+    auto [lo, hi] = by_parent.equal_range(parent);
+    for (auto it = lo; it != hi; ++it) {
+      if (it->second.pid == root) continue;
+      out.push_back(it->second);
+      frontier.push_back(it->second.pid);
+    }
+  }
+  return out;
+}
+
+std::optional<BlockedIn> blocked_in(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/syscall");
+  std::string first;
+  if (!(in >> first) || first == "running") return std::nullopt;
+  BlockedIn b;
+  char* end = nullptr;
+  b.nr = std::strtol(first.c_str(), &end, 10);
+  if (end == first.c_str()) return std::nullopt;
+  std::string arg0;
+  if (in >> arg0) b.arg0 = std::strtoull(arg0.c_str(), nullptr, 16);
+  return b;
+}
+
+bool waiting_on_read(pid_t pid, int fd) {
+  auto b = blocked_in(pid);
+  return b && b->nr == SYS_read && b->arg0 == static_cast<unsigned long long>(fd);
+}
+
+}  // namespace hpcab::judge

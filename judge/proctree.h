@@ -1,0 +1,38 @@
+// What the judge can see of a sandbox from outside it, through /proc: the processes a sandboxed
+// launch spawned, and whether a process is blocked waiting for its next command. Everything here
+// is read by the kernel on the judge's behalf, so code inside the sandbox cannot forge it (unlike
+// anything the runner reports about itself).
+#pragma once
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hpcab::judge {
+
+struct ProcEntry {
+  pid_t pid = 0;
+  pid_t ppid = 0;
+  char state = '?';  // R, S, D, T, Z, ...
+  std::string comm;  // as the process named itself (it can lie: never trust it alone)
+};
+
+// Every live descendant of `root` (not `root` itself), parents before children. Processes that
+// daemonize inside a PID namespace are re-parented to its init, itself a descendant, so they stay
+// in the result.
+std::vector<ProcEntry> descendants(pid_t root);
+
+// The system call `pid` (its main thread) is blocked in, as /proc/<pid>/syscall reports it:
+// number and the first argument. nullopt when it is running, gone, or the file is unreadable.
+struct BlockedIn {
+  long nr = -1;
+  unsigned long long arg0 = 0;
+};
+std::optional<BlockedIn> blocked_in(pid_t pid);
+
+// Is `pid` blocked reading its file descriptor `fd` (how the runner waits for a command)?
+bool waiting_on_read(pid_t pid, int fd);
+
+}  // namespace hpcab::judge

@@ -1,0 +1,202 @@
+// The attack suite (issue 4): every file in tests/adversarial/attacks is a hostile submission
+// with its expected outcome in a header block:
+//   // ATTACK: what it tries               // KERNEL: corpus id (default s000)
+//   // ROUTE: score | submit (default)     // PRESET: public preset (default: the judge's)
+//   // PHASES: n (submitted n times with -DATTACK_PHASE=1..n; earlier phases must grade ok)
+//   // ARCH: x86_64 (skipped elsewhere)
+//   // EXPECT-VERDICT: v   EXPECT-DETAIL: substring   EXPECT-SUSPECT: true|false
+//   (verdict and detail may list alternatives "a|b", paired by position, where the outcome
+//   depends on a race the attack cannot win: every alternative earns nothing)
+//   // EXPECT-MAX-SPEEDUP: x (the credited speedup is null or at most x)
+// Sources may name the judge's secrets through placeholders (@KEY_FILE@, @DB_FILE@,
+// @STATE_DIR@, @SCRATCH_DIR@, @JUDGE_PID@), filled in with the real values of the judge under
+// attack: the attacks get every advantage a well-informed adversary could have.
+// Each attack gets its own real judge; afterwards no process of its sandbox may survive.
+#include <dirent.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/judge/judge_process.h"
+
+namespace hpcab::judge {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using test::Judge;
+
+const std::string kAttacks = HPCAB_ATTACKS_DIR;
+
+struct Attack {
+  std::string name, file, kernel = "s000", route = "submit", preset, arch;
+  std::string verdict, detail;
+  int phases = 1;
+  std::optional<bool> suspect;
+  std::optional<double> max_speedup;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, '|');) out.push_back(item);
+  if (out.empty()) out.push_back("");
+  return out;
+}
+
+void PrintTo(const Attack& a, std::ostream* os) { *os << a.name; }
+
+std::vector<Attack> load_attacks() {
+  std::vector<Attack> out;
+  for (const auto& e : fs::directory_iterator(kAttacks)) {
+    if (e.path().extension() != ".c") continue;
+    Attack a;
+    a.file = e.path().string();
+    a.name = e.path().stem().string();
+    std::ifstream in(a.file);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("// ", 0) != 0) continue;
+      auto colon = line.find(": ");
+      if (colon == std::string::npos) continue;
+      std::string key = line.substr(3, colon - 3), value = line.substr(colon + 2);
+      if (key == "KERNEL") a.kernel = value;
+      if (key == "ROUTE") a.route = value;
+      if (key == "PRESET") a.preset = value;
+      if (key == "ARCH") a.arch = value;
+      if (key == "PHASES") a.phases = std::stoi(value);
+      if (key == "EXPECT-VERDICT") a.verdict = value;
+      if (key == "EXPECT-DETAIL") a.detail = value;
+      if (key == "EXPECT-SUSPECT") a.suspect = value == "true";
+      if (key == "EXPECT-MAX-SPEEDUP") a.max_speedup = std::stod(value);
+    }
+    out.push_back(a);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Attack& x, const Attack& y) { return x.name < y.name; });
+  return out;
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (auto pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size())) {
+    s.replace(pos, from.size(), to);
+  }
+  return s;
+}
+
+// Host processes still running a binary from under `root` (the judge's scratch copy of the
+// runner): sandbox survivors, whatever they renamed themselves to.
+std::vector<std::string> survivors(const fs::path& root) {
+  std::vector<std::string> found;
+  if (DIR* d = opendir("/proc")) {
+    while (dirent* e = readdir(d)) {
+      std::string pid = e->d_name;
+      if (pid.empty() || !std::all_of(pid.begin(), pid.end(), ::isdigit)) continue;
+      std::error_code ec;
+      std::string exe = fs::read_symlink("/proc/" + pid + "/exe", ec).string();
+      std::ifstream stat("/proc/" + pid + "/stat");
+      std::string st;
+      std::getline(stat, st);
+      const bool zombie = st.find(") Z") != std::string::npos;
+      if (!ec && !zombie && exe.rfind(root.string(), 0) == 0) found.push_back(pid + " " + exe);
+    }
+    closedir(d);
+  }
+  return found;
+}
+
+class AdversarialTest : public ::testing::TestWithParam<Attack> {};
+
+TEST_P(AdversarialTest, AttackEarnsNothing) {
+  const Attack& a = GetParam();
+#if !defined(__x86_64__)
+  if (a.arch == "x86_64") GTEST_SKIP() << "x86-64 only";
+#endif
+  ASSERT_FALSE(a.verdict.empty()) << a.file << " has no EXPECT-VERDICT";
+  Judge j(json{{"timed_calls", 5},
+               {"hidden_variants", 5},
+               {"submit_fuzzed_configs", 1},
+               {"hidden_presets", json::array()},
+               {"call_timeout_s", 10}});
+  std::string source = test::slurp(a.file);
+  const fs::path state = j.state();
+  source = replace_all(source, "@KEY_FILE@", (state / "secret.key").string());
+  source = replace_all(source, "@DB_FILE@", (state / "judge.db").string());
+  source = replace_all(source, "@STATE_DIR@", state.string());
+  source = replace_all(source, "@SCRATCH_DIR@", j.scratch().string());
+  source = replace_all(source, "@JUDGE_PID@", std::to_string(j.pid()));
+  ASSERT_TRUE(fs::exists(state / "secret.key")) << "the judge keeps its key elsewhere";
+
+  json r;
+  for (int phase = 1; phase <= a.phases; ++phase) {
+    json body = {{"kernel", a.kernel},
+                 {"language", "c"},
+                 {"rank", 0},
+                 {"source", source},
+                 {"build", json::array({"-DATTACK_PHASE=" + std::to_string(phase)})},
+                 {"run_id", "adversarial-" + a.name},
+                 {"optimizer", "attacker"}};
+    if (!a.preset.empty()) body["preset"] = a.preset;
+    auto http = j.post("/" + a.route, body);
+    ASSERT_EQ(http.status, 200) << http.body;
+    r = json::parse(http.body);
+    if (phase < a.phases) {
+      ASSERT_EQ(r["verdict"], "ok") << "phase " << phase << ": " << r.dump();
+    }
+  }
+  const std::string detail = r.value("detail", "");
+  const std::vector<std::string> verdicts = split(a.verdict), details = split(a.detail);
+  const std::string verdict = r["verdict"];
+  auto which = std::find(verdicts.begin(), verdicts.end(), verdict);
+  ASSERT_NE(which, verdicts.end())
+      << a.name << ": verdict " << verdict << ", expected " << a.verdict << ": " << detail;
+  const std::string& want = details[std::min<std::size_t>(
+      static_cast<std::size_t>(which - verdicts.begin()), details.size() - 1)];
+  EXPECT_NE(detail.find(want), std::string::npos)
+      << a.name << ": detail lacks '" << want << "': " << detail;
+  if (a.suspect) {
+    EXPECT_EQ(r["suspect"], *a.suspect) << a.name << ": " << detail;
+  }
+  if (a.verdict != "ok" || r["suspect"] == true) {
+    EXPECT_EQ(r["speedup"], nullptr) << a.name << ": an attack earned credit: " << r.dump();
+  }
+  if (a.max_speedup && r["speedup"].is_number()) {
+    EXPECT_LE(r["speedup"].get<double>(), *a.max_speedup) << a.name << ": " << r.dump();
+  }
+  // Nothing secret in what the attacker gets back (paths it wrote itself may be echoed).
+  const std::string key = test::slurp(state / "secret.key");
+  const std::string response = r.dump();
+  if (test::slurp(a.file).find("@") == std::string::npos) {
+    EXPECT_EQ(response.find(state.string()), std::string::npos) << "state path leaked";
+  }
+  if (key.size() >= 16) {
+    EXPECT_EQ(response.find(key), std::string::npos) << "key leaked";
+  }
+  EXPECT_EQ(j.get("/health").status, 200) << "the judge did not survive " << a.name;
+  // No survivors: the sandbox tree dies with the grade (teardown is asynchronous: allow 10 s).
+  std::vector<std::string> left;
+  for (int i = 0; i < 50; ++i) {
+    left = survivors(j.root());
+    if (left.empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  EXPECT_TRUE(left.empty()) << a.name << " left " << left.size() << " process(es), e.g. "
+                            << (left.empty() ? "" : left.front());
+}
+
+INSTANTIATE_TEST_SUITE_P(Attacks, AdversarialTest, ::testing::ValuesIn(load_attacks()),
+                         [](const ::testing::TestParamInfo<Attack>& info) {
+                           return info.param.name;
+                         });
+
+}  // namespace
+}  // namespace hpcab::judge

@@ -1,0 +1,58 @@
+// ATTACK: the same clock patch on a tiny streaming kernel, where calls are so short that the
+// judge's clock cannot resolve the lie (the runner reports 1/100 of the real time)
+// KERNEL: s000
+// ROUTE: score
+// ARCH: x86_64
+// EXPECT-VERDICT: ok
+// EXPECT-SUSPECT: true
+// EXPECT-DETAIL: physical floor
+// Defence: the bandwidth floor. a[i] = b[i] + 1 must move 2*N*8 bytes; the judge measured this
+// machine's bandwidth at that working-set size once (STREAM-style, cached in the state dir),
+// and a median call faster than half of bytes / bandwidth is marked suspect, not credited.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct timespec origin;
+
+static int slow_clock(clockid_t id, struct timespec *ts) {
+  struct timespec now;
+  long r = syscall(SYS_clock_gettime, id, &now);
+  int64_t d = (int64_t)(now.tv_sec - origin.tv_sec) * 1000000000 + (now.tv_nsec - origin.tv_nsec);
+  d /= 100;
+  ts->tv_sec = origin.tv_sec + d / 1000000000;
+  ts->tv_nsec = origin.tv_nsec + d % 1000000000;
+  if (ts->tv_nsec >= 1000000000) {
+    ts->tv_sec++;
+    ts->tv_nsec -= 1000000000;
+  }
+  return (int)r;
+}
+
+__attribute__((constructor)) static void patch(void) {
+#if defined(__x86_64__)
+  syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &origin);
+  unsigned char *target = dlsym(RTLD_DEFAULT, "clock_gettime");
+  if (!target) return;
+  long page = sysconf(_SC_PAGESIZE);
+  unsigned char *start = (unsigned char *)((uintptr_t)target & ~(uintptr_t)(page - 1));
+  if (mprotect(start, (size_t)page * 2, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return;
+  unsigned char code[12] = {0x48, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xE0};
+  uint64_t addr = (uint64_t)(uintptr_t)&slow_clock;
+  memcpy(code + 2, &addr, sizeof addr);
+  memcpy(target, code, sizeof code);
+  mprotect(start, (size_t)page * 2, PROT_READ | PROT_EXEC);
+#endif
+}
+
+void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+               uint8_t *restrict workspace, const int64_t workspace_size) {
+  (void)workspace;
+  (void)workspace_size;
+  for (int64_t i = 0; i < N; i++) a[i] = b[i] + 1.0;
+}

@@ -1,0 +1,138 @@
+// A real hpcab-judge process for end-to-end tests: its own state, scratch dir and log, on a free
+// port of 127.0.0.1, stopped (and its files removed) when the object goes. Header-only so every
+// e2e-style test target shares one harness.
+#pragma once
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/http_client.h"
+#include "judge/store.h"
+
+namespace hpcab::judge::test {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+inline std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// One judge process with its own state, scratch and log, on a free port.
+class Judge {
+ public:
+  explicit Judge(const json& settings = json::object()) {
+    std::string tmpl = (fs::temp_directory_path() / "hpcab-e2e-XXXXXX").string();
+    root_ = mkdtemp(tmpl.data());
+    // The sandbox's unprivileged uid must be able to traverse to the scratch dir.
+    fs::permissions(root_, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
+    // One bandwidth measurement for every test judge (the floor only needs it per machine).
+    json cfg = {{"bandwidth_file", std::string(HPCAB_BINARY_DIR) + "/test-bandwidth.json"},
+                {"timed_calls", 5},
+                {"hidden_variants", 2},
+                {"submit_fuzzed_configs", 1},
+                {"call_timeout_s", 20}};
+    cfg.merge_patch(settings);
+    std::ofstream(root_ / "config.json") << cfg.dump();
+    std::vector<std::string> argv = {std::string(HPCAB_BINARY_DIR) + "/hpcab-judge",
+                                     "--config",
+                                     (root_ / "config.json").string(),
+                                     "--port",
+                                     "0",
+                                     "--state-dir",
+                                     (root_ / "state").string(),
+                                     "--scratch-dir",
+                                     (root_ / "scratch").string()};
+    int out[2];
+    EXPECT_EQ(pipe(out), 0);
+    pid_ = fork();
+    if (pid_ == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGTERM);  // a crashed test run leaves no judge behind
+      int log = open((root_ / "judge.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(out[1], 1);
+      dup2(log, 2);
+      std::vector<char*> args;
+      for (auto& a : argv) args.push_back(a.data());
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+    close(out[1]);
+    // The judge prints "listening on http://127.0.0.1:PORT" once it accepts connections.
+    std::string line;
+    char c;
+    pollfd p{out[0], POLLIN, 0};
+    while (poll(&p, 1, 30000) > 0 && read(out[0], &c, 1) == 1 && c != '\n') line += c;
+    close(out[0]);
+    auto pos = line.rfind(':');
+    EXPECT_NE(pos, std::string::npos) << "judge did not start: " << log();
+    url_ = "http://127.0.0.1:" + line.substr(pos + 1);
+  }
+  ~Judge() {
+    stop();
+    fs::remove_all(root_);
+  }
+  int stop() {
+    if (pid_ <= 0) return exit_code_;
+    kill(pid_, SIGTERM);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return exit_code_;
+  }
+  HttpResult get(const std::string& path) {
+    auto r = http_request("GET", url_ + path, "", {}, 600);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return r.ok() ? *r : HttpResult{};
+  }
+  HttpResult post(const std::string& path, const json& body) {
+    auto r = http_request("POST", url_ + path, body.dump(), {}, 600);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    responses_.push_back(r.ok() ? r->body : "");
+    return r.ok() ? *r : HttpResult{};
+  }
+  json grade(const std::string& route, const std::string& kernel, const std::string& file,
+             const std::string& language = "c", json extra = json::object()) {
+    json body = {{"kernel", kernel},      {"language", language}, {"rank", 0},
+                 {"source", slurp(file)}, {"run_id", "e2e"},      {"optimizer", "test"}};
+    body.merge_patch(extra);
+    auto r = post("/" + route, body);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return json::parse(r.body.empty() ? "{}" : r.body);
+  }
+  std::string log() const { return slurp(root_ / "judge.log"); }
+  const std::string& url() const { return url_; }
+  pid_t pid() const { return pid_; }
+  fs::path root() const { return root_; }
+  fs::path state() const { return root_ / "state"; }
+  fs::path scratch() const { return root_ / "scratch"; }
+  const std::vector<std::string>& responses() const { return responses_; }
+  std::unique_ptr<Store> store() {
+    auto s = Store::open((root_ / "state" / "judge.db").string());
+    EXPECT_TRUE(s.ok());
+    return std::move(*s);
+  }
+
+ private:
+  fs::path root_;
+  pid_t pid_ = -1;
+  int exit_code_ = -1;
+  std::string url_;
+  std::vector<std::string> responses_;
+};
+
+}  // namespace hpcab::judge::test

@@ -1,0 +1,49 @@
+#include "common/ndarray.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace hpcab {
+namespace {
+
+TEST(NdArrayGuardTest, FreshAndCopiedArraysHaveIntactGuards) {
+  NdArray a(DType::kFloat64, {3, 5});
+  EXPECT_EQ(a.guard_violation(), std::nullopt);
+  a.as<double>()[14] = 1.5;  // the last element is inside, not in the guard
+  NdArray b = a;
+  EXPECT_EQ(b.guard_violation(), std::nullopt);
+  EXPECT_TRUE(a.bytes_equal(b));
+}
+
+TEST(NdArrayGuardTest, WriteOnePastTheEndIsReported) {
+  NdArray a(DType::kFloat64, {10});
+  a.as<double>()[10] = 0.0;  // the classic off-by-one
+  ASSERT_TRUE(a.guard_violation().has_value());
+  EXPECT_EQ(*a.guard_violation(), 0);
+}
+
+TEST(NdArrayGuardTest, WriteIntoTheAlignmentPaddingIsReported) {
+  NdArray a(DType::kFloat32, {3});  // 12 bytes of data, padded to 64
+  static_cast<unsigned char*>(a.data())[40] = 0;
+  ASSERT_TRUE(a.guard_violation().has_value());
+  EXPECT_EQ(*a.guard_violation(), 28);
+}
+
+TEST(NdArrayGuardTest, WriteBeforeTheStartIsReported) {
+  NdArray a(DType::kInt32, {4});
+  a.as<int32_t>()[-2] = 7;
+  ASSERT_TRUE(a.guard_violation().has_value());
+  EXPECT_LT(*a.guard_violation(), 0);
+  EXPECT_GE(*a.guard_violation(), -8);
+}
+
+TEST(NdArrayGuardTest, EmptyArraysAreGuardedToo) {
+  NdArray a(DType::kFloat64, {0});
+  EXPECT_EQ(a.guard_violation(), std::nullopt);
+  static_cast<unsigned char*>(a.data())[0] = 1;
+  EXPECT_EQ(a.guard_violation(), std::optional<int64_t>(0));
+}
+
+}  // namespace
+}  // namespace hpcab
