@@ -12,7 +12,6 @@
 // @STATE_DIR@, @SCRATCH_DIR@, @JUDGE_PID@), filled in with the real values of the judge under
 // attack: the attacks get every advantage a well-informed adversary could have.
 // Each attack gets its own real judge; afterwards no process of its sandbox may survive.
-#include <dirent.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -93,27 +92,6 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
   return s;
 }
 
-// Host processes still running a binary from under `root` (the judge's scratch copy of the
-// runner): sandbox survivors, whatever they renamed themselves to.
-std::vector<std::string> survivors(const fs::path& root) {
-  std::vector<std::string> found;
-  if (DIR* d = opendir("/proc")) {
-    while (dirent* e = readdir(d)) {
-      std::string pid = e->d_name;
-      if (pid.empty() || !std::all_of(pid.begin(), pid.end(), ::isdigit)) continue;
-      std::error_code ec;
-      std::string exe = fs::read_symlink("/proc/" + pid + "/exe", ec).string();
-      std::ifstream stat("/proc/" + pid + "/stat");
-      std::string st;
-      std::getline(stat, st);
-      const bool zombie = st.find(") Z") != std::string::npos;
-      if (!ec && !zombie && exe.rfind(root.string(), 0) == 0) found.push_back(pid + " " + exe);
-    }
-    closedir(d);
-  }
-  return found;
-}
-
 class AdversarialTest : public ::testing::TestWithParam<Attack> {};
 
 TEST_P(AdversarialTest, AttackEarnsNothing) {
@@ -185,7 +163,7 @@ TEST_P(AdversarialTest, AttackEarnsNothing) {
   // No survivors: the sandbox tree dies with the grade (teardown is asynchronous: allow 10 s).
   std::vector<std::string> left;
   for (int i = 0; i < 50; ++i) {
-    left = survivors(j.root());
+    left = j.survivors();
     if (left.empty()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }

@@ -190,20 +190,19 @@ TEST(JudgeE2E, FailuresAreVerdicts) {
 TEST(JudgeE2E, ForkBombIsContained) {
   Judge j(json{{"call_timeout_s", 3}});
   auto r = j.grade("score", "s000", kSolutions + "/s000_fork_bomb.c");
-  EXPECT_NE(r["verdict"], "ok") << r.dump();
+  // Forking thousands of spinners may outlast the call timeout; if the call returns, the census
+  // finds the children.
+  EXPECT_TRUE(r["verdict"] == "timeout" || r["verdict"] == "rejected") << r.dump();
   EXPECT_EQ(j.get("/health").status, 200);
   // The namespace teardown is asynchronous: give the kernel a few seconds to reap the bomb.
-  ProcessOptions ps;
-  ps.argv = {"sh", "-c",
-             "ps -eo stat,args | grep hpcab-runner | grep -v grep | grep -vc '^Z' || true"};
-  Result<ProcessResult> left = Error{"not run"};
+  std::vector<std::string> left;
   for (int i = 0; i < 50; ++i) {
-    left = run_process(ps);
-    ASSERT_TRUE(left.ok());
-    if (std::stoi(left->output) == 0) break;
+    left = j.survivors();
+    if (left.empty()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  EXPECT_EQ(std::stoi(left->output), 0) << "sandbox processes survived the grade";
+  EXPECT_TRUE(left.empty()) << left.size() << " sandbox processes survived the grade, e.g. "
+                            << (left.empty() ? "" : left.front());
 }
 
 TEST(JudgeE2E, ScoreIsNotAnAnswerAndUsesOtherDraws) {

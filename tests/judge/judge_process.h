@@ -117,6 +117,24 @@ class Judge {
   std::string log() const { return slurp(root_ / "judge.log"); }
   const std::string& url() const { return url_; }
   pid_t pid() const { return pid_; }
+  // Host processes still running a binary from under this judge's root (its scratch copy of the
+  // runner): sandbox survivors, whatever they renamed themselves to. Other judges on the machine
+  // (parallel test runs) are never counted.
+  std::vector<std::string> survivors() const {
+    std::vector<std::string> found;
+    for (const auto& e : fs::directory_iterator("/proc")) {
+      const std::string pid = e.path().filename().string();
+      if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::error_code ec;
+      const std::string exe = fs::read_symlink(e.path() / "exe", ec).string();
+      std::ifstream stat(e.path() / "stat");
+      std::string st;
+      std::getline(stat, st);
+      const bool zombie = st.find(") Z") != std::string::npos;
+      if (!ec && !zombie && exe.rfind(root_.string(), 0) == 0) found.push_back(pid + " " + exe);
+    }
+    return found;
+  }
   fs::path root() const { return root_; }
   fs::path state() const { return root_ / "state"; }
   fs::path scratch() const { return root_ / "scratch"; }
