@@ -59,6 +59,7 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "alpha",
                                                "submit_fuzzed_configs",
                                                "hidden_variants",
+                                               "hidden_presets",
                                                "check_all_bytes",
                                                "baseline_max_age_s",
                                                "suspect_speedup",
