@@ -27,11 +27,13 @@ run: build
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
-# Figures, not assertions: generator and comparator throughput, then one /submit's latency
-# breakdown and HTTP throughput under 64 connections against a private judge.
+# Figures: generator and comparator throughput, one /submit's latency breakdown and HTTP
+# throughput under 64 connections against a private judge, then the bounded load test (64
+# clients, 30 s, mixed /health /task /score), which fails on any 5xx or lost grade.
 bench: build
 	@$(BUILD_DIR)/hpcab-bench
 	@BUILD_DIR=$(BUILD_DIR) scripts/bench-judge.sh
+	@BUILD_DIR=$(BUILD_DIR) LOAD_DURATION=30 LOAD_CLIENTS=64 scripts/load-judge.sh
 
 format:
 	@find common judge harness tests -name '*.h' -o -name '*.cc' | xargs clang-format -i

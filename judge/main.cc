@@ -1,7 +1,7 @@
 // hpcab-judge: wiring only. Configuration (defaults < --config file < HPCAB_* environment <
 // flags), state (key, database, build cache), the grader, the queue, the routes, the server;
 // then wait for SIGINT/SIGTERM and shut down in order: stop accepting, finish in-flight grades
-// (bounded), close the database.
+// (bounded), close the database, remove this process's scratch run dir.
 #include <signal.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -20,6 +20,7 @@
 #include "judge/grader.h"
 #include "judge/routes.h"
 #include "judge/sandbox.h"
+#include "judge/scratch.h"
 #include "judge/secrets.h"
 #include "judge/server.h"
 #include "judge/store.h"
@@ -123,6 +124,14 @@ int main(int argc, char** argv) {
   // Traversable but not listable by the sandbox's unprivileged uid.
   fs::permissions(config.scratch_dir,
                   fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
+  // This process works only in its own locked run dir; dirs of judges that died (kill -9,
+  // OOM, power cut) without cleaning up are swept now, live judges' dirs are left alone.
+  auto run_dir = ScratchClaim::claim(config.scratch_dir);
+  if (!run_dir) return die(run_dir.error().message);
+  for (const auto& stale : run_dir->removed()) {
+    spdlog::warn("removed stale scratch dir {} left by a judge that is no longer running", stale);
+  }
+  config.scratch_dir = run_dir->dir();
   if (!fs::exists(config.runner_path)) return die("runner not found at " + config.runner_path);
   // The sandbox mounts the runner from the scratch dir, so the checkout's own directory
   // permissions (a private home, a 0700 CI folder) never matter to the sandbox user.
@@ -215,8 +224,7 @@ int main(int argc, char** argv) {
     std::_Exit(3);
   }
   (*store)->close();
-  std::error_code ignore;
-  fs::remove_all(config.scratch_dir, ignore);
+  run_dir->remove();  // only this judge's run dir: others may share the scratch root
   spdlog::info("stopped");
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -73,6 +74,7 @@ struct ChildPlan {
   uid_t uid = 0;
   gid_t gid = 0;
   int seccomp_fd = -1;  // owned; closed by the parent after fork
+  pid_t parent = 0;     // the judge; the child gives up if it is already gone
   std::string error;    // non-empty: the plan could not be made
   ChildPlan() = default;
   ChildPlan(const ChildPlan&) = delete;
@@ -115,6 +117,7 @@ void make_plan(const SandboxPolicy& policy, const SandboxSpec& spec, ChildPlan& 
   p.drop = geteuid() == 0;
   p.uid = policy.unprivileged_uid;
   p.gid = policy.unprivileged_gid;
+  p.parent = getpid();
 }
 
 [[noreturn]] void child_fail(const char* what) {
@@ -144,6 +147,11 @@ void make_plan(const SandboxPolicy& policy, const SandboxSpec& spec, ChildPlan& 
       child_fail("dropping to the unprivileged uid");
     }
   }
+  // bwrap's --die-with-parent arms the parent-death signal only once bwrap runs; arm it from
+  // fork on (after the uid change, which clears it) and close the window in which the judge
+  // was SIGKILLed before that: an orphan must not go on to build or run anything.
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) child_fail("prctl(PR_SET_PDEATHSIG)");
+  if (getppid() != p.parent) _exit(125);
   char* envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"), nullptr};
   execvpe(p.argv[0], p.argv.data(), envp);
   child_fail("exec bwrap (is bubblewrap installed?)");
