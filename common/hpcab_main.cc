@@ -127,11 +127,11 @@ int cmd_check(const fs::path& corpus, const std::vector<std::string>& ids, Check
 // The built-in demo client behind `make run`: for each kernel, submits the reference and the
 // faster version kept under tests/solutions/, and prints what the judge answered.
 int cmd_demo(const std::string& judge, const std::string& solutions,
-             const std::vector<std::string>& kernels, double wait_s) {
+             const std::vector<std::string>& kernels, double wait_s, const HttpOptions& http) {
   using json = nlohmann::json;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
   for (;;) {
-    auto h = http_request("GET", judge + "/health", "", {}, 5);
+    auto h = http_request("GET", judge + "/health", "", {}, 5, http);
     if (h && h->status == 200) break;
     if (std::chrono::steady_clock::now() > deadline) {
       std::cerr << "hpcab demo: no judge answering at " << judge << "/health\n";
@@ -139,16 +139,19 @@ int cmd_demo(const std::string& judge, const std::string& solutions,
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  auto health = json::parse(http_request("GET", judge + "/health", "", {}, 5)->body);
+  auto health = json::parse(http_request("GET", judge + "/health", "", {}, 5, http)->body);
   const int rank = health.value("rank", 0);
   std::printf("%-12s %-28s %-12s %9s %14s %14s %8s\n", "kernel", "submission", "verdict", "speedup",
               "native_ns", "baseline_ns", "time_s");
   int failures = 0;
   for (const auto& k : kernels) {
-    auto task =
-        http_request("GET", judge + "/task/" + k + "?language=c&rank=" + std::to_string(rank));
+    auto task = http_request(
+        "GET", judge + "/task/" + k + "?language=c&rank=" + std::to_string(rank), "", {}, 60, http);
     if (!task || task->status != 200) {
-      std::cerr << "hpcab demo: /task/" << k << " failed\n";
+      std::cerr << "hpcab demo: /task/" << k << " failed: "
+                << (task ? "HTTP " + std::to_string(task->status) + " " + task->body
+                         : task.error().message)
+                << "\n";
       return 2;
     }
     auto corpus = load_corpus(default_corpus());
@@ -169,7 +172,7 @@ int cmd_demo(const std::string& judge, const std::string& solutions,
       json body = {{"kernel", k},      {"language", "c"},  {"rank", rank},
                    {"source", source}, {"run_id", "demo"}, {"optimizer", "make-run"}};
       auto t0 = std::chrono::steady_clock::now();
-      auto r = http_request("POST", judge + "/submit", body.dump(), {}, 3600);
+      auto r = http_request("POST", judge + "/submit", body.dump(), {}, 3600, http);
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (!r || r->status != 200) {
         std::printf("%-12s %-28s %-12s\n", k.c_str(), label.c_str(),
@@ -244,9 +247,28 @@ int main(int argc, char** argv) {
   demo->add_option("--solutions", solutions, "folder with <kernel>.c")->capture_default_str();
   demo->add_option("--kernels", demo_kernels, "kernels to submit")->capture_default_str();
   demo->add_option("--wait", wait_s, "seconds to wait for /health")->capture_default_str();
+  HttpOptions http;
+  std::string token_file;
+  demo->add_option("--token-file", token_file,
+                   "file holding the bearer token for a judge with access control (mode 0600)")
+      ->envname("HPCAB_TOKEN_FILE");
+  demo->add_option("--ca-file", http.ca_file, "PEM CA certificates to verify an https judge")
+      ->envname("HPCAB_CA_FILE");
 
   CLI11_PARSE(app, argc, argv);
-  if (*demo) return cmd_demo(judge_url, solutions, demo_kernels, wait_s);
+  if (*demo) {
+    if (!token_file.empty()) {
+      auto token = read_client_token_file(token_file);
+      if (!token) {
+        std::cerr << "hpcab demo: " << token.error().message << "\n";
+        return 2;
+      }
+      http.bearer_token = *token;
+    } else if (const char* t = std::getenv("HPCAB_TOKEN"); t != nullptr) {
+      http.bearer_token = t;
+    }
+    return cmd_demo(judge_url, solutions, demo_kernels, wait_s, http);
+  }
   if (*list) return cmd_list(corpus);
   if (*abi) return cmd_abi(corpus, abi_id, abi_precision, abi_language);
   if (*check) {

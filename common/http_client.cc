@@ -1,14 +1,26 @@
 // One HTTP/1.1 exchange over a fresh connection. The exchange runs as a chain of asynchronous
 // Beast operations on a private io_context because a tcp_stream's deadline applies only to
-// asynchronous operations; the caller still sees a plain blocking call.
+// asynchronous operations; the caller still sees a plain blocking call. https adds a TLS
+// handshake (1.2 or later, certificate and host name verified) before the request.
 #include "common/http_client.h"
+
+#include <fcntl.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
+#include <fstream>
 #include <optional>
 #include <string_view>
 
@@ -20,12 +32,14 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 // Responses are JSON documents and /metrics text; these bound a misbehaving server's reply.
 constexpr std::uint64_t kMaxResponseBody = 64ull << 20;
 constexpr std::uint32_t kMaxResponseHeader = 64u << 10;
 
 struct Url {
+  bool tls = false;  // https
   std::string host;  // without brackets for IPv6
   std::string port;
   std::string target;  // path and query, starting with '/'
@@ -39,15 +53,19 @@ std::string ToLower(std::string_view s) {
   return out;
 }
 
-// http://host[:port][/path][?query]; anything else (https, userinfo, a fragment, spaces or
-// control bytes) is refused rather than guessed at.
+// http[s]://host[:port][/path][?query]; anything else (another scheme, userinfo, a fragment,
+// spaces or control bytes) is refused rather than guessed at.
 Result<Url> ParseUrl(const std::string& url) {
-  constexpr std::string_view kScheme = "http://";
   auto bad = [&url](const std::string& why) {
-    return Error{"bad URL '" + url + "': " + why + " (expected http://host:port/path)"};
+    return Error{"bad URL '" + url + "': " + why + " (expected http[s]://host:port/path)"};
   };
-  if (url.size() < kScheme.size() || ToLower(url.substr(0, kScheme.size())) != kScheme) {
-    return bad("only the http scheme is supported");
+  Url out;
+  std::string_view kScheme = "http://";
+  if (ToLower(url.substr(0, 8)) == "https://") {
+    kScheme = "https://";
+    out.tls = true;
+  } else if (url.size() < kScheme.size() || ToLower(url.substr(0, kScheme.size())) != kScheme) {
+    return bad("only the http and https schemes are supported");
   }
   for (unsigned char c : url) {
     if (c <= 0x20 || c == 0x7f) return bad("spaces and control characters are not allowed");
@@ -56,7 +74,6 @@ Result<Url> ParseUrl(const std::string& url) {
   const std::string rest = url.substr(kScheme.size());
   const std::size_t authority_end = rest.find_first_of("/?");
   const std::string authority = rest.substr(0, authority_end);
-  Url out;
   out.target = authority_end == std::string::npos ? "/" : rest.substr(authority_end);
   if (out.target.front() == '?') out.target.insert(0, "/");
   if (authority.find('@') != std::string::npos) return bad("user information is not allowed");
@@ -81,7 +98,7 @@ Result<Url> ParseUrl(const std::string& url) {
     }
   }
   if (out.host.empty()) return bad("missing host");
-  if (port_text.empty()) port_text = "80";
+  if (port_text.empty()) port_text = out.tls ? "443" : "80";
   if (port_text.size() > 5 ||
       !std::all_of(port_text.begin(), port_text.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return bad("port is not a number");
@@ -91,33 +108,75 @@ Result<Url> ParseUrl(const std::string& url) {
   return out;
 }
 
+// The client's TLS settings: TLS 1.2 or later, the peer verified against `ca_file` (or the
+// system's trust store) and required to name `host` (a DNS name, or an IP address SAN).
+Result<std::shared_ptr<asio::ssl::context>> MakeTlsContext(const std::string& ca_file) {
+  auto ctx = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+  ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                   asio::ssl::context::no_tlsv1_1);
+  SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+  beast::error_code ec;
+  if (ca_file.empty()) {
+    ctx->set_default_verify_paths(ec);
+    if (ec) return Error{"cannot load the system's CA certificates: " + ec.message()};
+  } else {
+    ctx->load_verify_file(ca_file, ec);
+    if (ec) return Error{"cannot load CA file " + ca_file + ": " + ec.message()};
+  }
+  ctx->set_verify_mode(asio::ssl::verify_peer);
+  return ctx;
+}
+
+// Host name (or IP address) the certificate must carry, and SNI for DNS names.
+Status ExpectPeer(TlsStream& stream, const std::string& host) {
+  SSL* ssl = stream.native_handle();
+  X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
+  beast::error_code ec;
+  asio::ip::make_address(host, ec);
+  const bool is_ip = !ec;
+  if (is_ip ? X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str()) != 1
+            : X509_VERIFY_PARAM_set1_host(param, host.c_str(), host.size()) != 1) {
+    return Error{"cannot set the expected TLS peer name '" + host + "'"};
+  }
+  if (!is_ip && SSL_set_tlsext_host_name(ssl, host.c_str()) != 1) {
+    return Error{"cannot set the TLS server name '" + host + "'"};
+  }
+  return Ok{};
+}
+
 // The state of one exchange; callbacks capture it by reference and ioc.run() returns when the
-// chain ends (every failure path simply stops chaining).
+// chain ends (every failure path simply stops chaining). `Stream` is beast::tcp_stream or
+// TlsStream (then `tls` is the client context).
+template <typename Stream>
 class Exchange {
  public:
-  Exchange(http::request<http::string_body> request, Clock::time_point deadline)
-      : request_(std::move(request)), deadline_(deadline) {
+  Exchange(http::request<http::string_body> request, Clock::time_point deadline,
+           asio::ssl::context* tls = nullptr)
+      : stream_(MakeStream(tls)), request_(std::move(request)), deadline_(deadline) {
     parser_.body_limit(kMaxResponseBody);
     parser_.header_limit(kMaxResponseHeader);
   }
+
+  Stream& stream() { return stream_; }
 
   // Returns the empty string on success, else what failed ("connect: Connection refused").
   std::string Run(const Url& url) {
     resolver_.async_resolve(url.host, url.port, tcp::resolver::numeric_service,
                             [this](beast::error_code ec, tcp::resolver::results_type results) {
                               if (ec) return Fail("resolve", ec);
-                              stream_.expires_at(deadline_);
-                              stream_.async_connect(
+                              Tcp().expires_at(deadline_);
+                              Tcp().async_connect(
                                   results, [this](beast::error_code c_ec, const tcp::endpoint&) {
                                     if (c_ec) return Fail("connect", c_ec);
-                                    Write();
+                                    Handshake();
                                   });
                             });
     // The resolver has no deadline of its own; this bounds it (and everything else).
     ioc_.run_until(deadline_ + std::chrono::milliseconds(100));
     if (!done_) {
       resolver_.cancel();
-      stream_.close();
+      Tcp().close();
       ioc_.restart();
       ioc_.run();  // lets the cancelled operations complete before the objects go away
       failure_ = "resolve: timed out";
@@ -128,15 +187,40 @@ class Exchange {
   http::response<http::string_body> Release() { return parser_.release(); }
 
  private:
+  Stream MakeStream(asio::ssl::context* tls) {
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      return Stream(ioc_, *tls);
+    } else {
+      (void)tls;
+      return Stream(ioc_);
+    }
+  }
+
+  beast::tcp_stream& Tcp() { return beast::get_lowest_layer(stream_); }
+
+  void Handshake() {
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      Tcp().expires_at(deadline_);
+      stream_.async_handshake(asio::ssl::stream_base::client, [this](beast::error_code ec) {
+        if (ec) return Fail("TLS handshake", ec);
+        Write();
+      });
+    } else {
+      Write();
+    }
+  }
+
   void Write() {
-    stream_.expires_at(deadline_);
+    Tcp().expires_at(deadline_);
     http::async_write(stream_, request_, [this](beast::error_code ec, std::size_t) {
       if (ec) return Fail("write", ec);
-      stream_.expires_at(deadline_);
+      Tcp().expires_at(deadline_);
       http::async_read(stream_, buffer_, parser_, [this](beast::error_code r_ec, std::size_t) {
         if (r_ec) return Fail("read", r_ec);
+        // The response is complete (Content-Length or chunked framing), so no TLS close_notify
+        // exchange is needed to trust it; the connection is simply closed.
         beast::error_code ignored;
-        stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+        Tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
         done_ = true;
       });
     });
@@ -146,11 +230,18 @@ class Exchange {
     done_ = true;
     failure_ = std::string(stage) + ": " +
                (ec == beast::error::timeout ? std::string("timed out") : ec.message());
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      // "certificate verify failed" alone does not say why; OpenSSL's verify result does.
+      const long verify = SSL_get_verify_result(stream_.native_handle());
+      if (verify != X509_V_OK) {
+        failure_ += std::string(" (") + X509_verify_cert_error_string(verify) + ")";
+      }
+    }
   }
 
   asio::io_context ioc_;
   tcp::resolver resolver_{ioc_};
-  beast::tcp_stream stream_{ioc_};
+  Stream stream_;
   http::request<http::string_body> request_;
   const Clock::time_point deadline_;
   beast::flat_buffer buffer_;
@@ -163,8 +254,8 @@ class Exchange {
 
 Result<HttpResult> http_request(const std::string& method, const std::string& url,
                                 const std::string& body,
-                                const std::map<std::string, std::string>& headers,
-                                double timeout_s) {
+                                const std::map<std::string, std::string>& headers, double timeout_s,
+                                const HttpOptions& options) {
   const std::string what = method + " " + url;
   Result<Url> parsed = ParseUrl(url);
   if (!parsed) return parsed.error();
@@ -194,6 +285,12 @@ Result<HttpResult> http_request(const std::string& method, const std::string& ur
     if (ToLower(name) == "content-type") has_content_type = true;
     request.set(name, value);
   }
+  if (!options.bearer_token.empty()) {
+    if (options.bearer_token.find_first_of("\r\n") != std::string::npos) {
+      return Error{"bad bearer token for " + what + ": it contains a line break"};
+    }
+    request.set(http::field::authorization, "Bearer " + options.bearer_token);
+  }
   if (!body.empty() && !has_content_type) {
     request.set(http::field::content_type, "application/json");
   }
@@ -201,11 +298,23 @@ Result<HttpResult> http_request(const std::string& method, const std::string& ur
   request.body() = body;
   request.prepare_payload();
 
-  Exchange exchange(std::move(request), deadline);
-  const std::string failure = exchange.Run(*parsed);
-  if (!failure.empty()) return Error{"HTTP " + what + " failed: " + failure};
-
-  http::response<http::string_body> response = exchange.Release();
+  http::response<http::string_body> response;
+  if (parsed->tls) {
+    auto ctx = MakeTlsContext(options.ca_file);
+    if (!ctx) return Error{"HTTP " + what + " failed: " + ctx.error().message};
+    Exchange<TlsStream> exchange(std::move(request), deadline, ctx->get());
+    if (auto st = ExpectPeer(exchange.stream(), parsed->host); !st) {
+      return Error{"HTTP " + what + " failed: " + st.error().message};
+    }
+    const std::string failure = exchange.Run(*parsed);
+    if (!failure.empty()) return Error{"HTTP " + what + " failed: " + failure};
+    response = exchange.Release();
+  } else {
+    Exchange<beast::tcp_stream> exchange(std::move(request), deadline);
+    const std::string failure = exchange.Run(*parsed);
+    if (!failure.empty()) return Error{"HTTP " + what + " failed: " + failure};
+    response = exchange.Release();
+  }
   HttpResult result;
   result.status = static_cast<int>(response.result_int());
   for (const auto& field : response) {
@@ -218,6 +327,27 @@ Result<HttpResult> http_request(const std::string& method, const std::string& ur
   }
   result.body = std::move(response.body());
   return result;
+}
+
+Result<std::string> read_client_token_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Error{"cannot read token file " + path + ": " + std::strerror(errno)};
+  struct stat st {};
+  const bool stat_ok = fstat(fd, &st) == 0;
+  ::close(fd);
+  if (!stat_ok || !S_ISREG(st.st_mode)) return Error{"token file " + path + " is not a file"};
+  if ((st.st_mode & 077) != 0) {
+    return Error{"token file " + path +
+                 " is accessible by group or others; refusing to use it. Run: chmod 600 " + path};
+  }
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    return line.substr(first, last - first + 1);
+  }
+  return Error{"token file " + path + " holds no token"};
 }
 
 }  // namespace hpcab

@@ -53,6 +53,10 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "input_mode",
                                                "runner_path",
                                                "bwrap",
+                                               "agent_tokens_file",
+                                               "admin_tokens_file",
+                                               "tls_cert_file",
+                                               "tls_key_file",
                                                "default_preset",
                                                "timed_calls",
                                                "warmup_calls",
@@ -98,6 +102,10 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "input_mode", c.input_mode, origin),
       take(j, "runner_path", c.runner_path, origin),
       take(j, "bwrap", c.bwrap, origin),
+      take(j, "agent_tokens_file", c.agent_tokens_file, origin),
+      take(j, "admin_tokens_file", c.admin_tokens_file, origin),
+      take(j, "tls_cert_file", c.tls_cert_file, origin),
+      take(j, "tls_key_file", c.tls_key_file, origin),
       take(j, "default_preset", c.default_preset, origin),
       take(j, "timed_calls", c.timed_calls, origin),
       take(j, "warmup_calls", c.warmup_calls, origin),
@@ -157,6 +165,10 @@ Status apply_config_env(JudgeConfig& c, const std::vector<std::string>& env) {
       {"HPCAB_CORPUS_DIR", "corpus_dir"},
       {"HPCAB_SHARED_DIR", "shared_dir"},
       {"HPCAB_INPUT_MODE", "input_mode"},
+      {"HPCAB_AGENT_TOKENS_FILE", "agent_tokens_file"},
+      {"HPCAB_ADMIN_TOKENS_FILE", "admin_tokens_file"},
+      {"HPCAB_TLS_CERT_FILE", "tls_cert_file"},
+      {"HPCAB_TLS_KEY_FILE", "tls_key_file"},
       {"HPCAB_PRESET", "default_preset"},
       {"HPCAB_TIMED_CALLS", "timed_calls"},
       {"HPCAB_QUEUE_DEPTH", "queue_depth"},
@@ -228,6 +240,21 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
       inside(key_file, scratch_dir)) {
     return Error{"key_file (" + key_file +
                  ") must not be inside the corpus, shared or scratch dir"};
+  }
+  if (tls_cert_file.empty() != tls_key_file.empty()) {
+    return Error{"tls_cert_file and tls_key_file go together: set both (HTTPS) or neither (HTTP)"};
+  }
+  // Secrets must not be where agents can read them (a source_file submission, the sandbox).
+  for (const auto& [name, path] :
+       {std::pair<const char*, const std::string*>{"agent_tokens_file", &agent_tokens_file},
+        {"admin_tokens_file", &admin_tokens_file},
+        {"tls_key_file", &tls_key_file}}) {
+    if (path->empty()) continue;
+    if (inside(*path, corpus_dir) || (!shared_dir.empty() && inside(*path, shared_dir)) ||
+        inside(*path, scratch_dir)) {
+      return Error{std::string(name) + " (" + *path +
+                   ") must not be inside the corpus, shared or scratch dir"};
+    }
   }
   for (const auto& p : hidden_presets) {
     if (p != "S" && p != "M" && p != "L" && p != "XL") {

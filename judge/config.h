@@ -31,6 +31,14 @@ struct JudgeConfig {
   std::string runner_path;            // default: hpcab-runner next to hpcab-judge
   std::string bwrap = "bwrap";
 
+  // Access control (docs/operations.md). Token files: one token per line, mode 0600; an empty
+  // path leaves that role without tokens. Any token file set: every route but /health needs
+  // `Authorization: Bearer`. No admin file: /admin/* is disabled. TLS: both files or neither.
+  std::string agent_tokens_file;
+  std::string admin_tokens_file;
+  std::string tls_cert_file;  // PEM certificate chain; set: the judge speaks HTTPS only
+  std::string tls_key_file;   // PEM private key; not readable by others
+
   // Grading protocol (SPEC §5)
   std::string default_preset = "S";
   int timed_calls = 20;  // R

@@ -15,6 +15,7 @@
 #include <iostream>
 
 #include "common/manifest.h"
+#include "judge/access.h"
 #include "judge/build.h"
 #include "judge/config.h"
 #include "judge/grader.h"
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
   std::string config_file;
   JudgeConfig flags;  // only the fields set on the command line are applied
   std::string host, state_dir, corpus_dir, shared_dir, input_mode, preset, db, key, scratch;
+  std::string agent_tokens, admin_tokens, tls_cert, tls_key;
   int port = -1, rank = -1, timed_calls = -1, queue_depth = -1, workers = -1;
   app.add_option("--config", config_file, "JSON settings file (see docs/operations.md)");
   app.add_option("--host", host, "listen address (default 127.0.0.1)");
@@ -75,6 +77,12 @@ int main(int argc, char** argv) {
   app.add_option("--timed-calls", timed_calls, "timed calls per configuration (default 20)");
   app.add_option("--queue-depth", queue_depth, "grades waiting before 429 (default 16)");
   app.add_option("--workers", workers, "concurrent grades (default 1)");
+  app.add_option("--agent-tokens-file", agent_tokens,
+                 "bearer tokens of agents, one per line, mode 0600 (default: none)");
+  app.add_option("--admin-tokens-file", admin_tokens,
+                 "bearer tokens of admins (also enables /admin/*), mode 0600 (default: none)");
+  app.add_option("--tls-cert", tls_cert, "PEM certificate chain: serve HTTPS only");
+  app.add_option("--tls-key", tls_key, "PEM private key of --tls-cert");
   CLI11_PARSE(app, argc, argv);
   // Logs go to stderr; stdout carries only the "listening on" line that scripts wait for.
   spdlog::set_default_logger(spdlog::stderr_color_mt("hpcab-judge"));
@@ -103,9 +111,23 @@ int main(int argc, char** argv) {
   if (timed_calls >= 0) config.timed_calls = timed_calls;
   if (queue_depth >= 0) config.queue_depth = queue_depth;
   if (workers >= 0) config.grade_workers = workers;
+  if (!agent_tokens.empty()) config.agent_tokens_file = agent_tokens;
+  if (!admin_tokens.empty()) config.admin_tokens_file = admin_tokens;
+  if (!tls_cert.empty()) config.tls_cert_file = tls_cert;
+  if (!tls_key.empty()) config.tls_key_file = tls_key;
   std::error_code ec;
   fs::path exe = fs::canonical("/proc/self/exe", ec);
   if (auto st = config.finalize(exe.parent_path().string()); !st) return die(st.error().message);
+  // Access control is checked before anything is created: a misconfigured secret is a startup
+  // error, never a judge that runs open.
+  auto access = Access::load(config.agent_tokens_file, config.admin_tokens_file);
+  if (!access) return die(access.error().message);
+  const bool tls = !config.tls_cert_file.empty();
+  if (tls) {
+    if (auto st = check_private_file(config.tls_key_file, "TLS private key"); !st) {
+      return die("tls_key_file: " + st.error().message);
+    }
+  }
 
   // Block the shutdown signals in every thread; main waits for them with sigwait.
   sigset_t signals;
@@ -197,17 +219,35 @@ int main(int argc, char** argv) {
                 std::move(bandwidth));
   JobQueue queue(static_cast<std::size_t>(config.queue_depth), config.grade_workers);
   Metrics metrics;
-  Routes routes(config, &grader, &queue, &metrics);
+  Routes routes(config, &grader, &queue, &metrics, store->get(), &*access);
   Server server(config.server, [&routes](HttpRequest req, Responder respond) {
     routes.handle(std::move(req), std::move(respond));
   });
+  if (tls) {
+    if (auto st = server.enable_tls(config.tls_cert_file, config.tls_key_file); !st) {
+      return die(st.error().message);
+    }
+  }
   auto bound = server.listen(config.host, config.port);
   if (!bound) return die(bound.error().message);
   server.start();
-  spdlog::info("hpcab-judge {} rank {} listening on http://{}:{} ({} kernels, state {}, db {})",
-               HPCAB_VERSION, config.rank, config.host, *bound, grader.corpus().size(),
+  const char* scheme = tls ? "https" : "http";
+  spdlog::info("hpcab-judge {} rank {} listening on {}://{}:{} ({} kernels, state {}, db {})",
+               HPCAB_VERSION, config.rank, scheme, config.host, *bound, grader.corpus().size(),
                config.state_dir, config.db_path);
-  std::cout << "listening on http://" << config.host << ":" << *bound << std::endl;
+  // Counts only: tokens never reach the log.
+  spdlog::info("access: {}; admin routes {}",
+               access->enabled() ? "bearer tokens required (all routes but /health)"
+                                 : "open (no token files)",
+               access->admin_enabled() ? "enabled" : "disabled (no admin_tokens_file)");
+  if (!access->enabled() && config.host != "127.0.0.1" && config.host != "::1" &&
+      config.host != "localhost") {
+    spdlog::warn(
+        "listening on {} without tokens: anyone who can reach it can grade and read "
+        "tasks; set agent_tokens_file (docs/operations.md)",
+        config.host);
+  }
+  std::cout << "listening on " << scheme << "://" << config.host << ":" << *bound << std::endl;
 
   int sig = 0;
   sigwait(&signals, &sig);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "common/abi.h"
@@ -235,6 +236,40 @@ std::optional<fs::path> inside_dir(const std::string& root, const std::string& r
   return real;
 }
 
+// Admin responses quote stored text (build logs carry compiler output): invalid UTF-8 is
+// replaced rather than failing the response.
+HttpResponse lenient_json_response(const json& body) {
+  HttpResponse r;
+  r.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+  return r;
+}
+
+// A stored JSON text as JSON; a text that does not parse is returned as the string itself.
+json stored_json(const std::string& text) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return j.is_discarded() ? json(text) : j;
+}
+
+// Non-negative ASCII decimal of at most `digits` digits.
+std::optional<int64_t> parse_count(const std::string& s, std::size_t digits) {
+  if (s.empty() || s.size() > digits) return std::nullopt;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+  }
+  return std::stoll(s);
+}
+
+constexpr int64_t kAdminDefaultLimit = 100;
+constexpr int64_t kAdminMaxLimit = 1000;
+
+// The metrics label of a request refused before routing: a known route, else "unmatched", so
+// callers without a token cannot add a label (and memory) per path they invent.
+std::string denied_route_label(const std::string& route) {
+  static const std::set<std::string> kKnown = {"/health", "/metrics", "/task",   "/baseline",
+                                               "/score",  "/submit",  "/oracle", "/admin"};
+  return kKnown.count(route) ? route : "unmatched";
+}
+
 const char* kAbiDoc =
     "C ABI: void <kernel>_<fp64|fp32>(array pointers sorted by name (ASCII), then scalars and "
     "size symbols sorted by name (ASCII), then uint8_t *restrict workspace, const int64_t "
@@ -268,8 +303,14 @@ std::string stub_source(const Manifest& m, Precision p, const std::string& langu
   return head + proto + " {\n  /* " + m.id + ": write the kernel here. */\n}\n";
 }
 
-Routes::Routes(const JudgeConfig& config, Grader* grader, JobQueue* queue, Metrics* metrics)
-    : config_(config), grader_(grader), queue_(queue), metrics_(metrics) {}
+Routes::Routes(const JudgeConfig& config, Grader* grader, JobQueue* queue, Metrics* metrics,
+               Store* store, const Access* access)
+    : config_(config),
+      grader_(grader),
+      queue_(queue),
+      metrics_(metrics),
+      store_(store),
+      access_(access) {}
 
 HttpResponse Routes::health(const std::map<std::string, std::string>&) {
   // Any rank may ask: /health reports this judge's own rank.
@@ -542,6 +583,132 @@ void Routes::grade(const std::string& route, const HttpRequest& req, Responder r
   }
 }
 
+HttpResponse Routes::admin_submissions(const std::map<std::string, std::string>& q) {
+  static const std::set<std::string> kParams = {"kernel",  "run_id", "optimizer",
+                                                "verdict", "limit",  "offset"};
+  for (const auto& [k, v] : q) {
+    if (!kParams.count(k)) {
+      return error_response(400, "unknown query parameter '" + k +
+                                     "' (kernel, run_id, optimizer, verdict, limit, offset)");
+    }
+  }
+  SubmissionFilter f;
+  auto text = [&q](const char* k) -> std::optional<std::string> {
+    auto it = q.find(k);
+    return it == q.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  f.kernel = text("kernel");
+  f.run_id = text("run_id");
+  f.optimizer = text("optimizer");
+  f.verdict = text("verdict");
+  f.limit = kAdminDefaultLimit;
+  if (auto l = text("limit")) {
+    auto n = parse_count(*l, 4);
+    if (!n || *n < 1 || *n > kAdminMaxLimit) {
+      return error_response(
+          400, "'limit' must be an integer from 1 to " + std::to_string(kAdminMaxLimit));
+    }
+    f.limit = *n;
+  }
+  if (auto o = text("offset")) {
+    auto n = parse_count(*o, 15);
+    if (!n) return error_response(400, "'offset' must be a non-negative integer");
+    f.offset = *n;
+  }
+  if (!store_) return error_response(500, "the judge has no database attached");
+  auto page = store_->list_submissions(f);
+  if (!page) return error_response(500, page.error().message);
+  json rows = json::array();
+  for (const auto& s : page->rows) {
+    rows.push_back({{"submission_id", s.id},
+                    {"kernel", s.kernel},
+                    {"language", s.language},
+                    {"precision", s.precision},
+                    {"preset", s.preset},
+                    {"verdict", s.verdict},
+                    {"speedup", s.speedup ? json(*s.speedup) : json(nullptr)},
+                    {"suspect", s.suspect},
+                    {"run_id", s.run_id},
+                    {"optimizer", s.optimizer},
+                    {"received_at", s.received_at},
+                    {"finished_at", s.finished_at},
+                    {"content_hash", s.content_hash}});
+  }
+  return lenient_json_response({{"submissions", std::move(rows)},
+                                {"total", page->total},
+                                {"limit", f.limit},
+                                {"offset", f.offset}});
+}
+
+HttpResponse Routes::admin_submission(const std::string& id_text) {
+  auto id = parse_count(id_text, 18);
+  if (!id || *id < 1) {
+    return error_response(400, "submission id must be a positive integer (got '" + id_text + "')");
+  }
+  if (!store_) return error_response(500, "the judge has no database attached");
+  auto got = store_->get_submission(*id);
+  if (!got) return error_response(500, got.error().message);
+  if (!got->has_value()) return error_response(404, "no submission " + std::to_string(*id));
+  const SubmissionRecord& r = **got;
+  auto opt = [](const auto& v) { return v ? json(*v) : json(nullptr); };
+  json configs = json::array();
+  for (const auto& c : r.configs) {
+    configs.push_back({{"config", c.config},
+                       {"sizes", stored_json(c.sizes_json)},
+                       {"candidate_median_ns", c.candidate_median_ns},
+                       {"baseline_median_ns", c.baseline_median_ns},
+                       {"ratio", c.ratio},
+                       {"p_faster", c.p_faster},
+                       {"p_slower", c.p_slower},
+                       {"credit", c.credit},
+                       {"suspect", c.suspect}});
+  }
+  json samples = json::array();
+  for (const auto& set : r.samples) {
+    samples.push_back({{"config", set.config}, {"side", set.side}, {"ns", set.ns}});
+  }
+  // NaN statistics dump as null (strict JSON, SPEC §4).
+  return lenient_json_response({{"submission_id", *id},
+                                {"route", r.route},
+                                {"rank", r.rank},
+                                {"kernel", r.kernel},
+                                {"language", r.language},
+                                {"precision", r.precision},
+                                {"preset", r.preset},
+                                {"sizes", stored_json(r.sizes_json)},
+                                {"source", r.source},
+                                {"library_path", r.library_path},
+                                {"build", stored_json(r.build_tokens_json)},
+                                {"build_log", r.build_log},
+                                {"content_hash", r.content_hash},
+                                {"verdict", r.verdict},
+                                {"detail", r.detail},
+                                {"build_ok", r.build_ok},
+                                {"correct", r.correct},
+                                {"public_correct", r.public_correct},
+                                {"hidden_correct", r.hidden_correct},
+                                {"hidden_passed", r.hidden_passed},
+                                {"hidden_total", r.hidden_total},
+                                {"speedup", opt(r.speedup)},
+                                {"baseline", r.baseline},
+                                {"native_ns", opt(r.native_ns)},
+                                {"baseline_ns", opt(r.baseline_ns)},
+                                {"max_rel_error", opt(r.max_rel_error)},
+                                {"suspect", r.suspect},
+                                {"timed_out", r.timed_out},
+                                {"machine", r.machine},
+                                {"judge_version", r.judge_version},
+                                {"run_id", r.run_id},
+                                {"optimizer", r.optimizer},
+                                {"tokens", opt(r.tokens)},
+                                {"workspace_bytes", opt(r.workspace_bytes)},
+                                {"received_at", r.received_at},
+                                {"finished_at", r.finished_at},
+                                {"response", stored_json(r.response_json)},
+                                {"configs", std::move(configs)},
+                                {"samples", std::move(samples)}});
+}
+
 void Routes::handle(HttpRequest req, Responder respond) {
   std::string path;
   std::map<std::string, std::string> query;
@@ -549,11 +716,18 @@ void Routes::handle(HttpRequest req, Responder respond) {
   std::string route = path;
   if (route.rfind("/task/", 0) == 0) route = "/task";
   if (route.rfind("/baseline/", 0) == 0) route = "/baseline";
+  if (is_admin_path(route)) route = "/admin";
   Metrics* metrics = metrics_;
   auto counted = [metrics, route, respond](HttpResponse r) {
     metrics->request(route, r.status);
     respond(std::move(r));
   };
+  // Access control comes before any route (SPEC §4 additions, docs/api.md "Access control").
+  static const Access kNoTokens;
+  if (auto denied = (access_ ? *access_ : kNoTokens).check(path, req.headers)) {
+    metrics->request(denied_route_label(route), denied->status);
+    return respond(std::move(*denied));
+  }
   const bool get = req.method == "GET";
   const bool post = req.method == "POST";
   if (path == "/health") {
@@ -581,6 +755,14 @@ void Routes::handle(HttpRequest req, Responder respond) {
                  : path == "/oracle" ? "oracle"
                                      : "submit",
                  req, counted);
+  }
+  if (path == "/admin/submissions") {
+    if (!get) return counted(error_response(405, "use GET /admin/submissions"));
+    return counted(admin_submissions(query));
+  }
+  if (path.rfind("/admin/submissions/", 0) == 0) {
+    if (!get) return counted(error_response(405, "use GET /admin/submissions/<id>"));
+    return counted(admin_submission(path.substr(19)));
   }
   return counted(error_response(404, "no route " + req.method + " " + path));
 }

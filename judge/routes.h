@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "judge/access.h"
 #include "judge/config.h"
 #include "judge/grader.h"
 #include "judge/server.h"
@@ -61,7 +62,10 @@ class Metrics {
 
 class Routes {
  public:
-  Routes(const JudgeConfig& config, Grader* grader, JobQueue* queue, Metrics* metrics);
+  // `store` serves the admin routes and `access` decides who may call what; without an Access
+  // the judge is open except /admin/*, which is disabled.
+  Routes(const JudgeConfig& config, Grader* grader, JobQueue* queue, Metrics* metrics,
+         Store* store = nullptr, const Access* access = nullptr);
   // The server's Handler.
   void handle(HttpRequest request, Responder respond);
 
@@ -71,11 +75,15 @@ class Routes {
   void baseline(const std::string& kernel, const std::map<std::string, std::string>& query,
                 Responder respond);
   void grade(const std::string& route, const HttpRequest& request, Responder respond);
+  HttpResponse admin_submissions(const std::map<std::string, std::string>& query);
+  HttpResponse admin_submission(const std::string& id);
 
   const JudgeConfig& config_;
   Grader* grader_;
   JobQueue* queue_;
   Metrics* metrics_;
+  Store* store_;
+  const Access* access_;
 };
 
 // Stub sources that compile as they are (SPEC §4 /task): c, cpp, fortran.

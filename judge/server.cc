@@ -20,8 +20,10 @@
 #include <array>
 #include <atomic>
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -34,6 +36,7 @@
 #include <sstream>
 #include <string_view>
 #include <thread>
+#include <variant>
 
 namespace hpcab::judge {
 namespace {
@@ -43,6 +46,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 constexpr char kServerName[] = "hpcab-judge";
 
@@ -118,6 +122,8 @@ struct Shared {
   Handler handler;
   std::atomic<int> live{0};  // counted connections: active_connections(), max_connections
   std::atomic<bool> stopping{false};
+  // Set by enable_tls() before start(), read-only afterwards: every connection speaks TLS.
+  std::shared_ptr<asio::ssl::context> tls;
 
   std::mutex mu;
   std::condition_variable cv;  // signalled when a session closes or an I/O thread exits
@@ -163,7 +169,7 @@ class Session : public std::enable_shared_from_this<Session> {
         counted_(counted),
         executor_(socket.get_executor()),
         remote_(PeerOf(socket)),
-        stream_(std::move(socket)),
+        stream_(MakeStream(std::move(socket), shared_->tls.get())),
         response_timer_(executor_) {}
 
   ~Session() {
@@ -224,7 +230,37 @@ class Session : public std::enable_shared_from_this<Session> {
            std::to_string(peer.port());
   }
 
+  static std::variant<beast::tcp_stream, TlsStream> MakeStream(tcp::socket socket,
+                                                               asio::ssl::context* tls) {
+    if (tls)
+      return std::variant<beast::tcp_stream, TlsStream>(std::in_place_type<TlsStream>,
+                                                        std::move(socket), *tls);
+    return std::variant<beast::tcp_stream, TlsStream>(std::in_place_type<beast::tcp_stream>,
+                                                      std::move(socket));
+  }
+
+  // The TCP layer, plain or under TLS: deadlines, shutdown and close act on it.
+  beast::tcp_stream& Tcp() {
+    return std::visit([](auto& s) -> beast::tcp_stream& { return beast::get_lowest_layer(s); },
+                      stream_);
+  }
+
+  // Runs `f` with the stream requests and responses travel on (the TLS stream when TLS is on).
+  template <typename F>
+  void WithStream(F&& f) {
+    std::visit(std::forward<F>(f), stream_);
+  }
+
   void OnStart() {
+    // TLS: the handshake comes first, bounded like a request (read_timeout_s), so a client that
+    // never finishes it cannot hold a connection slot; a failed handshake (plain HTTP sent to
+    // the HTTPS port, an old TLS version) just closes the connection.
+    if (auto* tls = std::get_if<TlsStream>(&stream_); tls && !handshake_done_) {
+      Tcp().expires_after(ToDuration(shared_->limits.read_timeout_s));
+      tls->async_handshake(asio::ssl::stream_base::server,
+                           beast::bind_front_handler(&Session::OnHandshake, shared_from_this()));
+      return;
+    }
     if (!counted_) {
       HttpResponse busy = error_response(503, "the judge is at its connection limit (" +
                                                   std::to_string(shared_->limits.max_connections) +
@@ -235,6 +271,16 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (shared_->stopping) return Finish();
     ReadRequest();
+  }
+
+  void OnHandshake(beast::error_code ec) {
+    if (state_ == State::kClosed) return;
+    if (ec) {
+      spdlog::debug("judge server: TLS handshake with {} failed: {}", remote_, ec.message());
+      return Finish();
+    }
+    handshake_done_ = true;
+    OnStart();
   }
 
   void ReadRequest() {
@@ -248,9 +294,11 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_->body_limit(static_cast<std::uint64_t>(shared_->limits.max_body_bytes));
     // One deadline for the whole request, however slowly it trickles in (slow-loris bound).
     // tcp_stream deadlines are absolute, so it also covers the 100 Continue and the body.
-    stream_.expires_after(ToDuration(shared_->limits.read_timeout_s));
-    http::async_read_header(stream_, buffer_, *parser_,
-                            beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
+    Tcp().expires_after(ToDuration(shared_->limits.read_timeout_s));
+    WithStream([this](auto& stream) {
+      http::async_read_header(stream, buffer_, *parser_,
+                              beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
+    });
   }
 
   void OnHeader(beast::error_code ec, std::size_t /*bytes*/) {
@@ -262,20 +310,24 @@ class Session : public std::enable_shared_from_this<Session> {
     const auto& header = parser_->get();
     if (header.version() >= 11 && beast::iequals(header[http::field::expect], "100-continue")) {
       static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-      asio::async_write(stream_, asio::buffer(kContinue.data(), kContinue.size()),
-                        [self = shared_from_this()](beast::error_code write_ec, std::size_t) {
-                          if (self->state_ == State::kClosed) return;
-                          if (write_ec) return self->Finish();
-                          self->ReadBody();
-                        });
+      WithStream([this](auto& stream) {
+        asio::async_write(stream, asio::buffer(kContinue.data(), kContinue.size()),
+                          [self = shared_from_this()](beast::error_code write_ec, std::size_t) {
+                            if (self->state_ == State::kClosed) return;
+                            if (write_ec) return self->Finish();
+                            self->ReadBody();
+                          });
+      });
       return;
     }
     ReadBody();
   }
 
   void ReadBody() {
-    http::async_read(stream_, buffer_, *parser_,
-                     beast::bind_front_handler(&Session::OnRead, shared_from_this()));
+    WithStream([this](auto& stream) {
+      http::async_read(stream, buffer_, *parser_,
+                       beast::bind_front_handler(&Session::OnRead, shared_from_this()));
+    });
   }
 
   void OnRead(beast::error_code ec, std::size_t /*bytes*/) {
@@ -406,9 +458,11 @@ class Session : public std::enable_shared_from_this<Session> {
     res.keep_alive(!close_after_write_);
     res.body() = std::move(r.body);
     res.prepare_payload();
-    stream_.expires_after(ToDuration(shared_->limits.write_timeout_s));
-    http::async_write(stream_, res,
-                      beast::bind_front_handler(&Session::OnWrite, shared_from_this()));
+    Tcp().expires_after(ToDuration(shared_->limits.write_timeout_s));
+    WithStream([this, &res](auto& stream) {
+      http::async_write(stream, res,
+                        beast::bind_front_handler(&Session::OnWrite, shared_from_this()));
+    });
   }
 
   void OnWrite(beast::error_code ec, std::size_t /*bytes*/) {
@@ -418,7 +472,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (drain_after_write_) return DrainAndClose();
     if (close_after_write_ || closing_ || shared_->stopping) {
       beast::error_code ignored;
-      stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      Tcp().socket().shutdown(tcp::socket::shutdown_send, ignored);
       return Finish();
     }
     WaitForNextRequest();
@@ -430,9 +484,11 @@ class Session : public std::enable_shared_from_this<Session> {
     if (closing_ || shared_->stopping) return Finish();
     if (buffer_.size() > 0) return ReadRequest();  // pipelined bytes are already here
     state_ = State::kIdle;
-    stream_.expires_after(ToDuration(shared_->limits.keepalive_idle_s));
-    stream_.async_read_some(buffer_.prepare(kIdleReadBytes),
-                            beast::bind_front_handler(&Session::OnIdleRead, shared_from_this()));
+    Tcp().expires_after(ToDuration(shared_->limits.keepalive_idle_s));
+    WithStream([this](auto& stream) {
+      stream.async_read_some(buffer_.prepare(kIdleReadBytes),
+                             beast::bind_front_handler(&Session::OnIdleRead, shared_from_this()));
+    });
   }
 
   void OnIdleRead(beast::error_code ec, std::size_t bytes) {
@@ -445,14 +501,16 @@ class Session : public std::enable_shared_from_this<Session> {
   void DrainAndClose() {
     state_ = State::kDraining;
     beast::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-    stream_.expires_after(ToDuration(std::min(kDrainSeconds, shared_->limits.read_timeout_s)));
+    Tcp().socket().shutdown(tcp::socket::shutdown_send, ignored);
+    Tcp().expires_after(ToDuration(std::min(kDrainSeconds, shared_->limits.read_timeout_s)));
     DrainSome();
   }
 
   void DrainSome() {
-    stream_.async_read_some(asio::buffer(drain_buffer_),
-                            beast::bind_front_handler(&Session::OnDrain, shared_from_this()));
+    WithStream([this](auto& stream) {
+      stream.async_read_some(asio::buffer(drain_buffer_),
+                             beast::bind_front_handler(&Session::OnDrain, shared_from_this()));
+    });
   }
 
   void OnDrain(beast::error_code ec, std::size_t bytes) {
@@ -468,7 +526,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (state_ == State::kClosed) return;
     state_ = State::kClosed;
     response_timer_.cancel();
-    stream_.close();
+    Tcp().close();
     Unregister();
   }
 
@@ -485,7 +543,8 @@ class Session : public std::enable_shared_from_this<Session> {
   // The connection's strand; const, so PostResponse may read it from any thread.
   const asio::any_io_executor executor_;
   const std::string remote_;  // const: PostResponse logs it from other threads
-  beast::tcp_stream stream_;
+  // Plain TCP, or TLS over it when the server has a certificate (enable_tls).
+  std::variant<beast::tcp_stream, TlsStream> stream_;
   asio::steady_timer response_timer_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -495,7 +554,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::uint64_t seq_ = 0;  // requests read on this connection
   bool keep_alive_ = false;
   unsigned version_ = 11;
-  bool closing_ = false;  // no further requests on this connection
+  bool closing_ = false;         // no further requests on this connection
+  bool handshake_done_ = false;  // TLS only
   bool close_after_write_ = false;
   bool drain_after_write_ = false;
   std::array<char, 8192> drain_buffer_{};
@@ -738,6 +798,33 @@ void Server::stop() {
   for (auto& t : im.threads) t.join();
   im.threads.clear();
   sh.handler = nullptr;  // no thread can call it any more
+}
+
+Status Server::enable_tls(const std::string& cert_file, const std::string& key_file) {
+  Impl& im = *impl_;
+  std::lock_guard lifecycle(im.lifecycle_mu);
+  if (im.started || im.stopped) return Error{"enable_tls() must be called before start()"};
+  auto ctx = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_server);
+  // TLS 1.2 and 1.3 only; no renegotiation (a client could make the server redo handshakes).
+  ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                   asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
+  SSL_CTX* native = ctx->native_handle();
+  if (SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION) != 1) {
+    return Error{"TLS: cannot set the minimum protocol version to TLS 1.2"};
+  }
+  SSL_CTX_set_options(native, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+  beast::error_code ec;
+  ctx->use_certificate_chain_file(cert_file, ec);
+  if (ec) return Error{"TLS: cannot load the certificate chain " + cert_file + ": " + ec.message()};
+  ctx->use_private_key_file(key_file, asio::ssl::context::pem, ec);
+  if (ec) return Error{"TLS: cannot load the private key " + key_file + ": " + ec.message()};
+  if (SSL_CTX_check_private_key(native) != 1) {
+    return Error{"TLS: the private key " + key_file + " does not match the certificate " +
+                 cert_file};
+  }
+  im.shared->tls = std::move(ctx);
+  return Ok{};
 }
 
 int Server::active_connections() const { return impl_->shared->live.load(); }

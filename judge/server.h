@@ -56,6 +56,9 @@ class Server {
 
   // Binds and listens; port 0 picks a free port. Returns the bound port.
   Result<uint16_t> listen(const std::string& host, uint16_t port);
+  // Every connection speaks TLS (1.2 or later) with this PEM certificate chain and key; plain
+  // HTTP is refused. Before start(); an Error names the file that failed to load.
+  Status enable_tls(const std::string& cert_file, const std::string& key_file);
   // Starts the I/O threads and returns.
   void start();
   // Stops accepting, lets in-flight requests finish (bounded by shutdown_grace_s), closes idle

@@ -214,6 +214,10 @@ class Query {
     if (v) return integer(name, *v);
     check(sqlite3_bind_null(stmt_, index(name)), name);
   }
+  void opt_text(const char* name, const std::optional<std::string>& v) {
+    if (v) return text(name, *v);
+    check(sqlite3_bind_null(stmt_, index(name)), name);
+  }
 
   // True when a row is available, false when the statement is done.
   Result<bool> step(std::string_view context) {
@@ -387,6 +391,23 @@ ORDER BY set_index, call_index
 
 constexpr const char* kSelectConfigs = R"sql(
 SELECT * FROM config_results WHERE submission_id = :id ORDER BY config_index
+)sql";
+
+// The admin listing's filters: a NULL parameter matches every row, so one constant statement
+// serves every combination of filters.
+constexpr const char* kListSubmissions = R"sql(
+SELECT id, kernel, language, precision, preset, verdict, speedup, suspect, run_id, optimizer,
+       received_at, finished_at, content_hash
+FROM submissions
+WHERE (:kernel IS NULL OR kernel = :kernel) AND (:run_id IS NULL OR run_id = :run_id)
+  AND (:optimizer IS NULL OR optimizer = :optimizer) AND (:verdict IS NULL OR verdict = :verdict)
+ORDER BY id DESC LIMIT :limit OFFSET :offset
+)sql";
+
+constexpr const char* kCountFilteredSubmissions = R"sql(
+SELECT count(*) AS n FROM submissions
+WHERE (:kernel IS NULL OR kernel = :kernel) AND (:run_id IS NULL OR run_id = :run_id)
+  AND (:optimizer IS NULL OR optimizer = :optimizer) AND (:verdict IS NULL OR verdict = :verdict)
 )sql";
 
 }  // namespace
@@ -805,6 +826,67 @@ Result<std::optional<SubmissionRecord>> Store::get_submission(int64_t id) {
     if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
   }
   return std::optional<SubmissionRecord>(std::move(r));
+}
+
+Result<SubmissionPage> Store::list_submissions(const SubmissionFilter& filter) {
+  if (filter.limit < 0 || filter.offset < 0) {
+    return Error{"store: listing submissions: limit and offset must be non-negative"};
+  }
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  // The count and the page: a read transaction makes them one snapshot.
+  if (auto s = exec(im.db, "BEGIN", "starting a read"); !s.ok()) return s.error();
+  struct EndRead {
+    sqlite3* db;
+    ~EndRead() { (void)exec(db, "COMMIT", "ending a read"); }
+  } end_read{im.db};
+  auto bind_filter = [&filter](Query& q) {
+    q.opt_text(":kernel", filter.kernel);
+    q.opt_text(":run_id", filter.run_id);
+    q.opt_text(":optimizer", filter.optimizer);
+    q.opt_text(":verdict", filter.verdict);
+  };
+
+  SubmissionPage page;
+  {
+    auto stmt = im.prepare(kCountFilteredSubmissions);
+    if (!stmt.ok()) return stmt.error();
+    Query q(im.db, *stmt);
+    bind_filter(q);
+    auto row = q.step("counting submissions");
+    if (!row.ok()) return row.error();
+    page.total = q.col_int("n");
+    if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
+  }
+  auto stmt = im.prepare(kListSubmissions);
+  if (!stmt.ok()) return stmt.error();
+  Query q(im.db, *stmt);
+  bind_filter(q);
+  q.integer(":limit", filter.limit);
+  q.integer(":offset", filter.offset);
+  for (;;) {
+    auto row = q.step("listing submissions");
+    if (!row.ok()) return row.error();
+    if (!*row) break;
+    SubmissionSummary s;
+    s.id = q.col_int("id");
+    s.kernel = q.col_text("kernel");
+    s.language = q.col_text("language");
+    s.precision = q.col_text("precision");
+    s.preset = q.col_text("preset");
+    s.verdict = q.col_text("verdict");
+    s.speedup = q.col_opt_real("speedup");
+    s.suspect = q.col_bool("suspect");
+    s.run_id = q.col_text("run_id");
+    s.optimizer = q.col_text("optimizer");
+    s.received_at = q.col_opt_real("received_at").value_or(0);
+    s.finished_at = q.col_opt_real("finished_at").value_or(0);
+    s.content_hash = q.col_text("content_hash");
+    page.rows.push_back(std::move(s));
+  }
+  if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
+  return page;
 }
 
 void Store::close() {

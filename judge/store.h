@@ -73,6 +73,30 @@ struct ScoreCallRecord {
   std::string response_json;
 };
 
+// One row of the admin listing (GET /admin/submissions): what identifies and summarizes a
+// submission, without its source, logs or samples.
+struct SubmissionSummary {
+  int64_t id = 0;
+  std::string kernel, language, precision, preset, verdict;
+  std::optional<double> speedup;
+  bool suspect = false;
+  std::string run_id, optimizer;
+  double received_at = 0, finished_at = 0;
+  std::string content_hash;
+};
+
+// Filters of the admin listing; an unset field matches every row. Rows come newest first.
+struct SubmissionFilter {
+  std::optional<std::string> kernel, run_id, optimizer, verdict;
+  int64_t limit = 100;  // the caller bounds it; the store only refuses negative values
+  int64_t offset = 0;
+};
+
+struct SubmissionPage {
+  int64_t total = 0;  // rows matching the filter, ignoring limit and offset
+  std::vector<SubmissionSummary> rows;
+};
+
 // Cached baseline samples (SPEC §5.11), keyed by everything that can change them.
 struct BaselineKey {
   std::string kernel, precision, sizes_json, baseline, machine;
@@ -101,6 +125,8 @@ class Store {
   Result<int64_t> count_submissions();
   // The stored record (for tests and admin routes); nullopt when absent.
   Result<std::optional<SubmissionRecord>> get_submission(int64_t id);
+  // The matching submissions, newest first, and how many match in all (one snapshot).
+  Result<SubmissionPage> list_submissions(const SubmissionFilter& filter);
   // Flushes and closes; further calls fail. Called on shutdown.
   void close();
 

@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "common/process.h"
 #include "judge/store.h"
 #include "tests/judge/judge_process.h"
+#include "tests/judge/tls_test_util.h"
 
 namespace hpcab::judge {
 namespace {
@@ -391,6 +393,164 @@ TEST(JudgeE2E, GracefulShutdownExitsZero) {
   Judge j;
   EXPECT_EQ(j.get("/health").status, 200);
   EXPECT_EQ(j.stop(), 0);
+}
+
+}  // namespace
+}  // namespace hpcab::judge
+
+namespace hpcab::judge {
+namespace {
+
+// Access control end to end (issue 4 item 7): token files and a certificate made at test time
+// in a private directory outside the judge's state, corpus, shared and scratch dirs.
+class AccessE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "hpcab-access-e2e-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    cert_ = tls_testing::MakeSelfSignedCertificate(dir_.string());
+    ASSERT_FALSE(cert_.cert_file.empty());
+    agent_file_ = WriteSecret("agents.tokens", "# agents\n" + kAgentToken + "\n");
+    admin_file_ = WriteSecret("admins.tokens", kAdminToken + "\n");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string WriteSecret(const std::string& name, const std::string& text, mode_t mode = 0600) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    EXPECT_EQ(chmod(path.c_str(), mode), 0);
+    return path;
+  }
+  json Secured() const {
+    return {{"agent_tokens_file", agent_file_},
+            {"admin_tokens_file", admin_file_},
+            {"tls_cert_file", cert_.cert_file},
+            {"tls_key_file", cert_.key_file}};
+  }
+  HttpOptions As(const std::string& token) const {
+    HttpOptions o;
+    o.ca_file = cert_.cert_file;
+    o.bearer_token = token;
+    return o;
+  }
+
+  const std::string kAgentToken = "agent-e2e-" + std::string(24, 'a');
+  const std::string kAdminToken = "admin-e2e-" + std::string(24, 'b');
+  fs::path dir_;
+  tls_testing::TestCertificate cert_;
+  std::string agent_file_, admin_file_;
+};
+
+TEST_F(AccessE2E, TokensTlsAndAdminRoutes) {
+  Judge j(Secured());
+  ASSERT_EQ(j.url().rfind("https://127.0.0.1:", 0), 0u) << j.url();
+  const std::string plain_url = "http://" + j.url().substr(8);
+  auto call = [&](const std::string& method, const std::string& path, const std::string& token,
+                  const std::string& body = "") {
+    auto r = http_request(method, j.url() + path, body, {}, 600, As(token));
+    EXPECT_TRUE(r.ok()) << method << " " << path << ": " << (r.ok() ? "" : r.error().message);
+    return r.ok() ? *r : HttpResult{};
+  };
+
+  // HTTPS with the test CA; /health needs no token.
+  auto health = call("GET", "/health", "");
+  EXPECT_EQ(health.status, 200) << health.body;
+  // Plain HTTP to the HTTPS port gets no answer.
+  EXPECT_FALSE(http_request("GET", plain_url + "/health", "", {}, 10).ok());
+
+  // No token, an unknown token: 401 with a Bearer challenge and a JSON error.
+  auto none = call("GET", "/task/s000?rank=0", "");
+  EXPECT_EQ(none.status, 401);
+  EXPECT_EQ(none.headers["www-authenticate"].rfind("Bearer", 0), 0u);
+  EXPECT_TRUE(json::parse(none.body).contains("error"));
+  auto wrong = call("GET", "/task/s000?rank=0", "wrong-" + kAgentToken);
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_NE(wrong.headers["www-authenticate"].find("invalid_token"), std::string::npos);
+  EXPECT_EQ(call("POST", "/submit", "", "{}").status, 401);  // nothing is graded
+
+  // Agent token: the grading routes; admin routes are 403.
+  EXPECT_EQ(call("GET", "/task/s000?rank=0", kAgentToken).status, 200);
+  EXPECT_EQ(call("GET", "/metrics", kAgentToken).status, 200);
+  EXPECT_EQ(call("GET", "/admin/submissions", kAgentToken).status, 403);
+
+  const std::string source = slurp(ref("loop_level_reasoning/s000"));
+  json body = {
+      {"kernel", "s000"}, {"rank", 0}, {"source", source}, {"run_id", "acl"}, {"optimizer", "e2e"}};
+  auto submitted = call("POST", "/submit", kAgentToken, body.dump());
+  ASSERT_EQ(submitted.status, 200) << submitted.body;
+  const json graded = json::parse(submitted.body);
+  ASSERT_TRUE(graded.contains("submission_id")) << graded.dump();
+  const int64_t id = graded["submission_id"].get<int64_t>();
+
+  // Admin token: the listing (filtered) and the full record.
+  auto list = call("GET", "/admin/submissions?kernel=s000&run_id=acl&limit=10", kAdminToken);
+  ASSERT_EQ(list.status, 200) << list.body;
+  const json lj = json::parse(list.body);
+  EXPECT_EQ(lj["total"], 1);
+  ASSERT_EQ(lj["submissions"].size(), 1u);
+  const json& row = lj["submissions"][0];
+  EXPECT_EQ(row["submission_id"], id);
+  EXPECT_EQ(row["kernel"], "s000");
+  EXPECT_EQ(row["verdict"], graded["verdict"]);
+  EXPECT_EQ(row["optimizer"], "e2e");
+  EXPECT_FALSE(row.contains("source"));  // the listing is a summary
+  auto other_run = call("GET", "/admin/submissions?run_id=nope", kAdminToken);
+  EXPECT_EQ(json::parse(other_run.body)["total"], 0);
+
+  auto one = call("GET", "/admin/submissions/" + std::to_string(id), kAdminToken);
+  ASSERT_EQ(one.status, 200) << one.body;
+  const json rec = json::parse(one.body);
+  EXPECT_EQ(rec["submission_id"], id);
+  EXPECT_EQ(rec["source"], source);
+  EXPECT_EQ(rec["run_id"], "acl");
+  EXPECT_TRUE(rec["detail"].is_string());
+  EXPECT_TRUE(rec["build_log"].is_string());
+  EXPECT_TRUE(rec["sizes"].is_object());
+  EXPECT_FALSE(rec["samples"].empty());
+  EXPECT_FALSE(rec["configs"].empty());
+  EXPECT_EQ(rec["response"]["verdict"], graded["verdict"]);  // what the client got
+
+  // Admin route errors.
+  EXPECT_EQ(call("GET", "/admin/submissions/999999", kAdminToken).status, 404);
+  EXPECT_EQ(call("GET", "/admin/submissions/abc", kAdminToken).status, 400);
+  EXPECT_EQ(call("GET", "/admin/submissions?limit=0", kAdminToken).status, 400);
+  EXPECT_EQ(call("GET", "/admin/submissions?limit=1001", kAdminToken).status, 400);
+  EXPECT_EQ(call("GET", "/admin/submissions?limit=ten", kAdminToken).status, 400);
+  EXPECT_EQ(call("GET", "/admin/submissions?offset=-1", kAdminToken).status, 400);
+  EXPECT_EQ(call("GET", "/admin/submissions?kernal=s000", kAdminToken).status, 400);
+  EXPECT_EQ(call("POST", "/admin/submissions", kAdminToken, "{}").status, 405);
+
+  // Tokens reach neither the log nor the database.
+  EXPECT_EQ(j.stop(), 0);
+  const std::string log = j.log();
+  EXPECT_EQ(log.find(kAgentToken), std::string::npos);
+  EXPECT_EQ(log.find(kAdminToken), std::string::npos);
+  for (const char* f : {"judge.db", "judge.db-wal"}) {
+    const std::string db = slurp(j.state() / f);
+    EXPECT_EQ(db.find(kAgentToken), std::string::npos) << f;
+    EXPECT_EQ(db.find(kAdminToken), std::string::npos) << f;
+  }
+}
+
+TEST_F(AccessE2E, GroupReadableTokenFileRefusesToStart) {
+  json settings = Secured();
+  settings["agent_tokens_file"] = WriteSecret("loose.tokens", kAgentToken + "\n", 0640);
+  Judge j(settings, /*expect_start=*/false);
+  EXPECT_EQ(j.stop(), 2);
+  const std::string log = j.log();
+  EXPECT_NE(log.find("agent_tokens_file"), std::string::npos) << log;
+  EXPECT_NE(log.find("chmod 600"), std::string::npos) << log;
+  EXPECT_EQ(log.find(kAgentToken), std::string::npos);
+}
+
+TEST_F(AccessE2E, WithoutTokenFilesTheApiIsOpenButAdminIsDisabled) {
+  Judge j;
+  EXPECT_EQ(j.get("/task/s000?rank=0").status, 200);
+  auto admin = j.get("/admin/submissions");
+  EXPECT_EQ(admin.status, 404);
+  EXPECT_NE(json::parse(admin.body)["error"].get<std::string>().find("admin_tokens_file"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -31,10 +31,11 @@ inline std::string slurp(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// One judge process with its own state, scratch and log, on a free port.
+// One judge process with its own state, scratch and log, on a free port. `expect_start`
+// false: the judge is expected to refuse to start (then stop() returns its exit code).
 class Judge {
  public:
-  explicit Judge(const json& settings = json::object()) {
+  explicit Judge(const json& settings = json::object(), bool expect_start = true) {
     std::string tmpl = (fs::temp_directory_path() / "hpcab-e2e-XXXXXX").string();
     root_ = mkdtemp(tmpl.data());
     // The sandbox's unprivileged uid must be able to traverse to the scratch dir.
@@ -78,8 +79,11 @@ class Judge {
     while (poll(&p, 1, 30000) > 0 && read(out[0], &c, 1) == 1 && c != '\n') line += c;
     close(out[0]);
     auto pos = line.rfind(':');
+    if (!expect_start) return;
     EXPECT_NE(pos, std::string::npos) << "judge did not start: " << log();
-    url_ = "http://127.0.0.1:" + line.substr(pos + 1);
+    // "listening on http://..." or, with TLS, "listening on https://...".
+    const bool tls = line.find("https://") != std::string::npos;
+    url_ = std::string(tls ? "https" : "http") + "://127.0.0.1:" + line.substr(pos + 1);
   }
   ~Judge() {
     stop();
@@ -95,12 +99,12 @@ class Judge {
     return exit_code_;
   }
   HttpResult get(const std::string& path) {
-    auto r = http_request("GET", url_ + path, "", {}, 600);
+    auto r = http_request("GET", url_ + path, "", {}, 600, http_);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     return r.ok() ? *r : HttpResult{};
   }
   HttpResult post(const std::string& path, const json& body) {
-    auto r = http_request("POST", url_ + path, body.dump(), {}, 600);
+    auto r = http_request("POST", url_ + path, body.dump(), {}, 600, http_);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     responses_.push_back(r.ok() ? r->body : "");
     return r.ok() ? *r : HttpResult{};
@@ -116,6 +120,8 @@ class Judge {
   }
   std::string log() const { return slurp(root_ / "judge.log"); }
   const std::string& url() const { return url_; }
+  // Client settings (bearer token, CA file) for get(), post() and grade().
+  void set_http(HttpOptions options) { http_ = std::move(options); }
   pid_t pid() const { return pid_; }
   // Host processes still running a binary from under this judge's root (its scratch copy of the
   // runner): sandbox survivors, whatever they renamed themselves to. Other judges on the machine
@@ -151,6 +157,7 @@ class Judge {
   int exit_code_ = -1;
   std::string url_;
   std::vector<std::string> responses_;
+  HttpOptions http_;
 };
 
 }  // namespace hpcab::judge::test

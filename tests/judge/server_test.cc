@@ -4,13 +4,17 @@
 #include "judge/server.h"
 
 #include <gtest/gtest.h>
+#include <openssl/ssl.h>
+#include <stdlib.h>
 
 #include <array>
 #include <atomic>
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <future>
 #include <memory>
@@ -23,6 +27,7 @@
 #include <vector>
 
 #include "common/http_client.h"
+#include "tests/judge/tls_test_util.h"
 
 namespace hpcab::judge {
 namespace {
@@ -74,7 +79,13 @@ ServerLimits TestLimits() {
 // A started server on 127.0.0.1:<ephemeral>.
 class TestServer {
  public:
-  TestServer(ServerLimits limits, Handler handler) : server_(limits, std::move(handler)) {
+  TestServer(ServerLimits limits, Handler handler,
+             const tls_testing::TestCertificate* tls = nullptr)
+      : server_(limits, std::move(handler)) {
+    if (tls) {
+      Status st = server_.enable_tls(tls->cert_file, tls->key_file);
+      EXPECT_TRUE(st.ok()) << st.error().message;
+    }
     Result<uint16_t> port = server_.listen("127.0.0.1", 0);
     EXPECT_TRUE(port.ok()) << port.error().message;
     port_ = port.ok() ? *port : 0;
@@ -85,6 +96,9 @@ class TestServer {
   uint16_t port() const { return port_; }
   std::string Url(const std::string& target) const {
     return "http://127.0.0.1:" + std::to_string(port_) + target;
+  }
+  std::string HttpsUrl(const std::string& target, const std::string& host = "127.0.0.1") const {
+    return "https://" + host + ":" + std::to_string(port_) + target;
   }
 
  private:
@@ -538,13 +552,138 @@ TEST(HttpClientTest, TimeoutIsAnError) {
 }
 
 TEST(HttpClientTest, RejectsBadUrls) {
-  for (const std::string url :
-       {"https://127.0.0.1:1/x", "ftp://h/x", "http://", "http:///path", "http://:80/x",
-        "http://h:99999/", "http://h:abc/", "http://u@h/", "http://h/a b", "127.0.0.1:80/x"}) {
+  for (const std::string url : {"httpx://127.0.0.1:1/x", "ftp://h/x", "https://", "https://u@h/",
+                                "http://", "http:///path", "http://:80/x", "http://h:99999/",
+                                "http://h:abc/", "http://u@h/", "http://h/a b", "127.0.0.1:80/x"}) {
     Result<HttpResult> r = http_request("GET", url, "", {}, 1);
     ASSERT_FALSE(r.ok()) << url;
     EXPECT_NE(r.error().message.find(url), std::string::npos) << r.error().message;
   }
+}
+
+// A temporary directory holding a fresh self-signed certificate (its own CA), and a second,
+// unrelated one.
+class TlsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "hpcab-tls-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    cert_ = tls_testing::MakeSelfSignedCertificate(dir_, "judge");
+    other_ = tls_testing::MakeSelfSignedCertificate(dir_, "other");
+    ASSERT_FALSE(cert_.cert_file.empty());
+    ASSERT_FALSE(other_.cert_file.empty());
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  HttpOptions Trusting(const tls_testing::TestCertificate& c) {
+    HttpOptions o;
+    o.ca_file = c.cert_file;
+    return o;
+  }
+
+  std::string dir_;
+  tls_testing::TestCertificate cert_, other_;
+};
+
+TEST_F(TlsTest, HttpsWorksWithTheCaAndPlainHttpIsRefused) {
+  TestServer ts(TestLimits(), Echo, &cert_);
+  Result<HttpResult> r =
+      http_request("POST", ts.HttpsUrl("/score"), R"({"kernel":"gemm"})", {}, 5, Trusting(cert_));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(nlohmann::json::parse(r->body)["body"], R"({"kernel":"gemm"})");
+  // The certificate names localhost too (DNS SAN), so the client's host check passes there.
+  Result<HttpResult> by_name =
+      http_request("GET", ts.HttpsUrl("/x", "localhost"), "", {}, 5, Trusting(cert_));
+  ASSERT_TRUE(by_name.ok()) << by_name.error().message;
+
+  // Plain HTTP to the HTTPS port: no handshake, no answer, the connection is closed.
+  Result<HttpResult> plain = http_request("GET", ts.Url("/health"), "", {}, 5);
+  EXPECT_FALSE(plain.ok());
+  EXPECT_TRUE(WaitFor([&] { return ts.server().active_connections() == 0; }, 2s));
+}
+
+TEST_F(TlsTest, ClientRefusesAnUntrustedOrMisnamedCertificate) {
+  TestServer ts(TestLimits(), Echo, &cert_);
+  Result<HttpResult> untrusted =
+      http_request("GET", ts.HttpsUrl("/x"), "", {}, 5, Trusting(other_));
+  ASSERT_FALSE(untrusted.ok());
+  EXPECT_NE(untrusted.error().message.find("TLS handshake"), std::string::npos)
+      << untrusted.error().message;
+  EXPECT_NE(untrusted.error().message.find("certificate"), std::string::npos);
+  // The system trust store does not know a self-signed test certificate either.
+  EXPECT_FALSE(http_request("GET", ts.HttpsUrl("/x"), "", {}, 5).ok());
+  // A trusted certificate for another name: the client refuses it for 127.0.0.1.
+  const auto elsewhere =
+      tls_testing::MakeSelfSignedCertificate(dir_, "elsewhere", "DNS:judge.example");
+  TestServer other_name(TestLimits(), Echo, &elsewhere);
+  Result<HttpResult> misnamed =
+      http_request("GET", other_name.HttpsUrl("/x"), "", {}, 5, Trusting(elsewhere));
+  ASSERT_FALSE(misnamed.ok());
+  EXPECT_NE(misnamed.error().message.find("mismatch"), std::string::npos)
+      << misnamed.error().message;
+}
+
+TEST_F(TlsTest, SessionLimitsHoldUnderTls) {
+  ServerLimits limits = TestLimits();
+  limits.max_body_bytes = 1000;
+  limits.read_timeout_s = 0.5;
+  TestServer ts(limits, Echo, &cert_);
+  Result<HttpResult> big =
+      http_request("POST", ts.HttpsUrl("/score"), std::string(5000, 'x'), {}, 5, Trusting(cert_));
+  ASSERT_TRUE(big.ok()) << big.error().message;
+  EXPECT_EQ(big->status, 413);
+  // A client that connects and never starts the handshake is closed after read_timeout_s.
+  RawConnection idle(ts.port());
+  ASSERT_TRUE(idle.connected());
+  const auto start = Clock::now();
+  EXPECT_TRUE(idle.WaitForClose(5));
+  EXPECT_LT(SecondsSince(start), 3.0);
+}
+
+TEST_F(TlsTest, ServerRefusesTlsBelow12) {
+  TestServer ts(TestLimits(), Echo, &cert_);
+  asio::io_context ioc;
+  asio::ssl::context ctx(asio::ssl::context::tls_client);
+  // A client that offers only TLS 1.0/1.1 and would accept anything (security level 0).
+  SSL_CTX_set_security_level(ctx.native_handle(), 0);
+  SSL_CTX_set_min_proto_version(ctx.native_handle(), TLS1_VERSION);
+  SSL_CTX_set_max_proto_version(ctx.native_handle(), TLS1_1_VERSION);
+  ctx.set_verify_mode(asio::ssl::verify_none);
+  asio::ssl::stream<tcp::socket> stream(ioc, ctx);
+  stream.next_layer().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), ts.port()));
+  beast::error_code ec;
+  stream.handshake(asio::ssl::stream_base::client, ec);
+  EXPECT_TRUE(ec) << "the server accepted a TLS 1.0/1.1 handshake";
+}
+
+TEST_F(TlsTest, EnableTlsReportsBadFilesAndLateCalls) {
+  Server bad_cert(TestLimits(), Echo);
+  Status st = bad_cert.enable_tls(dir_ + "/missing.pem", cert_.key_file);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("missing.pem"), std::string::npos) << st.error().message;
+
+  Server mismatched(TestLimits(), Echo);
+  st = mismatched.enable_tls(cert_.cert_file, other_.key_file);
+  ASSERT_FALSE(st.ok());
+  // OpenSSL notices the mismatch while loading the key ("key values mismatch").
+  EXPECT_NE(st.error().message.find("other.key"), std::string::npos) << st.error().message;
+
+  TestServer started(TestLimits(), Echo);
+  EXPECT_FALSE(started.server().enable_tls(cert_.cert_file, cert_.key_file).ok());
+}
+
+TEST(HttpClientTest, BearerTokenOptionSendsAuthorization) {
+  TestServer ts(TestLimits(), Echo);
+  HttpOptions options;
+  options.bearer_token = "tok-0123456789abcdef";
+  Result<HttpResult> r = http_request("GET", ts.Url("/x"), "", {}, 5, options);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(nlohmann::json::parse(r->body)["headers"]["authorization"],
+            "Bearer tok-0123456789abcdef");
+  options.bearer_token = "a\r\nX-Injected: 1";
+  EXPECT_FALSE(http_request("GET", ts.Url("/x"), "", {}, 5, options).ok());
 }
 
 }  // namespace

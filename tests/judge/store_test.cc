@@ -535,6 +535,91 @@ TEST_F(StoreTest, ForeignKeysAreEnforced) {
   EXPECT_EQ(Sql(path_, "SELECT count(*) FROM config_results"), "0");
 }
 
+// The admin listing (GET /admin/submissions): filters combine, rows come newest first, the
+// total ignores limit and offset, and a filter value is data, never SQL.
+TEST_F(StoreTest, ListSubmissionsFiltersPagesAndCounts) {
+  auto store = Open();
+  ASSERT_TRUE(store);
+  std::vector<int64_t> ids;
+  for (int i = 0; i < 5; ++i) {
+    SubmissionRecord r = FullRecord();
+    r.kernel = i < 3 ? "gemm" : "softmax";
+    r.run_id = i % 2 == 0 ? "run-a" : "run-b";
+    r.optimizer = "opt";
+    r.verdict = i == 4 ? "incorrect" : "ok";
+    if (i == 4) r.speedup.reset();
+    r.received_at = 1000 + i;
+    auto id = store->record_submission(r);
+    ASSERT_TRUE(id.ok()) << id.error().message;
+    ids.push_back(*id);
+  }
+
+  auto all = store->list_submissions(SubmissionFilter{});
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  EXPECT_EQ(all->total, 5);
+  ASSERT_EQ(all->rows.size(), 5u);
+  EXPECT_EQ(all->rows.front().id, ids.back());  // newest first
+  EXPECT_EQ(all->rows.back().id, ids.front());
+  const SubmissionSummary& newest = all->rows.front();
+  EXPECT_EQ(newest.kernel, "softmax");
+  EXPECT_EQ(newest.language, "c");
+  EXPECT_EQ(newest.precision, "fp64");
+  EXPECT_EQ(newest.preset, "M");
+  EXPECT_EQ(newest.verdict, "incorrect");
+  EXPECT_FALSE(newest.speedup.has_value());
+  EXPECT_EQ(newest.run_id, "run-a");
+  EXPECT_EQ(newest.optimizer, "opt");
+  EXPECT_DOUBLE_EQ(newest.received_at, 1004);
+  EXPECT_EQ(newest.content_hash, FullRecord().content_hash);
+  EXPECT_EQ(all->rows.back().speedup, FullRecord().speedup);
+
+  SubmissionFilter gemm_a;
+  gemm_a.kernel = "gemm";
+  gemm_a.run_id = "run-a";
+  auto ga = store->list_submissions(gemm_a);
+  ASSERT_TRUE(ga.ok());
+  EXPECT_EQ(ga->total, 2);  // i = 0 and 2
+  ASSERT_EQ(ga->rows.size(), 2u);
+  EXPECT_EQ(ga->rows[0].id, ids[2]);
+  EXPECT_EQ(ga->rows[1].id, ids[0]);
+
+  SubmissionFilter incorrect;
+  incorrect.verdict = "incorrect";
+  auto inc = store->list_submissions(incorrect);
+  ASSERT_TRUE(inc.ok());
+  ASSERT_EQ(inc->rows.size(), 1u);
+  EXPECT_EQ(inc->rows[0].id, ids[4]);
+
+  SubmissionFilter page;
+  page.limit = 2;
+  page.offset = 1;
+  auto p = store->list_submissions(page);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->total, 5);
+  ASSERT_EQ(p->rows.size(), 2u);
+  EXPECT_EQ(p->rows[0].id, ids[3]);
+  EXPECT_EQ(p->rows[1].id, ids[2]);
+
+  page.offset = 10;
+  auto past = store->list_submissions(page);
+  ASSERT_TRUE(past.ok());
+  EXPECT_EQ(past->total, 5);
+  EXPECT_TRUE(past->rows.empty());
+
+  SubmissionFilter injection;
+  injection.kernel = "gemm' OR '1'='1";
+  auto none = store->list_submissions(injection);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->total, 0);
+  EXPECT_TRUE(none->rows.empty());
+
+  SubmissionFilter negative;
+  negative.limit = -1;
+  EXPECT_FALSE(store->list_submissions(negative).ok());
+  store->close();
+  EXPECT_FALSE(store->list_submissions(SubmissionFilter{}).ok());
+}
+
 TEST_F(StoreTest, CloseIsIdempotentAndLaterCallsFail) {
   auto store = Open();
   ASSERT_TRUE(store);
