@@ -371,15 +371,23 @@ TEST(HostileClientTest, ConnectionFloodIsCappedAndHealthRecovers) {
     rejected.push_back(std::make_unique<Socket>(judge.port()));
     ASSERT_TRUE(rejected.back()->connected());
   }
-  // Beyond twice the cap: closed at once, without even a 503 to write.
+  // Beyond twice the cap: closed at once, without even a 503 to write. (The judge drains each
+  // 503'd connection for at most 2 s; past that it may rightly answer the next one with a 503,
+  // so only connections made well within that window are checked.)
+  const auto flood_start = Clock::now();
+  int checked = 0;
   for (int i = 0; i < 8; ++i) {
     Socket extra(judge.port());
     ASSERT_TRUE(extra.connected());
+    const bool in_window = SecondsSince(flood_start) < 1.0;
     bool closed = false;
     const std::string bytes = extra.ReadUntilClose(5, &closed);
     EXPECT_TRUE(closed);
+    if (!in_window) continue;
+    ++checked;
     EXPECT_EQ(bytes, "") << "connection " << i << " beyond twice the cap was answered";
   }
+  EXPECT_GE(checked, 1);
   for (auto& s : rejected) {
     bool closed = false;
     const Reply reply = ParseReply(s->ReadUntilClose(5, &closed));
