@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all deps configure build run test bench format clean
+.PHONY: all deps configure build run test bench fuzz format clean
 
 all: build
 
@@ -34,6 +34,11 @@ bench: build
 	@$(BUILD_DIR)/hpcab-bench
 	@BUILD_DIR=$(BUILD_DIR) scripts/bench-judge.sh
 	@BUILD_DIR=$(BUILD_DIR) LOAD_DURATION=30 LOAD_CLIENTS=64 scripts/load-judge.sh
+
+# libFuzzer over request parsing and body validation (clang build in $(BUILD_DIR)/fuzz) until
+# Ctrl-C; new corpus in $(BUILD_DIR)/fuzz/corpus, crashes in $(BUILD_DIR)/fuzz/artifacts.
+fuzz: deps
+	@FUZZ_BUILD_DIR=$(BUILD_DIR)/fuzz scripts/fuzz.sh
 
 format:
 	@find common judge harness tests -name '*.h' -o -name '*.cc' | xargs clang-format -i

@@ -85,6 +85,7 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "sandbox_nproc",
                                                "run_log_cap",
                                                "max_source_bytes",
+                                               "max_json_depth",
                                                "server"};
   for (const auto& [k, _] : j.items()) {
     if (!kKnown.count(k)) return Error{origin + ": unknown setting '" + k + "'"};
@@ -133,7 +134,8 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "memory_bytes", c.memory_bytes, origin),
       take(j, "sandbox_nproc", c.sandbox_nproc, origin),
       take(j, "run_log_cap", c.run_log_cap, origin),
-      take(j, "max_source_bytes", c.max_source_bytes, origin)};
+      take(j, "max_source_bytes", c.max_source_bytes, origin),
+      take(j, "max_json_depth", c.max_json_depth, origin)};
   if (j.contains("server")) {
     const json& s = j["server"];
     if (!s.is_object()) return Error{origin + ": 'server' must be an object"};
@@ -206,6 +208,7 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (warmup_calls < 0) return Error{"warmup_calls must be >= 0"};
   if (queue_depth < 1 || grade_workers < 1) return Error{"queue_depth and grade_workers >= 1"};
   if (!(alpha > 0 && alpha < 0.5)) return Error{"alpha must be in (0, 0.5)"};
+  if (max_json_depth < 2) return Error{"max_json_depth must be at least 2"};
   if (default_preset != "S" && default_preset != "M" && default_preset != "L" &&
       default_preset != "XL") {
     return Error{"default_preset must be S, M, L or XL"};

@@ -83,6 +83,8 @@ struct JudgeConfig {
   uint64_t sandbox_nproc = 512;
   std::size_t run_log_cap = 64 << 10;
   std::size_t max_source_bytes = 1 << 20;
+  // Request bodies nesting JSON arrays/objects deeper than this: 400 before parsing.
+  int max_json_depth = 64;
 
   // Derives empty paths and validates; an error names the offending setting.
   Status finalize(const std::string& executable_dir);

@@ -7,13 +7,13 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "common/abi.h"
 #include "common/compare.h"
 #include "judge/build.h"
+#include "judge/request.h"
 
 namespace hpcab::judge {
 
@@ -137,46 +137,6 @@ std::string Metrics::render(std::size_t waiting, int running) const {
 
 namespace {
 
-std::string url_decode(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else if (s[i] == '+') {
-      out += ' ';
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-void split_target(const std::string& target, std::string* path,
-                  std::map<std::string, std::string>* query) {
-  auto q = target.find('?');
-  *path = url_decode(target.substr(0, q));
-  if (q == std::string::npos) return;
-  std::stringstream ss(target.substr(q + 1));
-  std::string item;
-  while (std::getline(ss, item, '&')) {
-    if (item.empty()) continue;
-    auto eq = item.find('=');
-    (*query)[url_decode(item.substr(0, eq))] =
-        eq == std::string::npos ? "" : url_decode(item.substr(eq + 1));
-  }
-}
-
-// Non-negative ASCII decimal that fits an int; anything else is not a rank.
-std::optional<int> parse_rank_text(const std::string& s) {
-  if (s.empty() || s.size() > 9) return std::nullopt;
-  for (char c : s) {
-    if (c < '0' || c > '9') return std::nullopt;
-  }
-  return std::stoi(s);
-}
-
 HttpResponse json_response(const json& body, int status = 200) {
   HttpResponse r;
   r.status = status;
@@ -212,11 +172,6 @@ std::optional<HttpResponse> check_query_rank(const std::map<std::string, std::st
   return check_rank(it == q.end() ? std::nullopt : parse_rank_text(it->second), it != q.end(), own);
 }
 
-bool valid_kernel_name(const std::string& s) {
-  static const std::regex re("[a-z][a-z0-9_]{0,63}");
-  return std::regex_match(s, re);
-}
-
 std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -227,6 +182,8 @@ std::optional<fs::path> inside_dir(const std::string& root, const std::string& r
   std::error_code ec;
   fs::path base = fs::canonical(root, ec);
   if (ec) return std::nullopt;
+  // The OS would read a path only up to a NUL byte; refuse it rather than resolve a prefix.
+  if (rel.empty() || rel.find('\0') != std::string::npos) return std::nullopt;
   fs::path p = fs::path(rel).is_absolute() ? fs::path(rel) : base / rel;
   fs::path real = fs::canonical(p, ec);
   if (ec) return std::nullopt;
@@ -261,14 +218,6 @@ std::optional<int64_t> parse_count(const std::string& s, std::size_t digits) {
 
 constexpr int64_t kAdminDefaultLimit = 100;
 constexpr int64_t kAdminMaxLimit = 1000;
-
-// The metrics label of a request refused before routing: a known route, else "unmatched", so
-// callers without a token cannot add a label (and memory) per path they invent.
-std::string denied_route_label(const std::string& route) {
-  static const std::set<std::string> kKnown = {"/health", "/metrics", "/task",   "/baseline",
-                                               "/score",  "/submit",  "/oracle", "/admin"};
-  return kKnown.count(route) ? route : "unmatched";
-}
 
 const char* kAbiDoc =
     "C ABI: void <kernel>_<fp64|fp32>(array pointers sorted by name (ASCII), then scalars and "
@@ -416,25 +365,15 @@ void Routes::baseline(const std::string& id, const std::map<std::string, std::st
 }
 
 void Routes::grade(const std::string& route, const HttpRequest& req, Responder respond) {
-  json body;
-  try {
-    body = json::parse(req.body);
-  } catch (const json::exception& e) {
-    return respond(error_response(400, std::string("body is not valid JSON: ") + e.what()));
-  }
+  auto parsed = parse_json_body(req.body, config_.max_json_depth);
+  if (!parsed) return respond(error_response(400, parsed.error().message));
+  json body = std::move(*parsed);
   if (!body.is_object()) return respond(error_response(400, "body must be a JSON object"));
 
   // rank: an integer, or a string of ASCII digits.
   std::optional<int> rank;
   bool has_rank = body.contains("rank") && !body["rank"].is_null();
-  if (has_rank) {
-    const json& r = body["rank"];
-    if (r.is_number_unsigned() && r.get<uint64_t>() < 1000000000) {
-      rank = static_cast<int>(r.get<uint64_t>());
-    } else if (r.is_string()) {
-      rank = parse_rank_text(r.get<std::string>());
-    }
-  }
+  if (has_rank) rank = parse_rank_json(body["rank"]);
   if (auto bad = check_rank(rank, has_rank, config_.rank)) return respond(*bad);
 
   auto str_field = [&](const char* k, std::string def) -> std::optional<std::string> {
@@ -505,6 +444,13 @@ void Routes::grade(const std::string& route, const HttpRequest& req, Responder r
     if (is_library) {
       g.library_path = path->string();
     } else {
+      // Checked before reading: the file may be far larger than the judge's memory.
+      std::error_code size_ec;
+      if (fs::file_size(*path, size_ec) > config_.max_source_bytes || size_ec) {
+        return respond(error_response(
+            413,
+            "'source_file' is larger than " + std::to_string(config_.max_source_bytes) + " bytes"));
+      }
       g.source = read_text(*path);
     }
   }
@@ -538,6 +484,11 @@ void Routes::grade(const std::string& route, const HttpRequest& req, Responder r
     if (!e) return respond(error_response(400, "'workspace_bytes': " + e.error().message));
     auto v = e->eval(m->symbols(m->presets.at("S")));
     if (!v) return respond(error_response(400, "'workspace_bytes': " + v.error().message));
+    if (*v < 0 || *v > kMaxWorkspaceBytes) {
+      return respond(error_response(400, "'workspace_bytes' is " + std::to_string(*v) +
+                                             " bytes at preset S; it must be between 0 and " +
+                                             std::to_string(kMaxWorkspaceBytes)));
+    }
     g.workspace_bytes = text;
   }
   if (body.contains("preset") && !body["preset"].is_null()) {
@@ -554,7 +505,10 @@ void Routes::grade(const std::string& route, const HttpRequest& req, Responder r
   g.run_id = *run_id;
   g.optimizer = *optimizer;
   if (body.contains("tokens") && !body["tokens"].is_null()) {
-    if (!body["tokens"].is_number_integer() || body["tokens"].get<int64_t>() < 0) {
+    // An unsigned value above INT64_MAX is out of range too (it would wrap negative).
+    const json& t = body["tokens"];
+    if (!t.is_number_integer() ||
+        (t.is_number_unsigned() ? t.get<uint64_t>() > uint64_t{INT64_MAX} : t.get<int64_t>() < 0)) {
       return respond(error_response(400, "'tokens' must be a non-negative integer or null"));
     }
     g.tokens = body["tokens"].get<int64_t>();
@@ -710,13 +664,19 @@ HttpResponse Routes::admin_submission(const std::string& id_text) {
 }
 
 void Routes::handle(HttpRequest req, Responder respond) {
-  std::string path;
-  std::map<std::string, std::string> query;
-  split_target(req.target, &path, &query);
-  std::string route = path;
-  if (route.rfind("/task/", 0) == 0) route = "/task";
-  if (route.rfind("/baseline/", 0) == 0) route = "/baseline";
-  if (is_admin_path(route)) route = "/admin";
+  RequestTarget target = split_target(req.target);
+  const std::string& path = target.path;
+  const std::map<std::string, std::string>& query = target.query;
+  // The metrics label: only known routes, so a client cannot mint label values (unbounded
+  // memory, or quotes and newlines breaking the exposition format) with made-up paths.
+  std::string route = "other";
+  if (path == "/health" || path == "/metrics" || path == "/score" || path == "/submit" ||
+      path == "/oracle") {
+    route = path;
+  }
+  if (path.rfind("/task/", 0) == 0) route = "/task";
+  if (path.rfind("/baseline/", 0) == 0) route = "/baseline";
+  if (is_admin_path(path)) route = "/admin";
   Metrics* metrics = metrics_;
   auto counted = [metrics, route, respond](HttpResponse r) {
     metrics->request(route, r.status);
@@ -725,8 +685,15 @@ void Routes::handle(HttpRequest req, Responder respond) {
   // Access control comes before any route (SPEC §4 additions, docs/api.md "Access control").
   static const Access kNoTokens;
   if (auto denied = (access_ ? *access_ : kNoTokens).check(path, req.headers)) {
-    metrics->request(denied_route_label(route), denied->status);
+    metrics->request(route, denied->status);
     return respond(std::move(*denied));
+  }
+  bool target_ok = valid_utf8(path);
+  for (const auto& [k, v] : query) target_ok = target_ok && valid_utf8(k) && valid_utf8(v);
+  if (!target_ok) {
+    return counted(error_response(400,
+                                  "the request target is not valid UTF-8 once "
+                                  "percent-decoded"));
   }
   const bool get = req.method == "GET";
   const bool post = req.method == "POST";

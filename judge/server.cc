@@ -121,6 +121,9 @@ struct Shared {
   // captured.
   Handler handler;
   std::atomic<int> live{0};  // counted connections: active_connections(), max_connections
+  // Connections over the limit that are being answered 503. At most max_connections of them:
+  // beyond that a connection is closed at once, so a flood cannot hold unbounded sockets open.
+  std::atomic<int> rejecting{0};
   std::atomic<bool> stopping{false};
   // Set by enable_tls() before start(), read-only afterwards: every connection speaks TLS.
   std::shared_ptr<asio::ssl::context> tls;
@@ -531,7 +534,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void Unregister() {
-    if (counted_) shared_->live.fetch_sub(1);
+    (counted_ ? shared_->live : shared_->rejecting).fetch_sub(1);
     std::lock_guard lock(shared_->mu);
     shared_->sessions.erase(id_);
     shared_->cv.notify_all();
@@ -623,7 +626,15 @@ struct Server::Impl {
     // Only this strand increments `live`, so the check and the increment cannot race with
     // another accept; sessions closing concurrently only make room.
     const bool within = shared->live.load() < shared->limits.max_connections;
-    if (within) shared->live.fetch_add(1);
+    if (within) {
+      shared->live.fetch_add(1);
+    } else if (shared->rejecting.load() >= std::max(1, shared->limits.max_connections)) {
+      beast::error_code ignored;
+      socket.close(ignored);  // no 503 either: already answering as many as we serve
+      return DoAccept();
+    } else {
+      shared->rejecting.fetch_add(1);
+    }
     Session::Create(shared, std::move(socket), within)->Start();
     DoAccept();
   }

@@ -42,7 +42,7 @@ struct ServerLimits {
   double write_timeout_s = 30;
   double keepalive_idle_s = 60;      // idle keep-alive connections are closed after this
   double response_timeout_s = 1800;  // a handler that never answers: 500 after this
-  int max_connections = 256;         // beyond: accepted and closed with 503
+  int max_connections = 256;         // beyond: 503 and close; beyond twice this: closed unanswered
   int io_threads = 2;
   double shutdown_grace_s = 60;  // stop(): wait this long for in-flight responses
 };
