@@ -134,4 +134,23 @@ Result<BandwidthTable> load_or_measure_bandwidth(
   return t;
 }
 
+std::string bandwidth_floor_problem(const Manifest& m, Precision p, const SymbolTable& sizes,
+                                    double median_ns, const BandwidthTable& table,
+                                    double fraction) {
+  if (!m.bytes || fraction <= 0) return "";
+  SymbolTable syms = m.symbols(sizes);
+  syms["REAL_BYTES"] = static_cast<int64_t>(dtype_size(real_dtype(p)));
+  auto bytes = m.bytes->eval(syms);
+  auto ws = data_bytes(m, sizes, p);
+  if (!bytes || !ws || *bytes <= 0) return "";
+  const double floor = table.floor_ns(static_cast<uint64_t>(*bytes), *ws);
+  if (!(floor > 0) || median_ns >= fraction * floor) return "";
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "median %.0f ns per call is below the physical floor: %lld declared bytes at the "
+                "measured %.2f GB/s need at least %.0f ns",
+                median_ns, static_cast<long long>(*bytes), table.at(*ws) / 1e9, floor);
+  return buf;
+}
+
 }  // namespace hpcab::judge

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/manifest.h"
 #include "common/result.h"
 
 namespace hpcab::judge {
@@ -50,5 +51,11 @@ BandwidthTable measure_bandwidth(const std::string& machine, uint64_t max_bytes,
 Result<BandwidthTable> load_or_measure_bandwidth(
     const std::string& path, const std::string& machine,
     const std::function<void(const std::string&)>& progress = {});
+
+// SPEC §5.9: why a median call of `median_ns` at `sizes` is physically impossible (it moves the
+// kernel's declared `bytes` faster than `fraction` of the bandwidth measured at its working set),
+// or empty when it is not, the kernel declares no bytes, the table is empty or fraction is 0.
+std::string bandwidth_floor_problem(const Manifest& m, Precision p, const SymbolTable& sizes,
+                                    double median_ns, const BandwidthTable& table, double fraction);
 
 }  // namespace hpcab::judge

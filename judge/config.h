@@ -53,7 +53,7 @@ struct JudgeConfig {
   double suspect_speedup = 1000;              // above: marked suspect, not credited (SPEC §5.9)
   double baseline_max_age_s = 7 * 24 * 3600;  // cached baseline samples older: re-measured
   // Clock audit (SPEC §5.7, docs/security.md): the judge's own view of a call (from sending "go"
-  // until the runner is blocked waiting for its next command, minus the fastest empty round
+  // until the runner is blocked waiting for its next command, minus the median empty round
   // trip) may exceed the runner's report by at most slack + fraction * view + the copy-out of
   // the outputs at the measured bandwidth. A call's recorded time is never below view minus that
   // allowance; when every call of a configuration overshoots it, the configuration is suspect.

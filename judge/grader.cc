@@ -122,7 +122,7 @@ struct Grader::Session {
   bool candidate = false;
   fs::path dir;  // host side of /sandbox
   double call_timeout_s = 60;
-  int64_t rtt_min_ns = 0;
+  int64_t rtt_ns = 0;
   pid_t runner_pid = -1;  // host pid of hpcab-runner (found by census() at start)
 
   // Turns a missing or unexpected reply into a verdict.
@@ -230,15 +230,20 @@ struct Grader::Session {
     return std::to_string(n) + " process(es) besides the runner (" + extra + ")";
   }
 
+  // The empty round trip the judge's view of a call includes: "ping" until the runner is seen
+  // idle again, exactly as for a call. The median of a few, so one scheduling hiccup (either
+  // way) does not shift every call's audit.
   MaybeFailure calibrate() {
-    rtt_min_ns = INT64_MAX;
-    for (int i = 0; i < 5; ++i) {
+    std::vector<double> rtts;
+    for (int i = 0; i < 7; ++i) {
       auto t0 = std::chrono::steady_clock::now();
       if (auto f = command("ping", "pong", nullptr, call_timeout_s)) return f;
+      if (auto f = wait_idle(t0)) return f;
       auto t1 = std::chrono::steady_clock::now();
-      rtt_min_ns = std::min<int64_t>(
-          rtt_min_ns, std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+      rtts.push_back(static_cast<double>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
     }
+    rtt_ns = static_cast<int64_t>(median(rtts));
     return std::nullopt;
   }
 
@@ -252,13 +257,14 @@ struct Grader::Session {
   // latency) but lives in the candidate's process, where a kernel can subvert it. The judge's
   // view runs from sending "go" until /proc shows the runner blocked on its next command (which
   // the kernel reports and nothing inside the sandbox can forge: a kernel that writes a fake
-  // "done" early and keeps computing is still running), minus the fastest empty round trip.
+  // "done" early and keeps computing is still running), minus the median empty round trip.
   // The recorded time is the runner's, but never less than the judge's view minus an allowance
   // (slack + fraction of the view + the copy-out of the outputs): a lying clock can shave at
   // most the allowance. Applied to both sides alike, so scheduling noise biases neither.
   double audit_slack_ns = 0, audit_fraction = 0, copy_ns = 0;
   std::vector<double> judge_seen_ns;  // the judge's view of each call
   std::vector<double> overshoot_ns;   // view - allowance - runner's report (> 0: a lie)
+  std::vector<double> reported_ns;    // the runner's own reports, as they came
   MaybeFailure go(double* ns) {
     std::string line;
     auto t0 = std::chrono::steady_clock::now();
@@ -273,10 +279,11 @@ struct Grader::Session {
       return classify("protocol", line);
     }
     if (inner <= 0) return classify("protocol", line);
-    const double view = static_cast<double>(std::max<int64_t>(outer - rtt_min_ns, 0));
+    const double view = static_cast<double>(std::max<int64_t>(outer - rtt_ns, 0));
     const double allowed = audit_slack_ns + audit_fraction * view + copy_ns;
     judge_seen_ns.push_back(view);
     overshoot_ns.push_back(view - allowed - static_cast<double>(inner));
+    reported_ns.push_back(static_cast<double>(inner));
     *ns = std::max(static_cast<double>(inner), view - allowed);
     if (candidate) {
       std::string extra = census();
@@ -285,8 +292,9 @@ struct Grader::Session {
     return std::nullopt;
   }
 
-  // Waits until the runner blocks reading stdin (its idle state between commands). Polls
-  // /proc tightly at first (an honest runner gets there within microseconds), then backs off.
+  // Waits until the runner blocks reading stdin (its idle state between commands). Never
+  // spins: the runner may share this thread's CPU, and a busy judge would delay the very state
+  // change it waits for (and bill the delay to the candidate). Yields first, then sleeps briefly.
   MaybeFailure wait_idle(std::chrono::steady_clock::time_point since) {
     if (runner_pid <= 0) return std::nullopt;
     for (int i = 0;; ++i) {
@@ -298,7 +306,11 @@ struct Grader::Session {
           return classify("timeout");
         }
       }
-      if (i > 200) std::this_thread::sleep_for(std::chrono::microseconds(50));
+      if (i < 8) {
+        std::this_thread::yield();
+      } else {
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+      }
     }
   }
 
@@ -412,6 +424,7 @@ struct ConfigOutcome {
   // The judge's own view of the candidate's calls (median) and the least overshoot of any call
   // beyond the allowance (> 0: even the most favourable call shows a lying clock).
   double judge_median_ns = 0, overshoot_min_ns = 0;
+  double reported_median_ns = 0;  // what the runner claimed (the floor judges the claim)
   bool correct = true;
   std::string detail;
   MaybeFailure failure;
@@ -723,6 +736,7 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
   }
   finish_all();
   out.judge_median_ns = median(cand->judge_seen_ns);
+  out.reported_median_ns = median(cand->reported_ns);
   out.overshoot_min_ns = cand->overshoot_ns.empty() ? 0
                                                     : *std::min_element(cand->overshoot_ns.begin(),
                                                                         cand->overshoot_ns.end());
@@ -857,36 +871,19 @@ Result<json> Grader::baseline_times(const Manifest& m, const std::string& preset
 
 std::string Grader::plausibility_problem(const Manifest& m, Precision p, const SymbolTable& sizes,
                                          double cand_median_ns, double judge_median_ns,
-                                         double overshoot_min_ns) const {
-  auto fmt = [](double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.0f", v);
-    return std::string(b);
-  };
-  SymbolTable syms = m.symbols(sizes);
-  syms["REAL_BYTES"] = static_cast<int64_t>(dtype_size(real_dtype(p)));
+                                         double overshoot_min_ns, double reported_median_ns) const {
   // 1. The runner's clock against the judge's (see Session::go): when even the call closest to
   // agreement overshoots the allowance, the runner's clock was subverted on every call.
   if (overshoot_min_ns > 0) {
-    return "the runner's clock reported a median of " + fmt(cand_median_ns) +
+    auto fmt = [](double v) { return std::to_string(static_cast<int64_t>(v)); };
+    return "the runner's clock reported a median of " + fmt(reported_median_ns) +
            " ns per call but the judge saw " + fmt(judge_median_ns) + " ns (every call at least " +
            fmt(overshoot_min_ns) + " ns beyond the allowance): clock tampering";
   }
-  // 2. The bandwidth floor: the declared compulsory bytes cannot move faster than the machine.
-  if (m.bytes && config_.bandwidth_floor_fraction > 0) {
-    auto bytes = m.bytes->eval(syms);
-    auto ws = data_bytes(m, sizes, p);
-    if (bytes && ws && *bytes > 0) {
-      double floor = bandwidth_.floor_ns(static_cast<uint64_t>(*bytes), *ws);
-      if (floor > 0 && cand_median_ns < config_.bandwidth_floor_fraction * floor) {
-        return "median " + fmt(cand_median_ns) +
-               " ns per call is below the physical floor: " + std::to_string(*bytes) +
-               " declared bytes at the measured " + fmt(bandwidth_.at(*ws) / 1e6) +
-               " MB/s need at least " + fmt(floor) + " ns";
-      }
-    }
-  }
-  return "";
+  // 2. The bandwidth floor, on what the runner claimed (never above the recorded time): an
+  // honest clock cannot report a call faster than the machine moves the declared bytes.
+  return bandwidth_floor_problem(m, p, sizes, std::min(cand_median_ns, reported_median_ns),
+                                 bandwidth_, config_.bandwidth_floor_fraction);
 }
 
 json Grader::grade(const GradeRequest& req) {
@@ -1127,7 +1124,7 @@ json Grader::grade(const GradeRequest& req) {
     std::string label;
     SymbolTable sizes;
     std::vector<double> cand, base;
-    double judge_median_ns = 0, overshoot_min_ns = 0;
+    double judge_median_ns = 0, overshoot_min_ns = 0, reported_median_ns = 0;
   };
   std::vector<Timed> timed;
   // A timed configuration is credited and both sides' samples are recorded.
@@ -1140,7 +1137,7 @@ json Grader::grade(const GradeRequest& req) {
     timed.push_back(std::move(t));
   };
   add_timed({pub_plan.label, sizes, pub_out.cand_ns, base_ns, pub_out.judge_median_ns,
-             pub_out.overshoot_min_ns});
+             pub_out.overshoot_min_ns, pub_out.reported_median_ns});
 
   // 3. /submit: hidden correctness variants and secret fuzzed timing configurations.
   if (submit) {
@@ -1218,8 +1215,8 @@ json Grader::grade(const GradeRequest& req) {
       ++total;
       if (o.correct) {
         ++passed;
-        add_timed(
-            {plan.label, plan.sizes, o.cand_ns, o.base_ns, o.judge_median_ns, o.overshoot_min_ns});
+        add_timed({plan.label, plan.sizes, o.cand_ns, o.base_ns, o.judge_median_ns,
+                   o.overshoot_min_ns, o.reported_median_ns});
       } else {
         note_failure(plan.label, o);
       }
@@ -1254,8 +1251,8 @@ json Grader::grade(const GradeRequest& req) {
     cr.p_faster = c.p_faster;
     cr.p_slower = c.p_slower;
     cr.credit = c.credit;
-    std::string why =
-        plausibility_problem(m, p, t.sizes, c.cand_median, t.judge_median_ns, t.overshoot_min_ns);
+    std::string why = plausibility_problem(m, p, t.sizes, c.cand_median, t.judge_median_ns,
+                                           t.overshoot_min_ns, t.reported_median_ns);
     cr.suspect = c.ratio > config_.suspect_speedup || !why.empty();
     if (c.ratio > config_.suspect_speedup) {
       why = "speedup " + std::to_string(c.ratio) + " exceeds the " +

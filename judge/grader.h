@@ -88,7 +88,7 @@ class Grader {
   // bandwidth floor.
   std::string plausibility_problem(const Manifest& m, Precision p, const SymbolTable& sizes,
                                    double cand_median_ns, double judge_median_ns,
-                                   double overshoot_min_ns) const;
+                                   double overshoot_min_ns, double reported_median_ns) const;
 
   struct Session;  // one runner process (defined in grader.cc)
   struct Context;  // one grade's state (defined in grader.cc)

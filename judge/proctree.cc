@@ -73,6 +73,11 @@ std::optional<BlockedIn> blocked_in(pid_t pid) {
 }
 
 bool waiting_on_read(pid_t pid, int fd) {
+  // /proc/<pid>/syscall waits for a runnable target to leave its CPU (wait_task_inactive), which
+  // can cost a scheduler tick; the state letter in stat costs nothing. Read the syscall only
+  // once the process is asleep, when that wait is immediate.
+  auto e = read_stat(pid);
+  if (!e || e->state != 'S') return false;
   auto b = blocked_in(pid);
   return b && b->nr == SYS_read && b->arg0 == static_cast<unsigned long long>(fd);
 }

@@ -5,8 +5,9 @@
 //   // PHASES: n (submitted n times with -DATTACK_PHASE=1..n; earlier phases must grade ok)
 //   // ARCH: x86_64 (skipped elsewhere)
 //   // EXPECT-VERDICT: v   EXPECT-DETAIL: substring   EXPECT-SUSPECT: true|false
-//   (verdict and detail may list alternatives "a|b", paired by position, where the outcome
-//   depends on a race the attack cannot win: every alternative earns nothing)
+//   (verdict and detail may list alternatives "a|b" where the outcome depends on a race or on
+//   the host's speed; details pair with verdicts by position when there are several verdicts;
+//   every alternative earns nothing)
 //   // EXPECT-MAX-SPEEDUP: x (the credited speedup is null or at most x)
 // Sources may name the judge's secrets through placeholders (@KEY_FILE@, @DB_FILE@,
 // @STATE_DIR@, @SCRATCH_DIR@, @JUDGE_PID@), filled in with the real values of the judge under
@@ -137,10 +138,17 @@ TEST_P(AdversarialTest, AttackEarnsNothing) {
   auto which = std::find(verdicts.begin(), verdicts.end(), verdict);
   ASSERT_NE(which, verdicts.end())
       << a.name << ": verdict " << verdict << ", expected " << a.verdict << ": " << detail;
-  const std::string& want = details[std::min<std::size_t>(
-      static_cast<std::size_t>(which - verdicts.begin()), details.size() - 1)];
-  EXPECT_NE(detail.find(want), std::string::npos)
-      << a.name << ": detail lacks '" << want << "': " << detail;
+  // One verdict: any listed detail may explain it; several: paired by position.
+  std::vector<std::string> wanted = details;
+  if (verdicts.size() > 1) {
+    wanted = {details[std::min<std::size_t>(static_cast<std::size_t>(which - verdicts.begin()),
+                                            details.size() - 1)]};
+  }
+  const bool explained = std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) {
+    return detail.find(w) != std::string::npos;
+  });
+  const std::string want = a.detail;
+  EXPECT_TRUE(explained) << a.name << ": detail lacks '" << want << "': " << detail;
   if (a.suspect) {
     EXPECT_EQ(r["suspect"], *a.suspect) << a.name << ": " << detail;
   }

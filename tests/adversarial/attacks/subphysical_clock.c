@@ -5,10 +5,12 @@
 // ARCH: x86_64
 // EXPECT-VERDICT: ok
 // EXPECT-SUSPECT: true
-// EXPECT-DETAIL: physical floor
+// EXPECT-DETAIL: physical floor|clock tampering
 // Defence: the bandwidth floor. a[i] = b[i] + 1 must move 2*N*8 bytes; the judge measured this
 // machine's bandwidth at that working-set size once (STREAM-style, cached in the state dir),
-// and a median call faster than half of bytes / bandwidth is marked suspect, not credited.
+// and a median call faster than half of bytes / bandwidth is marked suspect, not credited. (On
+// a slow or loaded host the calls may last long enough for the clock audit to see the lie
+// first: suspect either way.)
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
