@@ -57,7 +57,7 @@ struct JudgeConfig {
   // trip) may exceed the runner's report by at most slack + fraction * view + the copy-out of
   // the outputs at the measured bandwidth. A call's recorded time is never below view minus that
   // allowance; when every call of a configuration overshoots it, the configuration is suspect.
-  double clock_audit_slack_ns = 200e3;
+  double clock_audit_slack_ns = 500e3;
   double clock_audit_fraction = 0.1;
   // Bandwidth floor (SPEC §5.9): a median call faster than this fraction of declared bytes /
   // measured bandwidth (at that working-set size) is physically impossible: suspect. 0: off.
