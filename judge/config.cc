@@ -66,6 +66,8 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "hidden_presets",
                                                "check_all_bytes",
                                                "clock_audit_slack_ns",
+                                               "thread_settle_s",
+                                               "outside_cpu_ns",
                                                "clock_audit_fraction",
                                                "bandwidth_floor_fraction",
                                                "bandwidth_file",
@@ -117,6 +119,8 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "check_all_bytes", c.check_all_bytes, origin),
       take(j, "suspect_speedup", c.suspect_speedup, origin),
       take(j, "clock_audit_slack_ns", c.clock_audit_slack_ns, origin),
+      take(j, "thread_settle_s", c.thread_settle_s, origin),
+      take(j, "outside_cpu_ns", c.outside_cpu_ns, origin),
       take(j, "clock_audit_fraction", c.clock_audit_fraction, origin),
       take(j, "bandwidth_floor_fraction", c.bandwidth_floor_fraction, origin),
       take(j, "bandwidth_file", c.bandwidth_file, origin),
@@ -224,6 +228,9 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
     return Error{"bandwidth_floor_fraction must be in [0, 1] (0 turns the floor off)"};
   }
   if (memory_bandwidth_gbs < 0) return Error{"memory_bandwidth_gbs must be >= 0"};
+  if (!(thread_settle_s > 0) || outside_cpu_ns < 0) {
+    return Error{"thread_settle_s must be > 0 and outside_cpu_ns >= 0"};
+  }
   if (scratch_dir.empty()) {
     scratch_dir = (fs::temp_directory_path() / ("hpcab-judge-" + std::to_string(getuid()) + "-" +
                                                 std::to_string(port) + "-" + std::to_string(rank)))

@@ -59,6 +59,11 @@ struct JudgeConfig {
   // allowance; when every call of a configuration overshoots it, the configuration is suspect.
   double clock_audit_slack_ns = 500e3;
   double clock_audit_fraction = 0.1;
+  // Work outside the clock (SPEC §5.7): after a call, the candidate's other threads must be
+  // asleep within thread_settle_s (OpenMP pools spin briefly first) and may use at most
+  // outside_cpu_ns of CPU until the next call starts; beyond either: rejected.
+  double thread_settle_s = 0.5;
+  double outside_cpu_ns = 250e3;
   // Bandwidth floor (SPEC §5.9): a median call faster than this fraction of declared bytes /
   // measured bandwidth (at that working-set size) is physically impossible: suspect. 0: off.
   double bandwidth_floor_fraction = 0.5;

@@ -317,6 +317,58 @@ struct Grader::Session {
     }
   }
 
+  // Threads of the candidate between calls (SPEC §5.7: no work may escape the clock). After each
+  // call every thread but the runner's main one must go to sleep within thread_settle_s (an
+  // OpenMP pool spins briefly, then waits on a futex); their CPU time is then noted, and by the
+  // start of the next call (after the next draw was generated, single-threaded, in this runner)
+  // they may have used at most outside_cpu_ns more. A helper that precomputes the next answer
+  // while the draw is written, or a timer signal doing the same, shows up here.
+  double settle_s = 0.5;
+  double outside_cpu_ns = 250e3;
+  std::map<pid_t, int64_t> thread_cpu_at_rest;
+  bool have_rest = false;
+  MaybeFailure settle_threads() {
+    if (runner_pid <= 0) return std::nullopt;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0;; ++i) {
+      auto threads = other_threads(runner_pid);
+      const ThreadEntry* busy = nullptr;
+      for (const auto& t : threads) {
+        if (t.state == 'R' || t.state == 'D') busy = &t;
+      }
+      if (busy == nullptr) {
+        thread_cpu_at_rest.clear();
+        for (const auto& t : threads) thread_cpu_at_rest[t.tid] = t.cpu_ns;
+        have_rest = true;
+        return std::nullopt;
+      }
+      const double waited =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (waited > settle_s) {
+        return reject("a thread (" + std::to_string(threads.size()) +
+                      " besides the main one) kept running " + std::to_string(settle_s) +
+                      " s after the call returned: work left running escapes the clock");
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(i < 20 ? 100 : 1000));
+    }
+  }
+  MaybeFailure check_outside_cpu() {
+    if (runner_pid <= 0 || !have_rest) return std::nullopt;
+    int64_t used = 0;
+    for (const auto& t : other_threads(runner_pid)) {
+      if (t.cpu_ns < 0) return std::nullopt;  // no schedstats on this kernel: nothing to compare
+      auto it = thread_cpu_at_rest.find(t.tid);
+      used += t.cpu_ns - (it == thread_cpu_at_rest.end() ? 0 : it->second);
+    }
+    if (static_cast<double>(used) > outside_cpu_ns) {
+      return reject("threads besides the main one used " + std::to_string(used / 1000) +
+                    " us of CPU between calls (allowed " +
+                    std::to_string(static_cast<int64_t>(outside_cpu_ns / 1000)) +
+                    " us): work outside the clock");
+    }
+    return std::nullopt;
+  }
+
   RunFailure reject(const std::string& why) {
     proc->kill_now();
     RunFailure f;
@@ -541,7 +593,7 @@ MaybeFailure start_session(const JudgeConfig& cfg, const Manifest& m, Precision 
   spec.argv = {kRunnerInside,     "--manifest",        kernel_dir + "/kernel.json",    "--lib",
                "/sandbox/lib.so", "--precision",       std::string(precision_name(p)), "--sizes",
                sizes_arg(sizes),  "--workspace-bytes", std::to_string(workspace),      "--out-dir",
-               "/sandbox/out"};
+               "/sandbox/out",    "--gen-threads",     candidate ? "1" : "0"};
   spec.mounts = {{s->dir.string(), "/sandbox", true}, {cfg.runner_path, kRunnerInside, false}};
   spec.env = {"PATH=/usr/bin:/bin",
               "HOME=/tmp",
@@ -637,6 +689,8 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
     for (auto* s : {cand.get(), base.get(), oracle.get()}) {
       if (!s) continue;
       s->audit_slack_ns = cfg.clock_audit_slack_ns;
+      s->settle_s = cfg.thread_settle_s;
+      s->outside_cpu_ns = cfg.outside_cpu_ns;
       s->audit_fraction = cfg.clock_audit_fraction;
       s->copy_ns = copy_ns;
     }
@@ -665,6 +719,9 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
       PhaseTimer inputs(ctx.phase_s, "inputs");
       if (auto f = s.prep(seed, plan.dist, plan.scale)) return f;
     }
+    if (s.candidate) {
+      if (auto f = s.check_outside_cpu()) return f;
+    }
     double t = 0;
     {
       PhaseTimer run(ctx.phase_s, s.candidate          ? "candidate"
@@ -672,6 +729,10 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
                                                        : "baseline");
       if (auto f = s.go(&t)) return f;
       if (auto f = s.post(save, tag)) return f;
+    }
+    if (s.candidate) {
+      PhaseTimer settling(ctx.phase_s, "settle");
+      if (auto f = s.settle_threads()) return f;
     }
     s.pause();
     if (ns) *ns = t;

@@ -72,6 +72,32 @@ std::optional<BlockedIn> blocked_in(pid_t pid) {
   return b;
 }
 
+std::vector<ThreadEntry> other_threads(pid_t pid) {
+  std::vector<ThreadEntry> out;
+  const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return out;
+  while (dirent* ent = readdir(d)) {
+    char* end = nullptr;
+    long tid = std::strtol(ent->d_name, &end, 10);
+    if (end == ent->d_name || *end != '\0' || tid <= 0 || tid == pid) continue;
+    ThreadEntry t;
+    t.tid = static_cast<pid_t>(tid);
+    const std::string base = dir + "/" + ent->d_name;
+    std::ifstream stat(base + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;  // exited meanwhile
+    auto close = line.rfind(')');
+    if (close != std::string::npos && close + 2 < line.size()) t.state = line[close + 2];
+    std::ifstream sched(base + "/schedstat");
+    long long run = -1;
+    if (sched >> run) t.cpu_ns = run;
+    out.push_back(t);
+  }
+  closedir(d);
+  return out;
+}
+
 bool waiting_on_read(pid_t pid, int fd) {
   // /proc/<pid>/syscall waits for a runnable target to leave its CPU (wait_task_inactive), which
   // can cost a scheduler tick; the state letter in stat costs nothing. Read the syscall only

@@ -35,4 +35,13 @@ std::optional<BlockedIn> blocked_in(pid_t pid);
 // Is `pid` blocked reading its file descriptor `fd` (how the runner waits for a command)?
 bool waiting_on_read(pid_t pid, int fd);
 
+// The threads of process `pid` other than its main thread: state letter and CPU time used so far
+// (ns, from /proc/<pid>/task/<tid>/schedstat; -1 where the kernel keeps no schedstats).
+struct ThreadEntry {
+  pid_t tid = 0;
+  char state = '?';
+  int64_t cpu_ns = -1;
+};
+std::vector<ThreadEntry> other_threads(pid_t pid);
+
 }  // namespace hpcab::judge

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -135,6 +136,7 @@ TEST_P(AdversarialTest, AttackEarnsNothing) {
   const std::string detail = r.value("detail", "");
   const std::vector<std::string> verdicts = split(a.verdict), details = split(a.detail);
   const std::string verdict = r["verdict"];
+  std::cout << "[ attack   ] " << a.name << ": " << verdict << ": " << detail << std::endl;
   auto which = std::find(verdicts.begin(), verdicts.end(), verdict);
   ASSERT_NE(which, verdicts.end())
       << a.name << ": verdict " << verdict << ", expected " << a.verdict << ": " << detail;
