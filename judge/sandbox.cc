@@ -73,9 +73,10 @@ struct ChildPlan {
   bool drop = false;
   uid_t uid = 0;
   gid_t gid = 0;
-  int seccomp_fd = -1;  // owned; closed by the parent after fork
-  pid_t parent = 0;     // the judge; the child gives up if it is already gone
-  std::string error;    // non-empty: the plan could not be made
+  int seccomp_fd = -1;    // owned; closed by the parent after fork
+  pid_t parent = 0;       // the judge; the child gives up if it is already gone
+  bool keep_fd3 = false;  // the interactive reply channel
+  std::string error;      // non-empty: the plan could not be made
   ChildPlan() = default;
   ChildPlan(const ChildPlan&) = delete;
   ChildPlan& operator=(const ChildPlan&) = delete;
@@ -134,6 +135,26 @@ void make_plan(const SandboxPolicy& policy, const SandboxSpec& spec, ChildPlan& 
 // process group the judge can stop and kill as one), limits, affinity, privileges, exec.
 [[noreturn]] void exec_child(ChildPlan& p) {
   if (setsid() < 0) child_fail("setsid");
+  // Only what the sandbox is meant to have crosses exec: stdin, stdout, stderr, the reply
+  // channel (interactive runs) and the seccomp program. Everything else the judge had open at
+  // fork time goes, whatever its close-on-exec flag: other threads open descriptors
+  // concurrently, and Asio's sockets are not close-on-exec. An inherited listening socket would
+  // let submitted code accept the judge's own clients and answer them with forged verdicts.
+  {
+    const unsigned first = p.keep_fd3 ? 4 : 3;
+    auto close_from_to = [](unsigned lo, unsigned hi) {
+      if (lo > hi) return;
+      if (close_range(lo, hi, 0) != 0) {
+        for (unsigned fd = lo; fd <= hi && fd < 65536; ++fd) close(static_cast<int>(fd));
+      }
+    };
+    if (p.seccomp_fd >= 0) {
+      close_from_to(first, static_cast<unsigned>(p.seccomp_fd) - 1);
+      close_from_to(static_cast<unsigned>(p.seccomp_fd) + 1, ~0U);
+    } else {
+      close_from_to(first, ~0U);
+    }
+  }
   // The seccomp program is the one fd meant to survive exec (bwrap reads it).
   if (p.seccomp_fd >= 0 && fcntl(p.seccomp_fd, F_SETFD, 0) != 0) child_fail("seccomp fd");
   for (int i = 0; i < 6; ++i) {
@@ -225,6 +246,7 @@ Result<std::unique_ptr<SandboxedProcess>> SandboxedProcess::start(const SandboxP
     dup2(log, 1);
     dup2(log, 2);
     dup2(reply[1], 3);  // dup2 clears FD_CLOEXEC: fd 3 survives exec into the runner
+    plan.keep_fd3 = true;
     exec_child(plan);
   }
   close(in[0]);
