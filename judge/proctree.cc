@@ -1,7 +1,9 @@
 #include "judge/proctree.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -96,6 +98,24 @@ std::vector<ThreadEntry> other_threads(pid_t pid) {
   }
   closedir(d);
   return out;
+}
+
+int kill_processes_mentioning(const std::string& needle) {
+  if (needle.empty()) return 0;
+  int killed = 0;
+  if (DIR* d = opendir("/proc")) {
+    while (dirent* ent = readdir(d)) {
+      char* end = nullptr;
+      long pid = std::strtol(ent->d_name, &end, 10);
+      if (end == ent->d_name || *end != '\0' || pid <= 0 || pid == getpid()) continue;
+      std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+      std::string cmd((std::istreambuf_iterator<char>(in)), {});
+      if (cmd.find(needle) == std::string::npos) continue;
+      if (::kill(static_cast<pid_t>(pid), SIGKILL) == 0) ++killed;
+    }
+    closedir(d);
+  }
+  return killed;
 }
 
 bool waiting_on_read(pid_t pid, int fd) {

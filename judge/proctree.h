@@ -44,4 +44,10 @@ struct ThreadEntry {
 };
 std::vector<ThreadEntry> other_threads(pid_t pid);
 
+// SIGKILLs every process (but this one) whose command line contains `needle`; returns how many.
+// Used on the bwrap processes of a dead judge's sandboxes, whose arguments name their bind
+// mounts: a sandbox can outlive a SIGKILLed judge when the kill lands inside bubblewrap's own
+// set-up (before it arms its parent-death signal).
+int kill_processes_mentioning(const std::string& needle);
+
 }  // namespace hpcab::judge

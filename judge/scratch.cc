@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <string>
 
+#include "judge/proctree.h"
+
 namespace hpcab::judge {
 
 namespace fs = std::filesystem;
@@ -89,10 +91,16 @@ Result<ScratchClaim> ScratchClaim::claim(const std::string& root) {
     }
     // No lock file: its judge died between creating the dir and the lock, which happens only
     // under the root lock we hold, so it is stale too.
+    // Its sandboxes die with it, except one caught inside bubblewrap's own set-up by the kill:
+    // such a leftover names this dir in its bind mounts.
+    int killed = kill_processes_mentioning(e.path().string() + "/");
     std::error_code rm_ec;
     fs::remove_all(e.path(), rm_ec);
-    c.removed_.push_back(e.path().string() + " (pid " + (who.empty() ? "?" : who) + ")" +
-                         (rm_ec ? " [not fully removed: " + rm_ec.message() + "]" : ""));
+    c.removed_.push_back(
+        e.path().string() + " (pid " + (who.empty() ? "?" : who) + ")" +
+        (killed > 0 ? " [killed " + std::to_string(killed) + " leftover sandbox process(es)]"
+                    : "") +
+        (rm_ec ? " [not fully removed: " + rm_ec.message() + "]" : ""));
   }
   return c;
 }

@@ -91,6 +91,38 @@ TEST_F(ScratchTest, SweepsDirsOfDeadJudgesOnly) {
   EXPECT_TRUE(fs::exists(fs::path(live->dir()) / "marker"));
 }
 
+TEST_F(ScratchTest, SweepKillsSandboxesThatOutlivedTheirJudge) {
+  // A dead judge's run dir, and a process still naming it in its arguments (as a bwrap caught
+  // in its own set-up by the judge's SIGKILL does), plus an unrelated process.
+  fs::create_directories(root_ / "run-dead" / "grade-x" / "s1");
+  const std::string mount = (root_ / "run-dead" / "grade-x" / "s1").string();
+  auto spawn = [](const std::string& arg) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      execl("/bin/sh", "sh", "-c", "while :; do sleep 0.1; done", arg.c_str(),
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    return pid;
+  };
+  pid_t leftover = spawn(mount);
+  pid_t bystander = spawn((root_ / "elsewhere").string());
+  ASSERT_GT(leftover, 0);
+  ASSERT_GT(bystander, 0);
+  usleep(200 * 1000);  // let both exec
+  auto live = ScratchClaim::claim(root_.string());
+  ASSERT_TRUE(live.ok()) << live.error().message;
+  int status = 0;
+  ASSERT_EQ(waitpid(leftover, &status, 0), leftover);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  ASSERT_EQ(live->removed().size(), 1u);
+  EXPECT_NE(live->removed()[0].find("killed 1 leftover sandbox process"), std::string::npos)
+      << live->removed()[0];
+  EXPECT_EQ(waitpid(bystander, &status, WNOHANG), 0) << "an unrelated process was killed";
+  kill(bystander, SIGKILL);
+  waitpid(bystander, &status, 0);
+}
+
 TEST_F(ScratchTest, MovedClaimKeepsItsDir) {
   auto c = ScratchClaim::claim(root_.string());
   ASSERT_TRUE(c.ok());
