@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -61,6 +62,30 @@ TEST_F(SandboxTest, NoNetworkOnlyLoopback) {
   EXPECT_TRUE(r.success()) << r.output;
   EXPECT_NE(r.output.find("lo:"), std::string::npos);
   EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 3) << r.output;
+}
+
+TEST_F(SandboxTest, NoDescriptorOfTheJudgeIsInherited) {
+  // Descriptors the judge holds without close-on-exec (as Asio's sockets are): a listening
+  // socket and a pipe. None may reach the sandbox; the shell lists what it has (its own
+  // 0, 1, 2 plus the one `ls` opens to read the directory).
+  int listener = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  auto r = run(sh("ls /proc/self/fd | tr '\\n' ' '"));
+  EXPECT_TRUE(r.success()) << r.output;
+  EXPECT_EQ(r.output, "0 1 2 3 ") << "inherited descriptors: " << r.output;
+  auto interactive = SandboxedProcess::start(
+      policy_, sh("ls /proc/self/fd | tr '\\n' ' ' >&3; echo >&3"), (root_ / "log.txt").string());
+  ASSERT_TRUE(interactive.ok()) << interactive.error().message;
+  auto line = (*interactive)->receive(20);
+  ASSERT_TRUE(line.ok()) << line.error().message;
+  // Interactive runs keep the reply channel (3); ls's directory descriptor is then 4.
+  EXPECT_EQ(*line, "0 1 2 3 4 ") << "inherited descriptors: " << *line;
+  (*interactive)->finish(5);
+  close(listener);
+  close(p[0]);
+  close(p[1]);
 }
 
 TEST_F(SandboxTest, OwnPidNamespace) {
