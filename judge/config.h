@@ -55,8 +55,8 @@ struct JudgeConfig {
   // Clock audit (SPEC §5.7, docs/security.md): the judge's own view of a call (from sending "go"
   // until the runner is blocked waiting for its next command, minus the median empty round
   // trip) may exceed the runner's report by at most slack + fraction * view + the copy-out of
-  // the outputs at the measured bandwidth. A call's recorded time is never below view minus that
-  // allowance; when every call of a configuration overshoots it, the configuration is suspect.
+  // the outputs at the measured bandwidth. Recorded times are shifted up by the median excess
+  // beyond that allowance; when every call of a configuration exceeds it, it is suspect.
   double clock_audit_slack_ns = 500e3;
   double clock_audit_fraction = 0.1;
   // Work outside the clock (SPEC §5.7): after a call, the candidate's other threads must be

@@ -259,9 +259,11 @@ struct Grader::Session {
   // view runs from sending "go" until /proc shows the runner blocked on its next command (which
   // the kernel reports and nothing inside the sandbox can forge: a kernel that writes a fake
   // "done" early and keeps computing is still running), minus the median empty round trip.
-  // The recorded time is the runner's, but never less than the judge's view minus an allowance
-  // (slack + fraction of the view + the copy-out of the outputs): a lying clock can shave at
-  // most the allowance. Applied to both sides alike, so scheduling noise biases neither.
+  // Per call, the overshoot is how far the judge's view exceeds the runner's report plus an
+  // allowance (slack + fraction of the view + the copy-out of the outputs). The recorded times
+  // of a configuration are the runner's reports shifted up by the median overshoot when it is
+  // positive (shifted(), applied to both sides alike): a clock that lies on most calls gains at
+  // most the allowance, while a minority of calls delayed by scheduling noise shifts nothing.
   double audit_slack_ns = 0, audit_fraction = 0, copy_ns = 0;
   std::vector<double> judge_seen_ns;  // the judge's view of each call
   std::vector<double> overshoot_ns;   // view - allowance - runner's report (> 0: a lie)
@@ -285,12 +287,21 @@ struct Grader::Session {
     judge_seen_ns.push_back(view);
     overshoot_ns.push_back(view - allowed - static_cast<double>(inner));
     reported_ns.push_back(static_cast<double>(inner));
-    *ns = std::max(static_cast<double>(inner), view - allowed);
+    *ns = static_cast<double>(inner);
     if (candidate) {
       std::string extra = census();
       if (!extra.empty()) return reject("left " + extra + " running after the call returned");
     }
     return std::nullopt;
+  }
+
+  // `reported` (this session's timed calls, in order) shifted up by the median overshoot.
+  std::vector<double> shifted(std::vector<double> reported) const {
+    if (overshoot_ns.empty()) return reported;
+    // Warm-up calls are in overshoot_ns too; they only make the median more representative.
+    const double shift = std::max(0.0, median(overshoot_ns));
+    for (double& v : reported) v += shift;
+    return reported;
   }
 
   // Waits until the runner blocks reading stdin (its idle state between commands). Never
@@ -799,6 +810,8 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
     }
   }
   finish_all();
+  out.cand_ns = cand->shifted(std::move(out.cand_ns));
+  if (base) out.base_ns = base->shifted(std::move(out.base_ns));
   out.judge_median_ns = median(cand->judge_seen_ns);
   out.reported_median_ns = median(cand->reported_ns);
   out.overshoot_min_ns = cand->overshoot_ns.empty() ? 0
