@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
+#include <thread>
 
 #include "harness/arm.h"
 #include "harness/episode_db.h"
@@ -687,6 +689,36 @@ TEST(EpisodeDb, LimitRerunHappensOnceWithTheFactor) {
   ASSERT_TRUE(r.ok() && *r);
   EXPECT_EQ((*r)->exit_code, 124);
   EXPECT_EQ((*r)->limit_reruns, 1);
+}
+
+TEST(EpisodeDb, TwoConnectionsNeverClaimTheSameEpisode) {
+  TempDir t;
+  fs::path file = t.path() / "h.db";
+  Arm a = pinned_arm();
+  a.repetitions = 10;  // 30 episodes
+  auto first = open_db(file);
+  auto second = open_db(file);
+  ASSERT_TRUE(first && second);
+  ASSERT_EQ(*first->enqueue(plan_episodes(a)), 30);
+  std::vector<std::string> got[2];
+  auto drain = [&](EpisodeDb* db, int w, std::vector<std::string>* out) {
+    for (;;) {
+      auto c = db->claim("pin", pin_worker(a, w), 1.0);
+      if (!c.ok() || !c->has_value()) return;
+      out->push_back((*c)->id);
+    }
+  };
+  std::thread t0(drain, first.get(), 0, &got[0]);
+  std::thread t1(drain, second.get(), 1, &got[1]);
+  t0.join();
+  t1.join();
+  std::set<std::string> all(got[0].begin(), got[0].end());
+  all.insert(got[1].begin(), got[1].end());
+  EXPECT_EQ(got[0].size() + got[1].size(), 30u);
+  EXPECT_EQ(all.size(), 30u);
+  auto counts = first->counts("pin");
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->running, 30);
 }
 
 }  // namespace
