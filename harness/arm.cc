@@ -1,0 +1,471 @@
+// Arm file loading. Both formats are reduced to the same (key, value text, location) entries
+// and validated by one function, so env and JSON arms accept and reject exactly the same values.
+#include "harness/arm.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace hpcab::harness {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Entry {
+  std::string key;    // upper case
+  std::string value;  // text; lists are comma-separated
+  std::string where;  // "<label>:<line> (KEY)" or "<label>: key 'key'"
+};
+
+// Every key, in the order docs/harness_arms.md lists them.
+constexpr std::string_view kKeys[] = {"NAME",
+                                      "KERNELS",
+                                      "LANGUAGE",
+                                      "AGENT",
+                                      "AGENT_COMMAND",
+                                      "MODEL",
+                                      "INFERENCE_URLS",
+                                      "JUDGE_URLS",
+                                      "WORKERS",
+                                      "REPETITIONS",
+                                      "WALL_BUDGET_S",
+                                      "TOKEN_BUDGET",
+                                      "TOKEN_WEIGHTS",
+                                      "SUBMISSION_POLICY",
+                                      "PROMPT_TEMPLATE",
+                                      "MAX_RELAUNCHES",
+                                      "LIMIT_RERUN_FACTOR",
+                                      "STATE_DB"};
+
+bool known_key(std::string_view k) {
+  return std::find(std::begin(kKeys), std::end(kKeys), k) != std::end(kKeys);
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trim(std::string_view s) {
+  auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  auto e = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+std::string known_keys_text() {
+  std::string out;
+  for (auto k : kKeys) out += (out.empty() ? "" : ", ") + std::string(k);
+  return out;
+}
+
+template <typename List>
+std::string join(const List& items) {
+  std::string out;
+  for (const auto& x : items) out += (out.empty() ? "" : ", ") + std::string(x);
+  return out;
+}
+
+template <typename List>
+bool one_of(const List& items, std::string_view v) {
+  return std::find(std::begin(items), std::end(items), v) != std::end(items);
+}
+
+std::vector<std::string> split_list(const std::string& v) {
+  std::vector<std::string> out;
+  std::stringstream ss(v);
+  for (std::string item; std::getline(ss, item, ',');) {
+    std::string t = trim(item);
+    if (!t.empty()) out.push_back(t);
+  }
+  return out;
+}
+
+// env: KEY=value, '#' comment lines, blank lines, an optional `export ` prefix, values optionally
+// in matching single or double quotes. In an unquoted value, '#' after whitespace starts a
+// comment (as in shell and dotenv); a '#' inside a word (a URL fragment) is kept.
+Result<std::vector<Entry>> parse_env(std::string_view text, const std::string& label) {
+  std::vector<Entry> out;
+  std::stringstream ss{std::string(text)};
+  int line_no = 0;
+  for (std::string line; std::getline(ss, line);) {
+    ++line_no;
+    std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    std::string where = label + ":" + std::to_string(line_no);
+    if (t.rfind("export ", 0) == 0) t = trim(t.substr(7));
+    auto eq = t.find('=');
+    if (eq == std::string::npos) {
+      return Error{where + ": expected KEY=value, got '" + t + "'"};
+    }
+    std::string key = trim(t.substr(0, eq));
+    std::string value = trim(t.substr(eq + 1));
+    if (!value.empty() && (value[0] == '"' || value[0] == '\'')) {
+      char q = value[0];
+      auto close = value.find(q, 1);
+      if (close == std::string::npos) {
+        return Error{where + " (" + key + "): unterminated " + (q == '"' ? "double" : "single") +
+                     " quote"};
+      }
+      std::string rest = trim(value.substr(close + 1));
+      if (!rest.empty() && rest[0] != '#') {
+        return Error{where + " (" + key + "): unexpected text after the closing quote: '" + rest +
+                     "'"};
+      }
+      value = value.substr(1, close - 1);
+    } else {
+      for (std::size_t i = 1; i < value.size(); ++i) {
+        if (value[i] == '#' && (value[i - 1] == ' ' || value[i - 1] == '\t')) {
+          value = trim(value.substr(0, i));
+          break;
+        }
+      }
+    }
+    if (!known_key(key)) {
+      std::string hint = known_key(upper(key)) ? " (env keys are upper case: " + upper(key) + ")"
+                                               : " (known keys: " + known_keys_text() + ")";
+      return Error{where + ": unknown key '" + key + "'" + hint};
+    }
+    out.push_back({key, value, where + " (" + key + ")"});
+  }
+  return out;
+}
+
+// JSON: an object with the same keys in lower case. Strings and numbers are taken as their
+// text; list keys also accept arrays (joined with commas), TOKEN_WEIGHTS also an object
+// {input, cached, output}.
+Result<std::vector<Entry>> parse_json(std::string_view text, const std::string& label) {
+  json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded()) return Error{label + ": not valid JSON"};
+  if (!doc.is_object()) return Error{label + ": expected a JSON object of arm keys"};
+  std::vector<Entry> out;
+  for (const auto& [k, v] : doc.items()) {
+    std::string where = label + ": key '" + k + "'";
+    if (!known_key(upper(k)) || k != lower(k)) {
+      std::string hint = known_key(upper(k)) ? " (JSON keys are lower case: " + lower(k) + ")"
+                                             : " (known keys: " + lower(known_keys_text()) + ")";
+      return Error{where + ": unknown key" + hint};
+    }
+    std::string key = upper(k);
+    auto scalar_text = [&](const json& x, std::string* s) {
+      if (x.is_string()) {
+        *s = x.get<std::string>();
+      } else if (x.is_number()) {
+        *s = x.dump();
+      } else {
+        return false;
+      }
+      return true;
+    };
+    std::string value;
+    if (v.is_array()) {
+      for (const auto& item : v) {
+        std::string s;
+        if (!scalar_text(item, &s)) {
+          return Error{where + ": expected a list of strings or numbers, got " + item.dump()};
+        }
+        value += (value.empty() ? "" : ",") + s;
+      }
+    } else if (v.is_object() && key == "TOKEN_WEIGHTS") {
+      for (const char* part : {"input", "cached", "output"}) {
+        if (!v.contains(part) || !v[part].is_number()) {
+          return Error{where + ": expected {\"input\": n, \"cached\": n, \"output\": n}"};
+        }
+        value += (value.empty() ? "" : ",") + v[part].dump();
+      }
+      if (v.size() != 3) return Error{where + ": only input, cached and output are weights"};
+    } else if (!scalar_text(v, &value)) {
+      return Error{where + ": expected a string or a number, got " + v.dump()};
+    }
+    out.push_back({key, value, where});
+  }
+  return out;
+}
+
+Result<int64_t> parse_int(const Entry& e, int64_t min) {
+  int64_t v = 0;
+  const char* b = e.value.data();
+  const char* end = b + e.value.size();
+  auto [p, ec] = std::from_chars(b, end, v);
+  if (e.value.empty() || ec != std::errc() || p != end) {
+    return Error{e.where + ": expected an integer, got '" + e.value + "'"};
+  }
+  if (v < min) {
+    return Error{e.where + ": expected an integer >= " + std::to_string(min) + ", got " + e.value};
+  }
+  return v;
+}
+
+Result<double> parse_real(const std::string& text, const std::string& where) {
+  double v = 0;
+  const char* b = text.data();
+  const char* end = b + text.size();
+  auto [p, ec] = std::from_chars(b, end, v);
+  if (text.empty() || ec != std::errc() || p != end || !std::isfinite(v)) {
+    return Error{where + ": expected a number, got '" + text + "'"};
+  }
+  return v;
+}
+
+Result<std::vector<std::string>> parse_urls(const Entry& e) {
+  auto urls = split_list(e.value);
+  if (urls.empty()) return Error{e.where + ": expected a comma-separated list of http(s) URLs"};
+  for (auto& u : urls) {
+    if (u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0) {
+      return Error{e.where + ": expected an http:// or https:// URL, got '" + u + "'"};
+    }
+    if (u.find_first_of(" \t") != std::string::npos) {
+      return Error{e.where + ": URL '" + u + "' contains whitespace"};
+    }
+    while (u.size() > 8 && u.back() == '/') u.pop_back();
+  }
+  return urls;
+}
+
+// Checks the {placeholders} of an AGENT_COMMAND: `{` + lower-case identifier + `}` is a
+// placeholder and must be a known one; any other brace is literal text.
+Status check_command_placeholders(const Entry& e) {
+  const std::string& s = e.value;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '{') continue;
+    std::size_t j = i + 1;
+    while (j < s.size() && ((s[j] >= 'a' && s[j] <= 'z') || s[j] == '_' ||
+                            (j > i + 1 && s[j] >= '0' && s[j] <= '9'))) {
+      ++j;
+    }
+    if (j == i + 1 || j >= s.size() || s[j] != '}') continue;
+    std::string name = s.substr(i + 1, j - i - 1);
+    if (!one_of(kCommandPlaceholders, name)) {
+      return Error{e.where + ": unknown placeholder {" + name +
+                   "} (known: " + join(kCommandPlaceholders) + ")"};
+    }
+  }
+  return Ok{};
+}
+
+Status check_selector(const Entry& e, const std::string& sel) {
+  if (sel == "all") return Ok{};
+  auto colon = sel.find(':');
+  if (colon == std::string::npos) {
+    for (char c : sel) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') {
+        return Error{e.where + ": '" + sel +
+                     "' is neither a kernel id nor a selector (track:<t>, dwarf:<d>, level:<n>, "
+                     "all)"};
+      }
+    }
+    return Ok{};
+  }
+  std::string kind = sel.substr(0, colon), arg = sel.substr(colon + 1);
+  if (kind == "track") {
+    if (!one_of(kTracks, arg)) {
+      return Error{e.where + ": unknown track '" + arg + "' (known: " + join(kTracks) + ")"};
+    }
+  } else if (kind == "dwarf") {
+    if (arg.empty()) return Error{e.where + ": 'dwarf:' needs a dwarf name"};
+  } else if (kind == "level") {
+    Entry tmp{e.key, arg, e.where + " selector '" + sel + "'"};
+    if (auto v = parse_int(tmp, 1); !v.ok()) return v.error();
+  } else {
+    return Error{e.where + ": unknown selector kind '" + kind +
+                 ":' (expected track:, dwarf:, level: or all)"};
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+bool Arm::uses_model() const { return one_of(kModelAgents, agent); }
+
+Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs::path& base_dir) {
+  auto first = text.find_first_not_of(" \t\r\n");
+  bool is_json = first != std::string_view::npos && text[first] == '{';
+  auto entries = is_json ? parse_json(text, label) : parse_env(text, label);
+  if (!entries.ok()) return entries.error();
+
+  Arm arm;
+  std::map<std::string, std::string> seen;  // key -> where
+  for (const Entry& e : *entries) {
+    if (auto it = seen.find(e.key); it != seen.end()) {
+      return Error{e.where + ": " + e.key + " is already set at " + it->second};
+    }
+    seen[e.key] = e.where;
+    const std::string& v = e.value;
+    const std::string& k = e.key;
+    if (k == "NAME") {
+      bool ok = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+      });
+      if (!ok) return Error{e.where + ": expected a name of letters, digits, '_', '-', '.'"};
+      arm.name = v;
+    } else if (k == "KERNELS") {
+      arm.kernel_selectors = split_list(v);
+      if (arm.kernel_selectors.empty()) {
+        return Error{e.where + ": expected a comma-separated list of kernel ids or selectors"};
+      }
+      for (const auto& sel : arm.kernel_selectors) {
+        if (auto s = check_selector(e, sel); !s.ok()) return s.error();
+      }
+    } else if (k == "LANGUAGE") {
+      if (!one_of(kLanguages, v)) {
+        return Error{e.where + ": expected one of " + join(kLanguages) + ", got '" + v + "'"};
+      }
+      arm.language = v;
+    } else if (k == "AGENT") {
+      if (!one_of(kAgentKinds, v)) {
+        return Error{e.where + ": expected one of " + join(kAgentKinds) + ", got '" + v + "'"};
+      }
+      arm.agent = v;
+    } else if (k == "AGENT_COMMAND") {
+      if (auto s = check_command_placeholders(e); !s.ok()) return s.error();
+      arm.agent_command = v;
+    } else if (k == "MODEL") {
+      arm.model = v;
+    } else if (k == "INFERENCE_URLS") {
+      auto u = parse_urls(e);
+      if (!u.ok()) return u.error();
+      arm.inference_urls = *u;
+    } else if (k == "JUDGE_URLS") {
+      auto u = parse_urls(e);
+      if (!u.ok()) return u.error();
+      arm.judge_urls = *u;
+    } else if (k == "WORKERS" || k == "REPETITIONS" || k == "MAX_RELAUNCHES") {
+      auto n = parse_int(e, k == "MAX_RELAUNCHES" ? 0 : 1);
+      if (!n.ok()) return n.error();
+      if (*n > 100000) return Error{e.where + ": " + v + " is implausibly large (max 100000)"};
+      int iv = static_cast<int>(*n);
+      (k == "WORKERS"       ? arm.workers
+       : k == "REPETITIONS" ? arm.repetitions
+                            : arm.max_relaunches) = iv;
+    } else if (k == "WALL_BUDGET_S") {
+      auto n = parse_int(e, 1);
+      if (!n.ok()) return n.error();
+      arm.wall_budget_s = *n;
+    } else if (k == "TOKEN_BUDGET") {
+      auto n = parse_int(e, 0);
+      if (!n.ok()) return n.error();
+      arm.token_budget = *n;
+    } else if (k == "TOKEN_WEIGHTS") {
+      auto parts = split_list(v);
+      if (parts.size() != 3) {
+        return Error{e.where +
+                     ": expected three weights input,cached,output (e.g. 1,0.1,1), got '" + v +
+                     "'"};
+      }
+      double w[3];
+      for (int i = 0; i < 3; ++i) {
+        auto x = parse_real(parts[static_cast<std::size_t>(i)], e.where);
+        if (!x.ok()) return x.error();
+        if (*x < 0) return Error{e.where + ": weights must be >= 0, got " + parts[i]};
+        w[i] = *x;
+      }
+      arm.token_weights = {w[0], w[1], w[2]};
+    } else if (k == "SUBMISSION_POLICY") {
+      if (v != "single" && v != "multiple") {
+        return Error{e.where + ": expected single or multiple, got '" + v + "'"};
+      }
+      arm.submission_policy = v;
+    } else if (k == "PROMPT_TEMPLATE") {
+      if (v.empty()) return Error{e.where + ": expected a file path"};
+      fs::path p(v);
+      arm.prompt_template = p.is_absolute() ? p : base_dir / p;
+    } else if (k == "LIMIT_RERUN_FACTOR") {
+      auto x = parse_real(v, e.where);
+      if (!x.ok()) return x.error();
+      if (*x < 1 || *x > 16) {
+        return Error{e.where + ": expected a multiple between 1 and 16 (SPEC: 2-4), got " + v};
+      }
+      arm.limit_rerun_factor = *x;
+    } else if (k == "STATE_DB") {
+      if (v.empty()) return Error{e.where + ": expected a file path"};
+      arm.state_db = v;
+    }
+  }
+
+  auto missing = [&](const char* key, const std::string& why) {
+    std::string name = is_json ? lower(key) : std::string(key);
+    return Error{label + ": " + name + " is required" + why};
+  };
+  if (arm.name.empty()) return missing("NAME", "");
+  if (arm.kernel_selectors.empty()) return missing("KERNELS", "");
+  if (arm.agent.empty()) return missing("AGENT", " (one of " + join(kAgentKinds) + ")");
+  if (arm.uses_model()) {
+    if (arm.model.empty()) return missing("MODEL", " for AGENT=" + arm.agent);
+    if (arm.inference_urls.empty()) return missing("INFERENCE_URLS", " for AGENT=" + arm.agent);
+  }
+  if ((arm.agent == "command" || arm.agent == "replay") && arm.agent_command.empty()) {
+    return missing("AGENT_COMMAND", arm.agent == "command"
+                                        ? " for AGENT=command"
+                                        : " for AGENT=replay (the folder of prepared sources)");
+  }
+  return arm;
+}
+
+Result<std::vector<std::string>> resolve_kernels(const std::vector<std::string>& selectors,
+                                                 const std::vector<Manifest>& corpus) {
+  std::vector<std::string> out;
+  std::set<std::string> have;
+  for (const auto& sel : selectors) {
+    std::vector<std::string> ids;
+    auto colon = sel.find(':');
+    std::string kind = colon == std::string::npos ? "" : sel.substr(0, colon);
+    std::string arg = colon == std::string::npos ? sel : sel.substr(colon + 1);
+    for (const auto& m : corpus) {
+      bool match = sel == "all" || (kind == "track" && m.track == arg) ||
+                   (kind == "dwarf" && m.dwarf == arg) ||
+                   (kind == "level" && std::to_string(m.level) == arg) ||
+                   (kind.empty() && m.id == sel);
+      if (match) ids.push_back(m.id);
+    }
+    if (ids.empty()) {
+      if (kind.empty() && sel != "all") return Error{"KERNELS: unknown kernel id '" + sel + "'"};
+      return Error{"KERNELS: selector '" + sel + "' matches no kernel of the corpus"};
+    }
+    std::sort(ids.begin(), ids.end());
+    for (auto& id : ids) {
+      if (have.insert(id).second) out.push_back(id);
+    }
+  }
+  return out;
+}
+
+fs::path default_corpus_dir() { return fs::path(HPCAB_SOURCE_DIR) / "corpus"; }
+
+Result<Arm> load_arm(const fs::path& file, const fs::path& corpus_dir) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return Error{file.string() + ": cannot read the arm file"};
+  std::stringstream buf;
+  buf << in.rdbuf();
+  auto arm = parse_arm(buf.str(), file.string(), file.parent_path());
+  if (!arm.ok()) return arm.error();
+  arm->file = file;
+  if (!arm->prompt_template.empty()) {
+    std::error_code ec;
+    if (!fs::is_regular_file(arm->prompt_template, ec)) {
+      return Error{file.string() + ": PROMPT_TEMPLATE " + arm->prompt_template.string() +
+                   " is not a readable file (paths are relative to the arm file)"};
+    }
+  }
+  auto corpus = load_corpus(corpus_dir);
+  if (!corpus.ok()) {
+    return Error{file.string() + ": loading the corpus at " + corpus_dir.string() + ": " +
+                 corpus.error().message};
+  }
+  auto ids = resolve_kernels(arm->kernel_selectors, *corpus);
+  if (!ids.ok()) return Error{file.string() + ": " + ids.error().message};
+  arm->kernels = std::move(*ids);
+  return arm;
+}
+
+}  // namespace hpcab::harness

@@ -1,0 +1,83 @@
+// Arm files (SPEC §6; format in docs/harness_arms.md): one campaign configuration, as env-style
+// `KEY=value` lines or a JSON object with the same keys in lower case. Loading validates every
+// key and names the file, the line (env) or key (JSON) and what was expected; unknown keys are
+// rejected so a typo never silently falls back to a default.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/manifest.h"
+#include "common/result.h"
+
+namespace hpcab::harness {
+
+// Weighted token cost = input * input + cached * cached + output * output (SPEC §6).
+struct TokenWeights {
+  double input = 1.0;
+  double cached = 0.1;
+  double output = 1.0;
+};
+
+// Agents that talk to a model through the metering proxy need MODEL and INFERENCE_URLS.
+inline constexpr std::string_view kModelAgents[] = {"claude-code", "mini-swe-agent", "openhands",
+                                                    "codex"};
+// Every AGENT value: the model agents, a generic command, and the built-in optimizers.
+inline constexpr std::string_view kAgentKinds[] = {
+    "claude-code", "mini-swe-agent", "openhands",   "codex",        "command",
+    "identity",    "replay",         "autopar-gcc", "autopar-polly"};
+inline constexpr std::string_view kLanguages[] = {"c", "cpp", "fortran"};
+// The {placeholders} an AGENT_COMMAND may use (filled when the agent is started).
+inline constexpr std::string_view kCommandPlaceholders[] = {
+    "workspace", "prompt_file", "prompt", "kernel", "language", "model",
+    "model_url", "judge_url",   "rank",   "run_id", "worker"};
+
+struct Arm {
+  std::filesystem::path file;  // the arm file as given
+  std::string name;
+  std::vector<std::string> kernel_selectors;  // KERNELS as written
+  std::vector<std::string> kernels;           // resolved ids (load_arm); first-seen order
+  std::string language = "c";
+  std::string agent;
+  std::string agent_command;  // '' = the agent kind's built-in template
+  std::string model;
+  std::vector<std::string> inference_urls;  // '' entries never; may be empty (no-model agents)
+  std::vector<std::string> judge_urls = {"http://127.0.0.1:8800"};  // rank order
+  int workers = 1;
+  int repetitions = 1;
+  int64_t wall_budget_s = 3600;
+  int64_t token_budget = 0;  // weighted tokens; 0 = no token limit
+  TokenWeights token_weights;
+  std::string submission_policy = "single";
+  std::filesystem::path prompt_template;  // resolved against the arm file's folder; '' = built-in
+  int max_relaunches = 2;
+  double limit_rerun_factor = 2.0;
+  std::filesystem::path state_db = "var/harness.db";
+
+  bool uses_model() const;
+};
+
+// Parses an arm from text. `label` names the source in errors (usually the path); `base_dir`
+// resolves PROMPT_TEMPLATE. JSON when the first non-blank character is '{', env lines otherwise.
+// Kernel selectors are syntax-checked but not resolved (see resolve_kernels).
+Result<Arm> parse_arm(std::string_view text, const std::string& label,
+                      const std::filesystem::path& base_dir);
+
+// Expands KERNELS selectors against a loaded corpus: an id, `track:<t>`, `dwarf:<d>`,
+// `level:<n>` or `all`. Each selector contributes its kernels sorted by id; duplicates keep
+// their first position. A selector matching nothing, or an unknown id, is an error.
+Result<std::vector<std::string>> resolve_kernels(const std::vector<std::string>& selectors,
+                                                 const std::vector<Manifest>& corpus);
+
+// The default corpus: HPCAB_SOURCE_DIR/corpus.
+std::filesystem::path default_corpus_dir();
+
+// Reads and parses `file`, checks PROMPT_TEMPLATE exists, loads the corpus at `corpus_dir` and
+// resolves the kernels.
+Result<Arm> load_arm(const std::filesystem::path& file,
+                     const std::filesystem::path& corpus_dir = default_corpus_dir());
+
+}  // namespace hpcab::harness

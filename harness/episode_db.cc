@@ -1,0 +1,686 @@
+// The episode database on the SQLite3 C API. Contracts (as judge/store.cc):
+//  - every value is a bound parameter of a prepared statement; SQL text is constants only;
+//  - every multi-statement change is one BEGIN IMMEDIATE ... COMMIT transaction, so after
+//    kill -9 a reader sees all of it or none (WAL recovery stops at the last commit);
+//  - schema changes are appended migrations, each committed with its PRAGMA user_version bump.
+#include "harness/episode_db.h"
+
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iterator>
+#include <limits>
+#include <mutex>
+#include <string_view>
+#include <unordered_map>
+
+namespace hpcab::harness {
+namespace {
+
+constexpr int kBusyTimeoutMs = 10'000;
+
+struct Migration {
+  int version;
+  const char* what;
+  const char* sql;
+};
+
+constexpr Migration kMigrations[] = {
+    {1, "initial schema", R"sql(
+CREATE TABLE episodes (
+  id TEXT PRIMARY KEY,                   -- '<arm>/<kernel>/<repetition>'
+  arm TEXT NOT NULL,
+  kernel TEXT NOT NULL,
+  repetition INTEGER NOT NULL,           -- 0-based
+  seq INTEGER NOT NULL,                  -- position in the arm's queue order
+  worker INTEGER,                        -- worker of the last attempt
+  attempt INTEGER NOT NULL DEFAULT 0,    -- claims so far
+  inference_url TEXT NOT NULL DEFAULT '',
+  judge_url TEXT NOT NULL DEFAULT '',
+  rank INTEGER,                          -- judge rank sent on every request (worker % J)
+  started_at REAL,                       -- unix seconds (UTC), last attempt
+  ended_at REAL,
+  status TEXT NOT NULL DEFAULT 'queued'
+    CHECK (status IN ('queued', 'running', 'finished', 'interrupted', 'failed')),
+  exit_reason TEXT NOT NULL DEFAULT '',
+  exit_code INTEGER,                     -- 124 wall, 125 tokens, 126 context, agent's otherwise
+  input_tokens INTEGER NOT NULL DEFAULT 0,   -- totals over every attempt
+  cached_tokens INTEGER NOT NULL DEFAULT 0,
+  output_tokens INTEGER NOT NULL DEFAULT 0,
+  weighted_tokens REAL NOT NULL DEFAULT 0,
+  requests INTEGER NOT NULL DEFAULT 0,
+  budget_factor REAL NOT NULL DEFAULT 1, -- LIMIT_RERUN_FACTOR on the limit rerun
+  limit_reruns INTEGER NOT NULL DEFAULT 0,
+  final_submission_id INTEGER,           -- the judge's submission_id of the answer
+  final_verdict TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX episodes_queue ON episodes (arm, status, seq);
+
+CREATE TABLE requests (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  episode_id TEXT NOT NULL REFERENCES episodes (id),
+  at REAL NOT NULL,                      -- unix seconds (UTC)
+  model TEXT NOT NULL,
+  route TEXT NOT NULL,
+  input INTEGER NOT NULL,                -- uncached input tokens
+  cached INTEGER NOT NULL,               -- cached input tokens
+  output INTEGER NOT NULL,
+  latency_ms REAL NOT NULL,
+  status INTEGER NOT NULL                -- HTTP status returned to the agent
+);
+CREATE INDEX requests_episode ON requests (episode_id);
+)sql"},
+};
+
+constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
+
+Error sql_error(sqlite3* db, std::string_view context) {
+  return Error{"episode db: " + std::string(context) + ": " + sqlite3_errmsg(db) + " (code " +
+               std::to_string(sqlite3_extended_errcode(db)) + ")"};
+}
+
+Error closed_error() { return Error{"episode db: the database is closed"}; }
+
+// One use of a cached prepared statement (bind by name, step, read by name); resets on scope
+// exit. A compact copy of judge/store.cc's Query: the harness does not link the judge.
+class Query {
+ public:
+  Query(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  ~Query() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+  Query(const Query&) = delete;
+  Query& operator=(const Query&) = delete;
+
+  void text(const char* name, std::string_view v) {
+    check(sqlite3_bind_text(stmt_, index(name), v.data(), static_cast<int>(v.size()),
+                            SQLITE_TRANSIENT),
+          name);
+  }
+  void integer(const char* name, int64_t v) {
+    check(sqlite3_bind_int64(stmt_, index(name), v), name);
+  }
+  void real(const char* name, double v) { check(sqlite3_bind_double(stmt_, index(name), v), name); }
+  void opt_integer(const char* name, const std::optional<int64_t>& v) {
+    if (v) return integer(name, *v);
+    check(sqlite3_bind_null(stmt_, index(name)), name);
+  }
+
+  Result<bool> step(std::string_view context) {
+    if (!bind_error_.empty()) {
+      return Error{"episode db: " + std::string(context) + ": " + bind_error_};
+    }
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    return sql_error(db_, context);
+  }
+  Status run(std::string_view context) {
+    auto r = step(context);
+    if (!r.ok()) return r.error();
+    return Ok{};
+  }
+
+  std::string col_text(const char* name) {
+    int i = column(name);
+    if (i < 0) return {};
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, i));
+    int n = sqlite3_column_bytes(stmt_, i);
+    return p ? std::string(p, static_cast<std::size_t>(n)) : std::string();
+  }
+  int64_t col_int(const char* name) {
+    int i = column(name);
+    return i < 0 ? 0 : sqlite3_column_int64(stmt_, i);
+  }
+  double col_real(const char* name) {
+    int i = column(name);
+    return i < 0 ? 0 : sqlite3_column_double(stmt_, i);
+  }
+  std::optional<int64_t> col_opt_int(const char* name) {
+    int i = column(name);
+    if (i < 0 || sqlite3_column_type(stmt_, i) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_int64(stmt_, i);
+  }
+  std::optional<double> col_opt_real(const char* name) {
+    int i = column(name);
+    if (i < 0 || sqlite3_column_type(stmt_, i) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_double(stmt_, i);
+  }
+  const std::string& column_error() const { return column_error_; }
+
+ private:
+  int index(const char* name) {
+    int i = sqlite3_bind_parameter_index(stmt_, name);
+    if (i == 0 && bind_error_.empty()) bind_error_ = std::string("no parameter ") + name;
+    return i;
+  }
+  void check(int rc, const char* name) {
+    if (rc != SQLITE_OK && bind_error_.empty()) {
+      bind_error_ = std::string("binding ") + name + ": " + sqlite3_errmsg(db_);
+    }
+  }
+  int column(const char* name) {
+    int n = sqlite3_column_count(stmt_);
+    for (int i = 0; i < n; ++i) {
+      if (std::string_view(sqlite3_column_name(stmt_, i)) == name) return i;
+    }
+    if (column_error_.empty()) column_error_ = std::string("statement has no column ") + name;
+    return -1;
+  }
+
+  sqlite3* db_;
+  sqlite3_stmt* stmt_;
+  std::string bind_error_;
+  std::string column_error_;
+};
+
+Status exec(sqlite3* db, const char* sql, std::string_view context) {
+  char* msg = nullptr;
+  int rc = sqlite3_exec(db, sql, nullptr, nullptr, &msg);
+  if (rc == SQLITE_OK) return Ok{};
+  std::string text = msg ? msg : sqlite3_errstr(rc);
+  sqlite3_free(msg);
+  return Error{"episode db: " + std::string(context) + ": " + text};
+}
+
+void rollback(sqlite3* db) { (void)exec(db, "ROLLBACK", "rolling back"); }
+
+Result<std::string> query_text(sqlite3* db, const char* sql, std::string_view context) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK) return sql_error(db, context);
+  int rc = sqlite3_step(stmt);
+  std::string out;
+  if (rc == SQLITE_ROW) {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    out = p ? p : "";
+  }
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+    Error e = sql_error(db, context);
+    sqlite3_finalize(stmt);
+    return e;
+  }
+  sqlite3_finalize(stmt);
+  return out;
+}
+
+constexpr const char* kInsertEpisode = R"sql(
+INSERT INTO episodes (id, arm, kernel, repetition, seq)
+VALUES (:id, :arm, :kernel, :repetition, :seq)
+ON CONFLICT (id) DO NOTHING
+)sql";
+
+// Interrupted episodes go first (they were already running once), then plan order.
+constexpr const char* kNextWaiting = R"sql(
+SELECT id FROM episodes
+WHERE arm = :arm AND status IN ('interrupted', 'queued')
+ORDER BY status = 'interrupted' DESC, seq LIMIT 1
+)sql";
+
+constexpr const char* kClaim = R"sql(
+UPDATE episodes SET status = 'running', worker = :worker, attempt = attempt + 1,
+  inference_url = :inference_url, judge_url = :judge_url, rank = :rank, started_at = :now,
+  ended_at = NULL, exit_reason = '', exit_code = NULL
+WHERE id = :id AND status IN ('interrupted', 'queued')
+)sql";
+
+constexpr const char* kEnd = R"sql(
+UPDATE episodes SET status = :status, ended_at = :now, exit_reason = :exit_reason,
+  exit_code = :exit_code, final_submission_id = :final_submission_id,
+  final_verdict = :final_verdict
+WHERE id = :id AND status = 'running'
+)sql";
+
+constexpr const char* kRequeue = R"sql(
+UPDATE episodes SET status = 'queued', ended_at = :now, exit_reason = :exit_reason,
+  exit_code = :exit_code, budget_factor = :factor, limit_reruns = limit_reruns + 1
+WHERE id = :id AND status = 'running' AND limit_reruns = 0
+)sql";
+
+constexpr const char* kInsertRequest = R"sql(
+INSERT INTO requests (episode_id, at, model, route, input, cached, output, latency_ms, status)
+VALUES (:episode_id, :at, :model, :route, :input, :cached, :output, :latency_ms, :status)
+)sql";
+
+constexpr const char* kAddUsage = R"sql(
+UPDATE episodes SET input_tokens = input_tokens + :input, cached_tokens = cached_tokens + :cached,
+  output_tokens = output_tokens + :output, weighted_tokens = weighted_tokens + :weighted,
+  requests = requests + 1
+WHERE id = :id
+)sql";
+
+constexpr const char* kResume = R"sql(
+UPDATE episodes SET status = 'interrupted', ended_at = :now, exit_reason = 'daemon_died',
+  exit_code = NULL
+WHERE arm = :arm AND status = 'running'
+)sql";
+
+constexpr const char* kCounts = R"sql(
+SELECT
+  coalesce(sum(status = 'queued'), 0) AS queued,
+  coalesce(sum(status = 'interrupted'), 0) AS interrupted,
+  coalesce(sum(status = 'running'), 0) AS running,
+  coalesce(sum(status = 'finished'), 0) AS finished,
+  coalesce(sum(status = 'failed'), 0) AS failed,
+  coalesce(sum(input_tokens), 0) AS input_tokens,
+  coalesce(sum(cached_tokens), 0) AS cached_tokens,
+  coalesce(sum(output_tokens), 0) AS output_tokens,
+  coalesce(sum(weighted_tokens), 0) AS weighted_tokens,
+  coalesce(sum(requests), 0) AS requests
+FROM episodes WHERE arm = :arm
+)sql";
+
+constexpr const char* kSelectEpisode = "SELECT * FROM episodes WHERE id = :id";
+constexpr const char* kListEpisodes = "SELECT * FROM episodes WHERE arm = :arm ORDER BY seq";
+constexpr const char* kListRequests = R"sql(
+SELECT * FROM requests WHERE episode_id = :episode_id ORDER BY id
+)sql";
+
+EpisodeRow read_row(Query& q) {
+  EpisodeRow r;
+  r.id = q.col_text("id");
+  r.arm = q.col_text("arm");
+  r.kernel = q.col_text("kernel");
+  r.repetition = static_cast<int>(q.col_int("repetition"));
+  r.seq = q.col_int("seq");
+  if (auto w = q.col_opt_int("worker")) r.worker = static_cast<int>(*w);
+  r.attempt = static_cast<int>(q.col_int("attempt"));
+  r.inference_url = q.col_text("inference_url");
+  r.judge_url = q.col_text("judge_url");
+  if (auto k = q.col_opt_int("rank")) r.rank = static_cast<int>(*k);
+  r.started_at = q.col_opt_real("started_at");
+  r.ended_at = q.col_opt_real("ended_at");
+  r.status = q.col_text("status");
+  r.exit_reason = q.col_text("exit_reason");
+  if (auto c = q.col_opt_int("exit_code")) r.exit_code = static_cast<int>(*c);
+  r.input_tokens = q.col_int("input_tokens");
+  r.cached_tokens = q.col_int("cached_tokens");
+  r.output_tokens = q.col_int("output_tokens");
+  r.weighted_tokens = q.col_real("weighted_tokens");
+  r.requests = q.col_int("requests");
+  r.budget_factor = q.col_real("budget_factor");
+  r.limit_reruns = static_cast<int>(q.col_int("limit_reruns"));
+  r.final_submission_id = q.col_opt_int("final_submission_id");
+  r.final_verdict = q.col_text("final_verdict");
+  return r;
+}
+
+}  // namespace
+
+std::string status_line(const EpisodeCounts& c) {
+  char weighted[32];
+  std::snprintf(weighted, sizeof weighted, "%.1f", c.weighted_tokens);
+  std::string s = "done " + std::to_string(c.finished) + " | running " + std::to_string(c.running) +
+                  " | queued " + std::to_string(c.waiting()) + " | failed " +
+                  std::to_string(c.failed) + " | tokens " +
+                  std::to_string(c.input_tokens + c.cached_tokens + c.output_tokens) +
+                  " (weighted " + weighted + ", " + std::to_string(c.requests) + " requests)";
+  return s;
+}
+
+struct EpisodeDb::Impl {
+  std::mutex mu;
+  sqlite3* db = nullptr;
+  int version = 0;
+  std::unordered_map<const char*, sqlite3_stmt*> stmts;
+
+  Result<sqlite3_stmt*> prepare(const char* sql) {
+    if (auto it = stmts.find(sql); it != stmts.end()) return it->second;
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK) {
+      return sql_error(db, "preparing a statement");
+    }
+    stmts.emplace(sql, stmt);
+    return stmt;
+  }
+
+  // Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back on failure.
+  template <typename T, typename F>
+  Result<T> transaction(std::string_view what, F&& body) {
+    if (auto s = exec(db, "BEGIN IMMEDIATE", what); !s.ok()) return s.error();
+    Result<T> r = body();
+    if (r.ok()) {
+      Status c = exec(db, "COMMIT", what);
+      if (c.ok()) return r;
+      r = c.error();
+    }
+    rollback(db);
+    return r;
+  }
+
+  Status migrate(const std::string& path) {
+    for (;;) {
+      if (auto s = exec(db, "BEGIN IMMEDIATE", "starting a migration"); !s.ok()) return s;
+      auto current = query_text(db, "PRAGMA user_version", "reading the schema version");
+      if (!current.ok()) {
+        rollback(db);
+        return current.error();
+      }
+      int v = std::stoi(*current);
+      if (v == kLatestVersion) {
+        version = v;
+        return exec(db, "COMMIT", "ending the migration check");
+      }
+      if (v < 0 || v > kLatestVersion) {
+        rollback(db);
+        return Error{"episode db: " + path + " has schema version " + std::to_string(v) +
+                     ", newer than this harness knows (" + std::to_string(kLatestVersion) + ")"};
+      }
+      const Migration& m = kMigrations[v];
+      std::string context = "migration " + std::to_string(m.version) + " (" + m.what + ")";
+      Status s = exec(db, m.sql, context);
+      if (s.ok()) {
+        std::string bump = "PRAGMA user_version = " + std::to_string(m.version);
+        s = exec(db, bump.c_str(), context);
+      }
+      if (s.ok()) s = exec(db, "COMMIT", context);
+      if (!s.ok()) {
+        rollback(db);
+        return s;
+      }
+    }
+  }
+
+  // Caller holds mu.
+  Result<std::optional<EpisodeRow>> get(const std::string& id) {
+    auto stmt = prepare(kSelectEpisode);
+    if (!stmt.ok()) return stmt.error();
+    Query q(db, *stmt);
+    q.text(":id", id);
+    auto row = q.step("reading an episode");
+    if (!row.ok()) return row.error();
+    if (!*row) return std::optional<EpisodeRow>();
+    EpisodeRow r = read_row(q);
+    if (!q.column_error().empty()) return Error{"episode db: " + q.column_error()};
+    return std::optional<EpisodeRow>(std::move(r));
+  }
+
+  // Caller holds mu. running -> `status` with the exit information.
+  Status end(const char* status, const std::string& id, const ExitInfo& exit, double now) {
+    if (!db) return closed_error();
+    auto stmt = prepare(kEnd);
+    if (!stmt.ok()) return stmt.error();
+    Query q(db, *stmt);
+    q.text(":status", status);
+    q.text(":id", id);
+    q.real(":now", now);
+    q.text(":exit_reason", exit.reason);
+    q.integer(":exit_code", exit.code);
+    q.opt_integer(":final_submission_id", exit.final_submission_id);
+    q.text(":final_verdict", exit.final_verdict);
+    if (auto s = q.run(std::string("marking ") + id + " " + status); !s.ok()) return s;
+    if (sqlite3_changes(db) != 1) {
+      return Error{"episode db: episode " + id + " is not running (cannot mark it " + status + ")"};
+    }
+    return Ok{};
+  }
+};
+
+Result<std::unique_ptr<EpisodeDb>> EpisodeDb::open(const std::string& path) {
+  std::unique_ptr<EpisodeDb> out(new EpisodeDb());
+  out->impl_ = std::make_unique<Impl>();
+  Impl& im = *out->impl_;
+  if (path != ":memory:") {
+    auto parent = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (ec) return Error{"episode db: cannot create " + parent.string() + ": " + ec.message()};
+  }
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  int rc = sqlite3_open_v2(path.c_str(), &im.db, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = im.db ? sqlite3_errmsg(im.db) : sqlite3_errstr(rc);
+    sqlite3_close(im.db);
+    im.db = nullptr;
+    return Error{"episode db: cannot open " + path + ": " + msg};
+  }
+  sqlite3_extended_result_codes(im.db, 1);
+  sqlite3_busy_timeout(im.db, kBusyTimeoutMs);
+  auto fail = [&](const Error& e) { return Error{e.message + " [" + path + "]"}; };
+  auto mode = query_text(im.db, "PRAGMA journal_mode = WAL", "enabling WAL");
+  if (!mode.ok()) return fail(mode.error());
+  if (*mode != "wal" && !(*mode == "memory" && path == ":memory:")) {
+    return fail(Error{"episode db: the database refused WAL mode (journal_mode is " + *mode + ")"});
+  }
+  if (auto s = exec(im.db, "PRAGMA synchronous = NORMAL", "setting synchronous"); !s.ok()) {
+    return fail(s.error());
+  }
+  if (auto s = exec(im.db, "PRAGMA foreign_keys = ON", "enabling foreign keys"); !s.ok()) {
+    return fail(s.error());
+  }
+  if (auto s = im.migrate(path); !s.ok()) return fail(s.error());
+  return out;
+}
+
+EpisodeDb::~EpisodeDb() { close(); }
+
+void EpisodeDb::close() {
+  if (!impl_) return;
+  std::lock_guard lock(impl_->mu);
+  for (auto& [sql, stmt] : impl_->stmts) sqlite3_finalize(stmt);
+  impl_->stmts.clear();
+  if (impl_->db) sqlite3_close(impl_->db);
+  impl_->db = nullptr;
+}
+
+int EpisodeDb::schema_version() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->version;
+}
+
+Result<int64_t> EpisodeDb::enqueue(const std::vector<EpisodeSpec>& plan) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  return im.transaction<int64_t>("enqueueing the plan", [&]() -> Result<int64_t> {
+    auto stmt = im.prepare(kInsertEpisode);
+    if (!stmt.ok()) return stmt.error();
+    int64_t added = 0;
+    for (const auto& e : plan) {
+      Query q(im.db, *stmt);
+      q.text(":id", e.id);
+      q.text(":arm", e.arm);
+      q.text(":kernel", e.kernel);
+      q.integer(":repetition", e.repetition);
+      q.integer(":seq", e.seq);
+      if (auto s = q.run("enqueueing " + e.id); !s.ok()) return s.error();
+      added += sqlite3_changes(im.db);
+    }
+    return added;
+  });
+}
+
+Result<std::optional<EpisodeRow>> EpisodeDb::claim(const std::string& arm, const Pin& pin,
+                                                   double now) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  using Out = std::optional<EpisodeRow>;
+  return im.transaction<Out>("claiming an episode", [&]() -> Result<Out> {
+    auto next = im.prepare(kNextWaiting);
+    if (!next.ok()) return next.error();
+    std::string id;
+    {
+      Query q(im.db, *next);
+      q.text(":arm", arm);
+      auto row = q.step("finding the next episode");
+      if (!row.ok()) return row.error();
+      if (!*row) return Out();
+      id = q.col_text("id");
+    }
+    auto upd = im.prepare(kClaim);
+    if (!upd.ok()) return upd.error();
+    {
+      Query q(im.db, *upd);
+      q.text(":id", id);
+      q.integer(":worker", pin.worker);
+      q.text(":inference_url", pin.inference_url);
+      q.text(":judge_url", pin.judge_url);
+      q.integer(":rank", pin.rank);
+      q.real(":now", now);
+      if (auto s = q.run("claiming " + id); !s.ok()) return s.error();
+    }
+    return im.get(id);
+  });
+}
+
+Status EpisodeDb::finish(const std::string& id, const ExitInfo& exit, double now) {
+  std::lock_guard lock(impl_->mu);
+  return impl_->end("finished", id, exit, now);
+}
+
+Status EpisodeDb::fail(const std::string& id, const ExitInfo& exit, double now) {
+  std::lock_guard lock(impl_->mu);
+  return impl_->end("failed", id, exit, now);
+}
+
+Result<bool> EpisodeDb::requeue_for_rerun(const std::string& id, const ExitInfo& exit,
+                                          double factor, double now) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto stmt = im.prepare(kRequeue);
+  if (!stmt.ok()) return stmt.error();
+  Query q(im.db, *stmt);
+  q.text(":id", id);
+  q.real(":now", now);
+  q.text(":exit_reason", exit.reason);
+  q.integer(":exit_code", exit.code);
+  q.real(":factor", factor);
+  if (auto s = q.run("requeueing " + id + " for its limit rerun"); !s.ok()) return s.error();
+  return sqlite3_changes(im.db) == 1;
+}
+
+Result<EpisodeRow> EpisodeDb::add_request(const std::string& episode_id, const RequestUsage& r,
+                                          const TokenWeights& w) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  double weighted = static_cast<double>(r.input) * w.input +
+                    static_cast<double>(r.cached) * w.cached +
+                    static_cast<double>(r.output) * w.output;
+  return im.transaction<EpisodeRow>("recording a request", [&]() -> Result<EpisodeRow> {
+    auto ins = im.prepare(kInsertRequest);
+    if (!ins.ok()) return ins.error();
+    {
+      Query q(im.db, *ins);
+      q.text(":episode_id", episode_id);
+      q.real(":at", r.at);
+      q.text(":model", r.model);
+      q.text(":route", r.route);
+      q.integer(":input", r.input);
+      q.integer(":cached", r.cached);
+      q.integer(":output", r.output);
+      q.real(":latency_ms", r.latency_ms);
+      q.integer(":status", r.status);
+      if (auto s = q.run("recording a request of " + episode_id); !s.ok()) return s.error();
+    }
+    auto upd = im.prepare(kAddUsage);
+    if (!upd.ok()) return upd.error();
+    {
+      Query q(im.db, *upd);
+      q.text(":id", episode_id);
+      q.integer(":input", r.input);
+      q.integer(":cached", r.cached);
+      q.integer(":output", r.output);
+      q.real(":weighted", weighted);
+      if (auto s = q.run("adding usage to " + episode_id); !s.ok()) return s.error();
+    }
+    auto row = im.get(episode_id);
+    if (!row.ok()) return row.error();
+    if (!*row) return Error{"episode db: no episode " + episode_id};
+    return **row;
+  });
+}
+
+Result<int64_t> EpisodeDb::resume(const std::string& arm, double now) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto stmt = im.prepare(kResume);
+  if (!stmt.ok()) return stmt.error();
+  Query q(im.db, *stmt);
+  q.text(":arm", arm);
+  q.real(":now", now);
+  if (auto s = q.run("interrupting the running episodes of " + arm); !s.ok()) return s.error();
+  return int64_t{sqlite3_changes(im.db)};
+}
+
+Result<EpisodeCounts> EpisodeDb::counts(const std::string& arm) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto stmt = im.prepare(kCounts);
+  if (!stmt.ok()) return stmt.error();
+  Query q(im.db, *stmt);
+  q.text(":arm", arm);
+  auto row = q.step("counting episodes");
+  if (!row.ok()) return row.error();
+  EpisodeCounts c;
+  c.queued = q.col_int("queued");
+  c.interrupted = q.col_int("interrupted");
+  c.running = q.col_int("running");
+  c.finished = q.col_int("finished");
+  c.failed = q.col_int("failed");
+  c.input_tokens = q.col_int("input_tokens");
+  c.cached_tokens = q.col_int("cached_tokens");
+  c.output_tokens = q.col_int("output_tokens");
+  c.weighted_tokens = q.col_real("weighted_tokens");
+  c.requests = q.col_int("requests");
+  if (!q.column_error().empty()) return Error{"episode db: " + q.column_error()};
+  return c;
+}
+
+Result<std::optional<EpisodeRow>> EpisodeDb::get(const std::string& id) {
+  std::lock_guard lock(impl_->mu);
+  if (!impl_->db) return closed_error();
+  return impl_->get(id);
+}
+
+Result<std::vector<EpisodeRow>> EpisodeDb::list(const std::string& arm) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto stmt = im.prepare(kListEpisodes);
+  if (!stmt.ok()) return stmt.error();
+  Query q(im.db, *stmt);
+  q.text(":arm", arm);
+  std::vector<EpisodeRow> out;
+  for (;;) {
+    auto row = q.step("listing episodes");
+    if (!row.ok()) return row.error();
+    if (!*row) break;
+    out.push_back(read_row(q));
+  }
+  return out;
+}
+
+Result<std::vector<RequestUsage>> EpisodeDb::requests(const std::string& episode_id) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto stmt = im.prepare(kListRequests);
+  if (!stmt.ok()) return stmt.error();
+  Query q(im.db, *stmt);
+  q.text(":episode_id", episode_id);
+  std::vector<RequestUsage> out;
+  for (;;) {
+    auto row = q.step("listing requests");
+    if (!row.ok()) return row.error();
+    if (!*row) break;
+    RequestUsage r;
+    r.at = q.col_real("at");
+    r.model = q.col_text("model");
+    r.route = q.col_text("route");
+    r.input = q.col_int("input");
+    r.cached = q.col_int("cached");
+    r.output = q.col_int("output");
+    r.latency_ms = q.col_real("latency_ms");
+    r.status = static_cast<int>(q.col_int("status"));
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace hpcab::harness

@@ -1,0 +1,125 @@
+// The harness's episode database (SPEC §6, issue 5 item 6): one row per episode of an arm and
+// one row per model request the metering proxy forwarded. SQLite in WAL mode with a migrations
+// table (PRAGMA user_version), every value bound to a prepared statement, as judge/store.cc.
+// docs/harness_arms.md describes the tables as a researcher reads them.
+//
+// Episode life cycle: queued -> running (claim) -> finished | failed (finish / fail), or
+// running -> queued again once (requeue_for_rerun: stopped by a limit, rerun with a larger one).
+// A daemon that dies leaves `running` rows; resume() turns them into `interrupted`, which the
+// queue hands out again before any `queued` row. Finished and failed rows are never handed out.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "harness/arm.h"
+#include "harness/plan.h"
+
+namespace hpcab::harness {
+
+struct EpisodeRow {
+  std::string id, arm, kernel;
+  int repetition = 0;
+  int64_t seq = 0;
+  std::optional<int> worker;  // the last worker that claimed it
+  int attempt = 0;            // claims so far (1 on the first run)
+  std::string inference_url, judge_url;
+  std::optional<int> rank;
+  std::optional<double> started_at, ended_at;  // unix seconds (UTC) of the last attempt
+  std::string status;                          // queued|running|finished|interrupted|failed
+  std::string exit_reason;  // e.g. 'submitted', 'wall_budget', 'token_budget', 'crash', ...
+  std::optional<int> exit_code;
+  int64_t input_tokens = 0, cached_tokens = 0, output_tokens = 0;
+  double weighted_tokens = 0;
+  int64_t requests = 0;
+  double budget_factor = 1.0;  // 1, or LIMIT_RERUN_FACTOR on the limit rerun
+  int limit_reruns = 0;
+  std::optional<int64_t> final_submission_id;
+  std::string final_verdict;
+};
+
+// One forwarded model request (written by the metering proxy).
+struct RequestUsage {
+  double at = 0;  // unix seconds (UTC) the request was received
+  std::string model;
+  std::string route;  // e.g. /v1/chat/completions, /v1/messages
+  int64_t input = 0, cached = 0, output = 0;
+  double latency_ms = 0;
+  int status = 200;  // HTTP status returned to the agent
+};
+
+struct ExitInfo {
+  std::string reason;
+  int code = 0;
+  std::optional<int64_t> final_submission_id;
+  std::string final_verdict;  // '' when nothing was submitted
+};
+
+struct EpisodeCounts {
+  int64_t queued = 0, interrupted = 0, running = 0, finished = 0, failed = 0;
+  int64_t input_tokens = 0, cached_tokens = 0, output_tokens = 0, requests = 0;
+  double weighted_tokens = 0;
+  int64_t waiting() const { return queued + interrupted; }
+  int64_t total() const { return queued + interrupted + running + finished + failed; }
+};
+
+// "done 3 | running 2 | queued 5 | failed 0 | tokens 12345 (weighted 11000.5)".
+std::string status_line(const EpisodeCounts& c);
+
+class EpisodeDb {
+ public:
+  // Opens (creating the file and its folder if needed), sets WAL and a busy timeout, and runs
+  // the migrations.
+  static Result<std::unique_ptr<EpisodeDb>> open(const std::string& path);
+  ~EpisodeDb();
+  EpisodeDb(const EpisodeDb&) = delete;
+  EpisodeDb& operator=(const EpisodeDb&) = delete;
+
+  int schema_version() const;
+
+  // Inserts the plan's episodes as `queued`; an id already present is left untouched (so a
+  // restarted daemon re-enqueues its plan harmlessly). Returns how many rows were new.
+  Result<int64_t> enqueue(const std::vector<EpisodeSpec>& plan);
+
+  // Atomically takes the next episode of `arm` for `pin.worker`: interrupted rows first, then
+  // queued, each in plan order. Sets running, attempt + 1, the pin's URLs and rank, started_at;
+  // clears the previous attempt's end and exit. nullopt when nothing is waiting.
+  Result<std::optional<EpisodeRow>> claim(const std::string& arm, const Pin& pin, double now);
+
+  // running -> finished / failed with the exit information. Error if the episode is not running.
+  Status finish(const std::string& id, const ExitInfo& exit, double now);
+  Status fail(const std::string& id, const ExitInfo& exit, double now);
+
+  // running -> queued with budget_factor = factor, once per episode (the limit rerun). Returns
+  // false, changing nothing, when the episode has had its rerun already (the caller then
+  // finishes it with the limit's exit code).
+  Result<bool> requeue_for_rerun(const std::string& id, const ExitInfo& exit, double factor,
+                                 double now);
+
+  // Records a model request and adds its tokens to the episode's totals in one transaction.
+  // Returns the episode's totals after the request (the proxy compares them with the budget).
+  Result<EpisodeRow> add_request(const std::string& episode_id, const RequestUsage& r,
+                                 const TokenWeights& weights);
+
+  // After a daemon died: every `running` episode of `arm` becomes `interrupted` (exit_reason
+  // 'daemon_died') and is handed out again by claim(). Returns how many were interrupted.
+  Result<int64_t> resume(const std::string& arm, double now);
+
+  Result<EpisodeCounts> counts(const std::string& arm);
+  Result<std::optional<EpisodeRow>> get(const std::string& id);
+  Result<std::vector<EpisodeRow>> list(const std::string& arm);  // plan order
+  Result<std::vector<RequestUsage>> requests(const std::string& episode_id);
+
+  void close();
+
+ private:
+  EpisodeDb() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hpcab::harness

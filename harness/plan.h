@@ -1,0 +1,89 @@
+// The pure parts of running an arm (SPEC §6): which episodes exist, which URLs and rank a worker
+// is pinned to, the order the queue hands episodes out, the prompt an agent reads and the
+// workspace it starts in. No network, no database: the daemon composes these.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+#include "harness/arm.h"
+
+namespace hpcab::harness {
+
+struct EpisodeSpec {
+  std::string id;  // "<arm>/<kernel>/<repetition>", stable across daemon restarts
+  std::string arm;
+  std::string kernel;
+  int repetition = 0;  // 0-based
+  int64_t seq = 0;     // position in the queue order (0 first)
+};
+
+// Every episode of the arm, in queue order: repetition-major, then kernel in the arm's resolved
+// order (rep 0 of every kernel before rep 1 of any), so a campaign cut short still covers every
+// kernel once before it repeats any.
+std::vector<EpisodeSpec> plan_episodes(const Arm& arm);
+
+std::string episode_id(const std::string& arm, const std::string& kernel, int repetition);
+
+// Worker w of an arm: inference_urls[w % I] ('' when the arm has none), judge_urls[w % J] and
+// rank = w % J, fixed for the life of the worker.
+struct Pin {
+  int worker = 0;
+  std::string inference_url;
+  std::string judge_url;
+  int rank = 0;
+};
+Pin pin_worker(const Arm& arm, int worker);
+
+// The budget an episode attempt runs under: the arm's values times `factor` (1, or the
+// LIMIT_RERUN_FACTOR for the rerun of an episode stopped by a limit). The enforcer and the
+// prompt's budget sentence both read this struct.
+struct Budget {
+  int64_t wall_s = 3600;
+  int64_t tokens = 0;  // weighted; 0 = no token limit
+  TokenWeights weights;
+};
+Budget episode_budget(const Arm& arm, double factor = 1.0);
+
+// "You have 1 h 0 min (3600 s) of wall-clock time and 200000 weighted tokens ...".
+std::string budget_sentence(const Budget& b);
+
+// The tools paragraph for the prompt ({tools}), stating the submission policy.
+std::string tools_text(const std::string& submission_policy);
+
+// Replaces `{name}` placeholders (name: lower-case letters, digits, '_', starting with a
+// letter or '_') by values[name]. Any other brace is literal text. A placeholder with no value
+// is an error naming it and `what`.
+Result<std::string> render_template(std::string_view text,
+                                    const std::map<std::string, std::string>& values,
+                                    const std::string& what);
+
+// The built-in prompt template used when an arm sets no PROMPT_TEMPLATE.
+extern const char* const kDefaultPromptTemplate;
+
+// Renders a prompt template with {kernel}, {language}, {budget_sentence}, {tools},
+// {signature}, {reference_numpy} and {abi} (the last three from the judge's /task JSON).
+Result<std::string> render_prompt(std::string_view templ, const nlohmann::json& task,
+                                  const std::string& language, const Budget& budget,
+                                  const std::string& submission_policy);
+
+// The stub's file name for a language: kernel.c, kernel.cpp, kernel.f90.
+std::string stub_file_name(const std::string& language);
+
+// ABI.md text from the /task JSON: the symbol, the prototype, the arrays, sizes, tolerances and
+// the judge's ABI summary.
+std::string abi_markdown(const nlohmann::json& task);
+
+// Creates `dir` (it must not exist, or be an empty folder) and writes reference.py,
+// kernel.<ext>, ABI.md, PROMPT.md and task.json (the /task answer verbatim). The task JSON must
+// carry kernel, language, signature, reference_numpy and abi_doc as strings.
+Status prepare_workspace(const std::filesystem::path& dir, const nlohmann::json& task,
+                         const std::string& prompt);
+
+}  // namespace hpcab::harness

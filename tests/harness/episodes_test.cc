@@ -1,0 +1,725 @@
+// Issue 5: arm files, the episode plan and pinning, prompts, workspaces and the episode database.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "harness/arm.h"
+#include "harness/episode_db.h"
+#include "harness/plan.h"
+
+namespace hpcab::harness {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// A fresh folder per test, removed at the end.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() /
+            ("hpcab-harness-" + std::to_string(::getpid()) + "-" + info->name());
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Arm parse_ok(const std::string& text) {
+  auto a = parse_arm(text, "arm.env", "/arms");
+  EXPECT_TRUE(a.ok()) << (a.ok() ? "" : a.error().message);
+  return a.ok() ? *a : Arm{};
+}
+
+std::string parse_error(const std::string& text, const std::string& label = "arm.env") {
+  auto a = parse_arm(text, label, "/arms");
+  EXPECT_FALSE(a.ok()) << "expected an error for:\n" << text;
+  return a.ok() ? "" : a.error().message;
+}
+
+constexpr const char* kFullEnv = R"arm(# a full arm
+NAME=claude-loops
+KERNELS=s000, track:machine_learning ,level:2
+LANGUAGE="cpp"
+AGENT=claude-code
+AGENT_COMMAND='claude -p "$(cat {prompt_file})" --model {model}'
+MODEL=claude-sonnet
+export INFERENCE_URLS=http://10.0.0.1:8000/,http://10.0.0.2:8000
+JUDGE_URLS=http://10.0.1.1:8800,http://10.0.1.2:8800   # rank 0, rank 1
+
+WORKERS=4
+REPETITIONS=3
+WALL_BUDGET_S=1800
+TOKEN_BUDGET=200000
+TOKEN_WEIGHTS=1,0.25,2
+SUBMISSION_POLICY=multiple
+PROMPT_TEMPLATE=prompts/p.md
+MAX_RELAUNCHES=1
+LIMIT_RERUN_FACTOR=3
+STATE_DB=/tmp/h.db
+)arm";
+
+TEST(ArmFile, EnvFormatParsesEveryKey) {
+  Arm a = parse_ok(kFullEnv);
+  EXPECT_EQ(a.name, "claude-loops");
+  EXPECT_EQ(a.kernel_selectors,
+            (std::vector<std::string>{"s000", "track:machine_learning", "level:2"}));
+  EXPECT_EQ(a.language, "cpp");
+  EXPECT_EQ(a.agent, "claude-code");
+  EXPECT_EQ(a.agent_command, "claude -p \"$(cat {prompt_file})\" --model {model}");
+  EXPECT_EQ(a.model, "claude-sonnet");
+  EXPECT_EQ(a.inference_urls,
+            (std::vector<std::string>{"http://10.0.0.1:8000", "http://10.0.0.2:8000"}));
+  EXPECT_EQ(a.judge_urls,
+            (std::vector<std::string>{"http://10.0.1.1:8800", "http://10.0.1.2:8800"}));
+  EXPECT_EQ(a.workers, 4);
+  EXPECT_EQ(a.repetitions, 3);
+  EXPECT_EQ(a.wall_budget_s, 1800);
+  EXPECT_EQ(a.token_budget, 200000);
+  EXPECT_DOUBLE_EQ(a.token_weights.input, 1);
+  EXPECT_DOUBLE_EQ(a.token_weights.cached, 0.25);
+  EXPECT_DOUBLE_EQ(a.token_weights.output, 2);
+  EXPECT_EQ(a.submission_policy, "multiple");
+  EXPECT_EQ(a.prompt_template, fs::path("/arms/prompts/p.md"));
+  EXPECT_EQ(a.max_relaunches, 1);
+  EXPECT_DOUBLE_EQ(a.limit_rerun_factor, 3);
+  EXPECT_EQ(a.state_db, fs::path("/tmp/h.db"));
+}
+
+TEST(ArmFile, DefaultsForAMinimalBuiltinArm) {
+  Arm a = parse_ok("NAME=ctl\nKERNELS=all\nAGENT=identity\n");
+  EXPECT_EQ(a.language, "c");
+  EXPECT_EQ(a.judge_urls, std::vector<std::string>{"http://127.0.0.1:8800"});
+  EXPECT_TRUE(a.inference_urls.empty());
+  EXPECT_EQ(a.workers, 1);
+  EXPECT_EQ(a.repetitions, 1);
+  EXPECT_EQ(a.token_budget, 0);
+  EXPECT_DOUBLE_EQ(a.token_weights.input, 1);
+  EXPECT_DOUBLE_EQ(a.token_weights.cached, 0.1);
+  EXPECT_DOUBLE_EQ(a.token_weights.output, 1);
+  EXPECT_EQ(a.submission_policy, "single");
+  EXPECT_TRUE(a.prompt_template.empty());
+  EXPECT_DOUBLE_EQ(a.limit_rerun_factor, 2);
+  EXPECT_EQ(a.state_db, fs::path("var/harness.db"));
+  EXPECT_FALSE(a.uses_model());
+}
+
+TEST(ArmFile, JsonFormatMatchesEnv) {
+  const char* text = R"arm({
+    "name": "claude-loops",
+    "kernels": ["s000", "track:machine_learning", "level:2"],
+    "language": "cpp",
+    "agent": "claude-code",
+    "agent_command": "claude -p \"$(cat {prompt_file})\" --model {model}",
+    "model": "claude-sonnet",
+    "inference_urls": ["http://10.0.0.1:8000/", "http://10.0.0.2:8000"],
+    "judge_urls": "http://10.0.1.1:8800,http://10.0.1.2:8800",
+    "workers": 4, "repetitions": 3, "wall_budget_s": 1800, "token_budget": 200000,
+    "token_weights": {"input": 1, "cached": 0.25, "output": 2},
+    "submission_policy": "multiple", "prompt_template": "prompts/p.md",
+    "max_relaunches": 1, "limit_rerun_factor": 3, "state_db": "/tmp/h.db"
+  })arm";
+  auto j = parse_arm(text, "arm.json", "/arms");
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  Arm e = parse_ok(kFullEnv);
+  EXPECT_EQ(j->name, e.name);
+  EXPECT_EQ(j->kernel_selectors, e.kernel_selectors);
+  EXPECT_EQ(j->agent_command, e.agent_command);
+  EXPECT_EQ(j->inference_urls, e.inference_urls);
+  EXPECT_EQ(j->judge_urls, e.judge_urls);
+  EXPECT_EQ(j->workers, e.workers);
+  EXPECT_EQ(j->repetitions, e.repetitions);
+  EXPECT_EQ(j->token_budget, e.token_budget);
+  EXPECT_DOUBLE_EQ(j->token_weights.cached, e.token_weights.cached);
+  EXPECT_EQ(j->prompt_template, e.prompt_template);
+  EXPECT_DOUBLE_EQ(j->limit_rerun_factor, e.limit_rerun_factor);
+
+  auto arr = parse_arm(R"({"name":"x","kernels":"all","agent":"identity",
+                           "token_weights":[2, 0.5, 3]})",
+                       "a.json", "/");
+  ASSERT_TRUE(arr.ok()) << arr.error().message;
+  EXPECT_DOUBLE_EQ(arr->token_weights.input, 2);
+  EXPECT_DOUBLE_EQ(arr->token_weights.output, 3);
+}
+
+TEST(ArmFile, EnvErrorsNameFileLineKeyAndExpectation) {
+  const std::string head = "NAME=x\nKERNELS=all\nAGENT=identity\n";
+  std::string e = parse_error(head + "WORKERS=four\n");
+  EXPECT_NE(e.find("arm.env:4"), std::string::npos) << e;
+  EXPECT_NE(e.find("WORKERS"), std::string::npos) << e;
+  EXPECT_NE(e.find("expected an integer"), std::string::npos) << e;
+
+  e = parse_error(head + "WORKRES=4\n");
+  EXPECT_NE(e.find("arm.env:4"), std::string::npos) << e;
+  EXPECT_NE(e.find("unknown key 'WORKRES'"), std::string::npos) << e;
+
+  e = parse_error(head + "workers=4\n");
+  EXPECT_NE(e.find("upper case"), std::string::npos) << e;
+
+  e = parse_error(head + "LANGUAGE=rust\n");
+  EXPECT_NE(e.find("c, cpp, fortran"), std::string::npos) << e;
+  e = parse_error(head + "WORKERS=0\n");
+  EXPECT_NE(e.find(">= 1"), std::string::npos) << e;
+  e = parse_error(head + "TOKEN_WEIGHTS=1,2\n");
+  EXPECT_NE(e.find("three weights"), std::string::npos) << e;
+  e = parse_error(head + "SUBMISSION_POLICY=twice\n");
+  EXPECT_NE(e.find("single or multiple"), std::string::npos) << e;
+  e = parse_error(head + "JUDGE_URLS=127.0.0.1:8800\n");
+  EXPECT_NE(e.find("http://"), std::string::npos) << e;
+  e = parse_error(head + "LIMIT_RERUN_FACTOR=0.5\n");
+  EXPECT_NE(e.find("LIMIT_RERUN_FACTOR"), std::string::npos) << e;
+  e = parse_error(head + "NAME=y\n");
+  EXPECT_NE(e.find("already set at arm.env:1"), std::string::npos) << e;
+  e = parse_error(head + "JUDGE\n");
+  EXPECT_NE(e.find("expected KEY=value"), std::string::npos) << e;
+  e = parse_error(head + "MODEL=\"unterminated\n");
+  EXPECT_NE(e.find("unterminated"), std::string::npos) << e;
+  e = parse_error(head + "AGENT_COMMAND=run {prompt_fil}\n");
+  EXPECT_NE(e.find("{prompt_fil}"), std::string::npos) << e;
+  e = parse_error("NAME=x\nKERNELS=track:loops\nAGENT=identity\n");
+  EXPECT_NE(e.find("unknown track 'loops'"), std::string::npos) << e;
+  e = parse_error("NAME=x\nKERNELS=size:3\nAGENT=identity\n");
+  EXPECT_NE(e.find("unknown selector kind"), std::string::npos) << e;
+
+  e = parse_error("NAME=x\nAGENT=identity\n");
+  EXPECT_NE(e.find("KERNELS is required"), std::string::npos) << e;
+  e = parse_error("NAME=x\nKERNELS=all\nAGENT=claude-code\nINFERENCE_URLS=http://m:1\n");
+  EXPECT_NE(e.find("MODEL is required for AGENT=claude-code"), std::string::npos) << e;
+  e = parse_error("NAME=x\nKERNELS=all\nAGENT=codex\nMODEL=m\n");
+  EXPECT_NE(e.find("INFERENCE_URLS is required"), std::string::npos) << e;
+  e = parse_error("NAME=x\nKERNELS=all\nAGENT=command\n");
+  EXPECT_NE(e.find("AGENT_COMMAND is required"), std::string::npos) << e;
+  e = parse_error("NAME=x\nKERNELS=all\nAGENT=gpt\n");
+  EXPECT_NE(e.find("expected one of"), std::string::npos) << e;
+}
+
+TEST(ArmFile, JsonErrorsNameTheKey) {
+  std::string e =
+      parse_error(R"({"name":"x","kernels":"all","agent":"identity","workers":-2})", "a.json");
+  EXPECT_NE(e.find("a.json: key 'workers'"), std::string::npos) << e;
+  e = parse_error(R"({"name":"x","kernels":"all","agent":"identity","WORKERS":2})", "a.json");
+  EXPECT_NE(e.find("lower case"), std::string::npos) << e;
+  e = parse_error(R"({"name":"x","kernels":"all","agent":"identity","colour":2})", "a.json");
+  EXPECT_NE(e.find("unknown key"), std::string::npos) << e;
+  e = parse_error(R"({"name":"x","kernels":"all","agent":"identity","workers":true})", "a.json");
+  EXPECT_NE(e.find("expected a string or a number"), std::string::npos) << e;
+  e = parse_error(R"({"name":"x", )", "a.json");
+  EXPECT_NE(e.find("not valid JSON"), std::string::npos) << e;
+  e = parse_error(R"({"kernels":"all","agent":"identity"})", "a.json");
+  EXPECT_NE(e.find("name is required"), std::string::npos) << e;
+}
+
+TEST(ArmFile, SelectorsResolveAgainstTheRealCorpus) {
+  auto corpus = load_corpus(default_corpus_dir());
+  ASSERT_TRUE(corpus.ok()) << corpus.error().message;
+  auto ids = resolve_kernels({"track:loop_level_reasoning"}, *corpus);
+  ASSERT_TRUE(ids.ok()) << ids.error().message;
+  ASSERT_FALSE(ids->empty());
+  for (const auto& id : *ids) EXPECT_EQ(id[0], 's') << id;
+  EXPECT_EQ(ids->front(), "s000");
+  EXPECT_TRUE(std::is_sorted(ids->begin(), ids->end()));
+  std::size_t loops = 0;
+  for (const auto& m : *corpus) loops += m.track == "loop_level_reasoning";
+  EXPECT_EQ(ids->size(), loops);
+
+  // Listed order across selectors, duplicates dropped at their second mention.
+  auto mixed = resolve_kernels({"s111", "dwarf:dense_linear_algebra", "s000", "s111"}, *corpus);
+  ASSERT_TRUE(mixed.ok()) << mixed.error().message;
+  ASSERT_GE(mixed->size(), 3u);
+  EXPECT_EQ((*mixed)[0], "s111");
+  EXPECT_EQ(mixed->back(), "s000");
+  EXPECT_NE(std::find(mixed->begin(), mixed->end(), "gemm"), mixed->end());
+
+  auto all = resolve_kernels({"all"}, *corpus);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), corpus->size());
+
+  auto bad = resolve_kernels({"s999"}, *corpus);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("unknown kernel id 's999'"), std::string::npos);
+  bad = resolve_kernels({"level:99"}, *corpus);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("matches no kernel"), std::string::npos);
+}
+
+TEST(ArmFile, LoadArmResolvesKernelsAndChecksThePromptTemplate) {
+  TempDir t;
+  write(t.path() / "a.env", "NAME=x\nKERNELS=s000,s111\nAGENT=identity\nPROMPT_TEMPLATE=p.md\n");
+  auto missing = load_arm(t.path() / "a.env");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("PROMPT_TEMPLATE"), std::string::npos);
+  write(t.path() / "p.md", "{kernel}");
+  auto a = load_arm(t.path() / "a.env");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->kernels, (std::vector<std::string>{"s000", "s111"}));
+  EXPECT_EQ(a->prompt_template, t.path() / "p.md");
+}
+
+TEST(ArmFile, ExampleArmInDeployLoads) {
+  auto a = load_arm(fs::path(HPCAB_SOURCE_DIR) / "deploy/arms/identity-demo.env");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->agent, "identity");
+  EXPECT_FALSE(a->kernels.empty());
+  EXPECT_EQ(a->judge_urls, std::vector<std::string>{"http://127.0.0.1:8800"});
+}
+
+Arm pinned_arm() {
+  Arm a;
+  a.name = "pin";
+  a.kernels = {"s000", "s111", "s212"};
+  a.repetitions = 2;
+  a.workers = 4;
+  a.inference_urls = {"http://inf0:8000", "http://inf1:8000"};
+  a.judge_urls = {"http://judge0:8800", "http://judge1:8800"};
+  return a;
+}
+
+TEST(Plan, EpisodesAreKernelTimesRepetitionWithStableIds) {
+  Arm a = pinned_arm();
+  auto plan = plan_episodes(a);
+  ASSERT_EQ(plan.size(), 6u);
+  // Repetition-major queue order: every kernel once before any repeats.
+  EXPECT_EQ(plan[0].id, "pin/s000/0");
+  EXPECT_EQ(plan[1].id, "pin/s111/0");
+  EXPECT_EQ(plan[2].id, "pin/s212/0");
+  EXPECT_EQ(plan[3].id, "pin/s000/1");
+  EXPECT_EQ(plan[5].id, "pin/s212/1");
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    EXPECT_EQ(plan[i].seq, static_cast<int64_t>(i));
+    EXPECT_EQ(plan[i].arm, "pin");
+  }
+  EXPECT_EQ(plan_episodes(a)[4].id, plan[4].id);  // deterministic
+}
+
+TEST(Plan, FourWorkersTwoInferenceUrlsTwoJudges) {
+  Arm a = pinned_arm();
+  const int ranks[] = {0, 1, 0, 1};
+  for (int w = 0; w < 4; ++w) {
+    Pin p = pin_worker(a, w);
+    EXPECT_EQ(p.worker, w);
+    EXPECT_EQ(p.rank, ranks[w]) << "worker " << w;
+    EXPECT_EQ(p.inference_url, "http://inf" + std::to_string(w % 2) + ":8000");
+    EXPECT_EQ(p.judge_url, "http://judge" + std::to_string(ranks[w]) + ":8800");
+  }
+  // Three judges: ranks follow w % 3 independently of the inference URLs.
+  a.judge_urls.push_back("http://judge2:8800");
+  EXPECT_EQ(pin_worker(a, 5).rank, 2);
+  EXPECT_EQ(pin_worker(a, 5).inference_url, "http://inf1:8000");
+  a.inference_urls.clear();
+  EXPECT_EQ(pin_worker(a, 3).inference_url, "");
+}
+
+json fake_task() {
+  return {
+      {"kernel", "s000"},
+      {"language", "c"},
+      {"signature", "void s000_fp64(double *restrict a) {\n}\n"},
+      {"symbol", "s000_fp64"},
+      {"prototype", "void s000_fp64(double *restrict a);"},
+      {"reference_numpy", "def s000(a, b):\n    a[:] = b + 1\n"},
+      {"abi_doc", "C ABI: arrays sorted by name."},
+      {"arrays",
+       json::array(
+           {{{"name", "a"}, {"dtype", "real"}, {"shape", json::array({"N"})}, {"intent", "out"}}})},
+      {"sizes", {{"N", 32000}}},
+      {"preset", "S"},
+      {"rtol", 1e-9},
+      {"atol", 1e-12}};
+}
+
+TEST(Prompt, BudgetSentenceCarriesTheEnforcedNumbers) {
+  Arm a = pinned_arm();
+  a.wall_budget_s = 1800;
+  a.token_budget = 150000;
+  a.token_weights = {1, 0.1, 1};
+  Budget b = episode_budget(a);
+  EXPECT_EQ(b.wall_s, 1800);
+  EXPECT_EQ(b.tokens, 150000);
+  std::string s = budget_sentence(b);
+  EXPECT_NE(s.find("1800 seconds (30 min)"), std::string::npos) << s;
+  EXPECT_NE(s.find("150000 weighted tokens"), std::string::npos) << s;
+  EXPECT_NE(s.find("cached input token 0.1"), std::string::npos) << s;
+
+  // The rerun after a limit: the sentence follows the multiplied budget.
+  Budget rerun = episode_budget(a, 2.0);
+  EXPECT_EQ(rerun.wall_s, 3600);
+  EXPECT_EQ(rerun.tokens, 300000);
+  std::string r = budget_sentence(rerun);
+  EXPECT_NE(r.find("3600 seconds (1 h 0 min)"), std::string::npos) << r;
+  EXPECT_NE(r.find("300000 weighted tokens"), std::string::npos) << r;
+
+  a.token_budget = 0;
+  std::string unlimited = budget_sentence(episode_budget(a));
+  EXPECT_NE(unlimited.find("no token limit"), std::string::npos) << unlimited;
+  EXPECT_EQ(unlimited.find("weighted tokens"), std::string::npos) << unlimited;
+}
+
+TEST(Prompt, RendersEveryPlaceholder) {
+  Budget b{600, 1000, {}};
+  std::string templ =
+      "K={kernel} L={language}\n{budget_sentence}\n{tools}\nSIG:{signature}\nREF:{reference_numpy}"
+      "\nABI:{abi}\nliteral { braces } and {Upper} and ${HOME} stay\n";
+  auto p = render_prompt(templ, fake_task(), "c", b, "single");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NE(p->find("K=s000 L=c\n"), std::string::npos) << *p;
+  EXPECT_NE(p->find(budget_sentence(b)), std::string::npos);
+  EXPECT_NE(p->find("You may submit once"), std::string::npos);
+  EXPECT_NE(p->find("SIG:void s000_fp64"), std::string::npos);
+  EXPECT_NE(p->find("REF:def s000(a, b):"), std::string::npos);
+  EXPECT_NE(p->find("ABI:C ABI: arrays sorted by name."), std::string::npos);
+  EXPECT_NE(p->find("literal { braces } and {Upper} and ${HOME} stay"), std::string::npos);
+  EXPECT_EQ(p->find("{kernel}"), std::string::npos);
+
+  auto multi = render_prompt("{tools}", fake_task(), "c", b, "multiple");
+  ASSERT_TRUE(multi.ok());
+  EXPECT_NE(multi->find("several times"), std::string::npos);
+
+  auto def = render_prompt(kDefaultPromptTemplate, fake_task(), "c", b, "single");
+  ASSERT_TRUE(def.ok()) << def.error().message;
+  EXPECT_NE(def->find("make `s000` fast"), std::string::npos);
+}
+
+TEST(Prompt, UnknownPlaceholderIsAnError) {
+  auto p = render_prompt("Hello {kernal}", fake_task(), "c", Budget{}, "single");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("unknown placeholder {kernal}"), std::string::npos)
+      << p.error().message;
+  EXPECT_NE(p.error().message.find("{kernel}"), std::string::npos);  // lists the known ones
+
+  json incomplete = fake_task();
+  incomplete.erase("reference_numpy");
+  EXPECT_FALSE(render_prompt("{kernel}", incomplete, "c", Budget{}, "single").ok());
+}
+
+TEST(Workspace, WritesTaskFilesIntoAFreshFolder) {
+  TempDir t;
+  fs::path ws = t.path() / "episodes" / "s000-0";
+  json task = fake_task();
+  ASSERT_TRUE(prepare_workspace(ws, task, "the prompt\n").ok());
+  EXPECT_EQ(read(ws / "reference.py"), task["reference_numpy"].get<std::string>());
+  EXPECT_EQ(read(ws / "kernel.c"), task["signature"].get<std::string>());
+  EXPECT_EQ(read(ws / "PROMPT.md"), "the prompt\n");
+  std::string abi = read(ws / "ABI.md");
+  EXPECT_NE(abi.find("s000_fp64"), std::string::npos) << abi;
+  EXPECT_NE(abi.find("| a | real | (N) | out |"), std::string::npos) << abi;
+  EXPECT_NE(abi.find("C ABI: arrays sorted by name."), std::string::npos) << abi;
+  EXPECT_EQ(json::parse(read(ws / "task.json")), task);
+
+  // Not fresh any more: refused, nothing overwritten.
+  auto again = prepare_workspace(ws, task, "other\n");
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.error().message.find("not an empty folder"), std::string::npos);
+  EXPECT_EQ(read(ws / "PROMPT.md"), "the prompt\n");
+
+  task["language"] = "fortran";
+  ASSERT_TRUE(prepare_workspace(t.path() / "f", task, "p").ok());
+  EXPECT_TRUE(fs::exists(t.path() / "f" / "kernel.f90"));
+  task["language"] = "cpp";
+  ASSERT_TRUE(prepare_workspace(t.path() / "cpp", task, "p").ok());
+  EXPECT_TRUE(fs::exists(t.path() / "cpp" / "kernel.cpp"));
+
+  json broken = fake_task();
+  broken.erase("abi_doc");
+  EXPECT_FALSE(prepare_workspace(t.path() / "b", broken, "p").ok());
+}
+
+std::unique_ptr<EpisodeDb> open_db(const fs::path& p) {
+  auto db = EpisodeDb::open(p.string());
+  EXPECT_TRUE(db.ok()) << (db.ok() ? "" : db.error().message);
+  return db.ok() ? std::move(*db) : nullptr;
+}
+
+TEST(EpisodeDb, EnqueueTwiceIsIdempotent) {
+  TempDir t;
+  auto db = open_db(t.path() / "var" / "h.db");
+  ASSERT_TRUE(db);
+  EXPECT_EQ(db->schema_version(), 1);
+  auto plan = plan_episodes(pinned_arm());
+  auto n = db->enqueue(plan);
+  ASSERT_TRUE(n.ok()) << n.error().message;
+  EXPECT_EQ(*n, 6);
+
+  // Finish one, then enqueue the same plan again: nothing added, nothing reset.
+  auto c = db->claim("pin", pin_worker(pinned_arm(), 0), 100.0);
+  ASSERT_TRUE(c.ok() && *c);
+  ASSERT_TRUE(db->finish((*c)->id, {"submitted", 0, 7, "ok"}, 101.0).ok());
+  auto again = db->enqueue(plan);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, 0);
+  auto rows = db->list("pin");
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 6u);
+  EXPECT_EQ((*rows)[0].status, "finished");
+  EXPECT_EQ((*rows)[0].final_submission_id, 7);
+  auto counts = db->counts("pin");
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->finished, 1);
+  EXPECT_EQ(counts->queued, 5);
+  EXPECT_EQ(counts->total(), 6);
+}
+
+TEST(EpisodeDb, ClaimPinsTheWorkerAndFinishRecordsTheExit) {
+  TempDir t;
+  auto db = open_db(t.path() / "h.db");
+  ASSERT_TRUE(db);
+  Arm a = pinned_arm();
+  ASSERT_TRUE(db->enqueue(plan_episodes(a)).ok());
+
+  std::vector<std::string> claimed;
+  for (int w = 0; w < 4; ++w) {
+    auto c = db->claim("pin", pin_worker(a, w), 10.0 + w);
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    ASSERT_TRUE(c->has_value());
+    const EpisodeRow& r = **c;
+    claimed.push_back(r.id);
+    EXPECT_EQ(r.status, "running");
+    EXPECT_EQ(r.worker, w);
+    EXPECT_EQ(r.attempt, 1);
+    EXPECT_EQ(r.rank, w % 2);
+    EXPECT_EQ(r.judge_url, "http://judge" + std::to_string(w % 2) + ":8800");
+    EXPECT_EQ(r.inference_url, "http://inf" + std::to_string(w % 2) + ":8000");
+    EXPECT_EQ(r.started_at, 10.0 + w);
+  }
+  // Queue order is plan order.
+  EXPECT_EQ(claimed,
+            (std::vector<std::string>{"pin/s000/0", "pin/s111/0", "pin/s212/0", "pin/s000/1"}));
+
+  ASSERT_TRUE(db->finish("pin/s000/0", {"submitted", 0, 42, "ok"}, 20.0).ok());
+  ASSERT_TRUE(db->fail("pin/s111/0", {"crash", 139, std::nullopt, ""}, 21.0).ok());
+  auto r = db->get("pin/s000/0");
+  ASSERT_TRUE(r.ok() && *r);
+  EXPECT_EQ((*r)->status, "finished");
+  EXPECT_EQ((*r)->exit_reason, "submitted");
+  EXPECT_EQ((*r)->exit_code, 0);
+  EXPECT_EQ((*r)->final_submission_id, 42);
+  EXPECT_EQ((*r)->final_verdict, "ok");
+  EXPECT_EQ((*r)->ended_at, 20.0);
+  auto f = db->get("pin/s111/0");
+  ASSERT_TRUE(f.ok() && *f);
+  EXPECT_EQ((*f)->status, "failed");
+  EXPECT_EQ((*f)->exit_code, 139);
+  EXPECT_FALSE((*f)->final_submission_id.has_value());
+
+  // Finishing twice, or an episode that is not running, is refused.
+  auto twice = db->finish("pin/s000/0", {"submitted", 0, 43, "ok"}, 22.0);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.error().message.find("not running"), std::string::npos);
+  EXPECT_FALSE(db->finish("pin/s212/1", {"x", 0, std::nullopt, ""}, 22.0).ok());
+
+  // Two more claims drain the queue; then nothing is waiting.
+  EXPECT_TRUE(db->claim("pin", pin_worker(a, 0), 30.0)->has_value());
+  EXPECT_TRUE(db->claim("pin", pin_worker(a, 1), 30.0)->has_value());
+  auto none = db->claim("pin", pin_worker(a, 2), 30.0);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+  auto counts = db->counts("pin");
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->running, 4);
+  EXPECT_EQ(counts->finished, 1);
+  EXPECT_EQ(counts->failed, 1);
+  EXPECT_EQ(counts->waiting(), 0);
+  // Another arm in the same file is a separate queue.
+  auto other = db->claim("other-arm", pin_worker(a, 0), 30.0);
+  ASSERT_TRUE(other.ok());
+  EXPECT_FALSE(other->has_value());
+}
+
+TEST(EpisodeDb, ResumeAfterACrashRequeuesRunningWithoutDuplicatingFinished) {
+  TempDir t;
+  fs::path file = t.path() / "h.db";
+  Arm a = pinned_arm();
+  {
+    // The first daemon: finishes two episodes, is killed with two running.
+    auto db = open_db(file);
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(db->enqueue(plan_episodes(a)).ok());
+    for (int w = 0; w < 4; ++w) ASSERT_TRUE(db->claim("pin", pin_worker(a, w), 1.0)->has_value());
+    ASSERT_TRUE(db->finish("pin/s000/0", {"submitted", 0, 1, "ok"}, 2.0).ok());
+    ASSERT_TRUE(db->finish("pin/s111/0", {"submitted", 0, 2, "incorrect"}, 2.0).ok());
+    // No clean shutdown: the object is dropped as a killed process would leave the file.
+  }
+  // The restarted daemon opens the same file, re-enqueues its plan and resumes.
+  auto db = open_db(file);
+  ASSERT_TRUE(db);
+  ASSERT_EQ(*db->enqueue(plan_episodes(a)), 0);
+  auto n = db->resume("pin", 5.0);
+  ASSERT_TRUE(n.ok()) << n.error().message;
+  EXPECT_EQ(*n, 2);
+  auto counts = db->counts("pin");
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->interrupted, 2);
+  EXPECT_EQ(counts->queued, 2);
+  EXPECT_EQ(counts->running, 0);
+  EXPECT_EQ(counts->finished, 2);
+  auto interrupted = db->get("pin/s212/0");
+  ASSERT_TRUE(interrupted.ok() && *interrupted);
+  EXPECT_EQ((*interrupted)->status, "interrupted");
+  EXPECT_EQ((*interrupted)->exit_reason, "daemon_died");
+
+  // Interrupted episodes come back first, with a new attempt; finished ones never come back.
+  std::vector<std::string> order;
+  for (int w = 0;; ++w) {
+    auto c = db->claim("pin", pin_worker(a, w % 4), 6.0);
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    if (!c->has_value()) break;
+    order.push_back((*c)->id);
+    if ((*c)->id == "pin/s212/0" || (*c)->id == "pin/s000/1") {
+      EXPECT_EQ((*c)->attempt, 2) << (*c)->id;
+    } else {
+      EXPECT_EQ((*c)->attempt, 1) << (*c)->id;
+    }
+    ASSERT_TRUE(db->finish((*c)->id, {"submitted", 0, 100 + w, "ok"}, 7.0).ok());
+  }
+  EXPECT_EQ(order,
+            (std::vector<std::string>{"pin/s212/0", "pin/s000/1", "pin/s111/1", "pin/s212/1"}));
+  auto rows = db->list("pin");
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 6u);
+  for (const auto& r : *rows) EXPECT_EQ(r.status, "finished") << r.id;
+  EXPECT_EQ((*rows)[0].final_submission_id, 1);  // the first daemon's answer, untouched
+  EXPECT_EQ((*rows)[0].attempt, 1);
+  EXPECT_EQ(*db->resume("pin", 8.0), 0);
+}
+
+TEST(EpisodeDb, RequestRowsSumIntoEpisodeTotals) {
+  TempDir t;
+  auto db = open_db(t.path() / "h.db");
+  ASSERT_TRUE(db);
+  Arm a = pinned_arm();
+  ASSERT_TRUE(db->enqueue(plan_episodes(a)).ok());
+  auto c = db->claim("pin", pin_worker(a, 0), 1.0);
+  ASSERT_TRUE(c.ok() && *c);
+  const std::string id = (*c)->id;
+  TokenWeights w{1, 0.1, 1};
+  const RequestUsage reqs[] = {
+      {1.5, "m", "/v1/chat/completions", 1000, 0, 200, 120.0, 200},
+      {2.5, "m", "/v1/chat/completions", 300, 1000, 150, 80.0, 200},
+      {3.5, "m", "/v1/messages", 50, 2000, 25, 40.0, 200},
+  };
+  EpisodeRow last;
+  for (const auto& r : reqs) {
+    auto row = db->add_request(id, r, w);
+    ASSERT_TRUE(row.ok()) << row.error().message;
+    last = *row;
+  }
+  EXPECT_EQ(last.input_tokens, 1350);
+  EXPECT_EQ(last.cached_tokens, 3000);
+  EXPECT_EQ(last.output_tokens, 375);
+  EXPECT_EQ(last.requests, 3);
+  EXPECT_NEAR(last.weighted_tokens, 1350 + 300 + 375, 1e-9);
+
+  auto stored = db->requests(id);
+  ASSERT_TRUE(stored.ok());
+  ASSERT_EQ(stored->size(), 3u);
+  int64_t in = 0, cached = 0, out = 0;
+  for (const auto& r : *stored) {
+    in += r.input;
+    cached += r.cached;
+    out += r.output;
+  }
+  auto row = db->get(id);
+  ASSERT_TRUE(row.ok() && *row);
+  EXPECT_EQ((*row)->input_tokens, in);
+  EXPECT_EQ((*row)->cached_tokens, cached);
+  EXPECT_EQ((*row)->output_tokens, out);
+  EXPECT_EQ((*stored)[2].route, "/v1/messages");
+
+  auto counts = db->counts("pin");
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->requests, 3);
+  EXPECT_EQ(counts->input_tokens + counts->cached_tokens + counts->output_tokens, 4725);
+  std::string line = status_line(*counts);
+  EXPECT_NE(line.find("running 1"), std::string::npos) << line;
+  EXPECT_NE(line.find("queued 5"), std::string::npos) << line;
+  EXPECT_NE(line.find("tokens 4725"), std::string::npos) << line;
+
+  // A request for an episode that does not exist is refused (foreign key), totals unchanged.
+  EXPECT_FALSE(db->add_request("pin/nope/0", reqs[0], w).ok());
+}
+
+TEST(EpisodeDb, LimitRerunHappensOnceWithTheFactor) {
+  TempDir t;
+  auto db = open_db(t.path() / "h.db");
+  ASSERT_TRUE(db);
+  Arm a = pinned_arm();
+  a.kernels = {"s000"};
+  a.repetitions = 1;
+  ASSERT_TRUE(db->enqueue(plan_episodes(a)).ok());
+  ASSERT_TRUE(db->claim("pin", pin_worker(a, 0), 1.0)->has_value());
+  auto first =
+      db->requeue_for_rerun("pin/s000/0", {"wall_budget", 124, std::nullopt, ""}, 2.0, 2.0);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_TRUE(*first);
+  auto c = db->claim("pin", pin_worker(a, 1), 3.0);
+  ASSERT_TRUE(c.ok() && *c);
+  EXPECT_EQ((*c)->attempt, 2);
+  EXPECT_DOUBLE_EQ((*c)->budget_factor, 2.0);
+  EXPECT_EQ((*c)->rank, 1);
+  auto second =
+      db->requeue_for_rerun("pin/s000/0", {"wall_budget", 124, std::nullopt, ""}, 2.0, 4.0);
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE(*second);  // only once: the caller finishes it with 124
+  ASSERT_TRUE(db->finish("pin/s000/0", {"wall_budget", 124, std::nullopt, ""}, 4.0).ok());
+  auto r = db->get("pin/s000/0");
+  ASSERT_TRUE(r.ok() && *r);
+  EXPECT_EQ((*r)->exit_code, 124);
+  EXPECT_EQ((*r)->limit_reruns, 1);
+}
+
+TEST(EpisodeDb, TwoConnectionsNeverClaimTheSameEpisode) {
+  TempDir t;
+  fs::path file = t.path() / "h.db";
+  Arm a = pinned_arm();
+  a.repetitions = 10;  // 30 episodes
+  auto first = open_db(file);
+  auto second = open_db(file);
+  ASSERT_TRUE(first && second);
+  ASSERT_EQ(*first->enqueue(plan_episodes(a)), 30);
+  std::vector<std::string> got[2];
+  auto drain = [&](EpisodeDb* db, int w, std::vector<std::string>* out) {
+    for (;;) {
+      auto c = db->claim("pin", pin_worker(a, w), 1.0);
+      if (!c.ok() || !c->has_value()) return;
+      out->push_back((*c)->id);
+    }
+  };
+  std::thread t0(drain, first.get(), 0, &got[0]);
+  std::thread t1(drain, second.get(), 1, &got[1]);
+  t0.join();
+  t1.join();
+  std::set<std::string> all(got[0].begin(), got[0].end());
+  all.insert(got[1].begin(), got[1].end());
+  EXPECT_EQ(got[0].size() + got[1].size(), 30u);
+  EXPECT_EQ(all.size(), 30u);
+  auto counts = first->counts("pin");
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->running, 30);
+}
+
+}  // namespace
+}  // namespace hpcab::harness
