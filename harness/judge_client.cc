@@ -1,0 +1,283 @@
+#include "harness/judge_client.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace hpcab::harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+// Query values and path segments: unreserved characters pass, everything else is %XX.
+std::string percent_encode(const std::string& s) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string query(const std::map<std::string, std::string>& params) {
+  std::string q;
+  for (const auto& [k, v] : params) {
+    if (v.empty()) continue;
+    q += (q.empty() ? "?" : "&") + k + "=" + percent_encode(v);
+  }
+  return q;
+}
+
+// A run id becomes part of a file name: keep [A-Za-z0-9._-], map the rest to '_'.
+std::string file_safe(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) out += std::isalnum(c) || c == '.' || c == '_' || c == '-' ? c : '_';
+  return out;
+}
+
+}  // namespace
+
+Result<JudgeSettings> JudgeSettings::from_env() {
+  JudgeSettings s;
+  s.url = env_or("JUDGE_URL", "");
+  const std::string rank = env_or("JUDGE_RANK", "0");
+  if (rank.empty() || rank.size() > 9 || rank.find_first_not_of("0123456789") != std::string::npos)
+    return Error{"JUDGE_RANK must be a non-negative integer, got '" + rank + "'"};
+  s.rank = std::stoi(rank);
+  s.run_id = env_or("RUN_ID", "");
+  s.optimizer = env_or("AGENT", "agent");
+  s.token = env_or("JUDGE_TOKEN", "");
+  if (s.token.empty()) {
+    if (const std::string file = env_or("JUDGE_TOKEN_FILE", ""); !file.empty()) {
+      auto t = read_client_token_file(file);
+      if (!t) return Error{"JUDGE_TOKEN_FILE: " + t.error().message};
+      s.token = *t;
+    }
+  }
+  s.ca_file = env_or("JUDGE_CA_FILE", "");
+  if (const std::string t = env_or("HPCAB_TOOL_TIMEOUT", ""); !t.empty()) {
+    char* end = nullptr;
+    s.timeout_s = std::strtod(t.c_str(), &end);
+    if (*end != '\0' || !(s.timeout_s > 0))
+      return Error{"HPCAB_TOOL_TIMEOUT must be a positive number of seconds, got '" + t + "'"};
+  }
+  const std::string policy = env_or("HPCAB_SUBMISSION_POLICY", "multiple");
+  if (policy != "single" && policy != "multiple")
+    return Error{"HPCAB_SUBMISSION_POLICY must be 'single' or 'multiple', got '" + policy + "'"};
+  s.single_submission = policy == "single";
+  s.state_dir = env_or("HPCAB_TOOL_STATE", "");
+  return s;
+}
+
+JudgeClient::JudgeClient(JudgeSettings settings, Transport transport)
+    : settings_(std::move(settings)), transport_(std::move(transport)) {
+  if (!transport_) {
+    HttpOptions options{settings_.token, settings_.ca_file};
+    const double timeout = settings_.timeout_s;
+    transport_ = [options, timeout](const std::string& method, const std::string& url,
+                                    const std::string& body) {
+      std::map<std::string, std::string> headers;
+      if (!body.empty()) headers["Content-Type"] = "application/json";
+      return http_request(method, url, body, headers, timeout, options);
+    };
+  }
+}
+
+Result<json> JudgeClient::fail(Failure kind, std::string message) {
+  std::lock_guard lock(mu_);
+  last_failure_ = kind;
+  return Error{std::move(message)};
+}
+
+std::string JudgeClient::submission_marker() const {
+  fs::path dir = settings_.state_dir.empty() ? fs::current_path() : fs::path(settings_.state_dir);
+  std::string name = ".hpcab-submitted";
+  if (!settings_.run_id.empty()) name += "." + file_safe(settings_.run_id);
+  return (dir / name).string();
+}
+
+Result<json> JudgeClient::get(const std::string& path_and_query) {
+  {
+    std::lock_guard lock(mu_);
+    last_failure_ = Failure::kNone;
+  }
+  if (settings_.url.empty())
+    return fail(Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
+  std::string base = settings_.url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  auto r = transport_("GET", base + path_and_query, "");
+  if (!r) return fail(Failure::kTransport, "judge unreachable: " + r.error().message);
+  json body = json::parse(r->body, nullptr, false);
+  if (r->status != 200) {
+    std::string why = body.is_object() && body.contains("error") && body["error"].is_string()
+                          ? body["error"].get<std::string>()
+                          : r->body.substr(0, 500);
+    return fail(Failure::kHttp, "judge answered HTTP " + std::to_string(r->status) + " for " +
+                                    path_and_query + ": " + why);
+  }
+  if (body.is_discarded()) {
+    return fail(Failure::kHttp, "judge answered HTTP 200 for " + path_and_query +
+                                    " with a body that is not JSON: " + r->body.substr(0, 200));
+  }
+  return body;
+}
+
+Result<json> JudgeClient::task(const std::string& kernel, const std::string& language,
+                               const std::string& preset, const std::string& precision) {
+  if (kernel.empty()) return fail(Failure::kLocal, "no kernel: pass one or set KERNEL");
+  return get("/task/" + percent_encode(kernel) +
+             query({{"language", language},
+                    {"preset", preset},
+                    {"precision", precision},
+                    {"rank", std::to_string(settings_.rank)}}));
+}
+
+Result<json> JudgeClient::baseline(const std::string& kernel, const std::string& language,
+                                   const std::string& preset, const std::string& precision) {
+  if (kernel.empty()) return fail(Failure::kLocal, "no kernel: pass one or set KERNEL");
+  return get("/baseline/" + percent_encode(kernel) +
+             query({{"language", language},
+                    {"preset", preset},
+                    {"precision", precision},
+                    {"rank", std::to_string(settings_.rank)}}));
+}
+
+Result<json> JudgeClient::post(const std::string& route, const Submission& s) {
+  {
+    std::lock_guard lock(mu_);
+    last_failure_ = Failure::kNone;
+  }
+  if (settings_.url.empty())
+    return fail(Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
+  if (s.kernel.empty()) return fail(Failure::kLocal, "no kernel: pass one or set KERNEL");
+  if (s.source.empty()) return fail(Failure::kLocal, "the source is empty");
+  json body = {{"kernel", s.kernel},
+               {"language", s.language.empty() ? "c" : s.language},
+               {"rank", settings_.rank},
+               {"source", s.source},
+               {"build", json::array()},
+               {"workspace_bytes", nullptr},
+               {"preset", s.preset.empty() ? json(nullptr) : json(s.preset)},
+               {"run_id", settings_.run_id},
+               {"optimizer", settings_.optimizer},
+               {"tokens", nullptr}};
+  if (!s.precision.empty()) body["precision"] = s.precision;
+  std::string base = settings_.url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  auto r = transport_("POST", base + "/" + route, body.dump());
+  if (!r) return fail(Failure::kTransport, "judge unreachable: " + r.error().message);
+  json answer = json::parse(r->body, nullptr, false);
+  if (r->status != 200) {
+    std::string why = answer.is_object() && answer.contains("error") && answer["error"].is_string()
+                          ? answer["error"].get<std::string>()
+                          : r->body.substr(0, 500);
+    return fail(Failure::kHttp, "judge answered HTTP " + std::to_string(r->status) + " for /" +
+                                    route + " (nothing was graded): " + why);
+  }
+  if (answer.is_discarded()) {
+    return fail(Failure::kHttp, "judge answered HTTP 200 for /" + route +
+                                    " with a body that is not JSON: " + r->body.substr(0, 200));
+  }
+  return answer;
+}
+
+Result<json> JudgeClient::score(const Submission& s) { return post("score", s); }
+
+Result<json> JudgeClient::submit(const Submission& s) {
+  if (!settings_.single_submission) return post("submit", s);
+  {
+    std::lock_guard lock(mu_);
+    last_failure_ = Failure::kNone;
+  }
+  // Checked before the marker, so a call that could never be sent does not use up the run's
+  // single submission.
+  if (settings_.url.empty())
+    return fail(Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
+  if (s.kernel.empty()) return fail(Failure::kLocal, "no kernel: pass one or set KERNEL");
+  if (s.source.empty()) return fail(Failure::kLocal, "the source is empty");
+  // O_EXCL: of two concurrent calls (two tool processes, or two MCP calls) exactly one creates
+  // the marker and submits.
+  const std::string marker = submission_marker();
+  int fd = ::open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == EEXIST) {
+    std::ifstream in(marker);
+    std::string previous((std::istreambuf_iterator<char>(in)), {});
+    return fail(Failure::kPolicy,
+                "submission refused: this run (RUN_ID '" + settings_.run_id +
+                    "') has already submitted once and the submission policy is 'single'. Use "
+                    "score to evaluate further versions; only the first submit is graded. "
+                    "(marker " +
+                    marker + (previous.empty() ? "" : ": " + previous) + ")");
+  }
+  if (fd < 0) {
+    return fail(Failure::kLocal,
+                "cannot create the submission marker " + marker + ": " + std::strerror(errno));
+  }
+  auto r = post("submit", s);
+  json record = {
+      {"run_id", settings_.run_id},
+      {"kernel", s.kernel},
+      {"time",
+       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}};
+  if (r) {
+    record["verdict"] = r->value("verdict", json(nullptr));
+    record["submission_id"] = r->value("submission_id", json(nullptr));
+  } else {
+    record["error"] = r.error().message;
+  }
+  const std::string text = record.dump() + "\n";
+  // The marker's presence is the record; its text is only for a human.
+  [[maybe_unused]] ssize_t n = ::write(fd, text.data(), text.size());
+  ::close(fd);
+  // The judge said it graded nothing (4xx/5xx), or the connection was refused before anything
+  // was sent: the run keeps its submission. A timeout or a dropped connection keeps the marker,
+  // since the judge may have recorded the answer.
+  if (!r && (last_failure() == Failure::kHttp ||
+             r.error().message.find("refused") != std::string::npos)) {
+    ::unlink(marker.c_str());
+  }
+  return r;
+}
+
+std::optional<std::string> language_from_extension(const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  if (ext == ".c") return "c";
+  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".C" || ext == ".c++") return "cpp";
+  if (ext == ".f" || ext == ".f90" || ext == ".f95" || ext == ".f03" || ext == ".F90" ||
+      ext == ".F")
+    return "fortran";
+  return std::nullopt;
+}
+
+Result<std::string> read_source_file(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return Error{"cannot read source file '" + path + "'"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot open source file '" + path + "': " + std::strerror(errno)};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace hpcab::harness

@@ -1,0 +1,97 @@
+// The agent tools' judge client (SPEC §6): task, baseline, score and submit against one judge,
+// adding rank, run id and optimizer to every request, and enforcing the single-submission
+// policy locally. Shared by the `hpcab-tool` command line and its stdio MCP server.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "common/http_client.h"
+#include "common/result.h"
+
+namespace hpcab::harness {
+
+using json = nlohmann::json;
+
+// Where the client points and what it adds to each request. from_env() reads the variables the
+// harness sets for an agent; flags may override any field afterwards.
+struct JudgeSettings {
+  std::string url;                  // JUDGE_URL, e.g. http://127.0.0.1:8800
+  int rank = 0;                     // JUDGE_RANK
+  std::string run_id;               // RUN_ID
+  std::string optimizer = "agent";  // AGENT
+  std::string token;                // JUDGE_TOKEN (bearer), or read from JUDGE_TOKEN_FILE
+  std::string ca_file;              // JUDGE_CA_FILE (https)
+  double timeout_s = 1800;          // HPCAB_TOOL_TIMEOUT: grading a submission can take minutes
+  bool single_submission = false;   // HPCAB_SUBMISSION_POLICY=single
+  std::string state_dir;            // HPCAB_TOOL_STATE, else the working directory
+
+  // Errors: a malformed JUDGE_RANK, policy or timeout, or an unreadable token file.
+  static Result<JudgeSettings> from_env();
+};
+
+// One HTTP exchange; a fake in tests. Errors are transport failures only.
+using Transport = std::function<Result<HttpResult>(
+    const std::string& method, const std::string& url, const std::string& body)>;
+
+// What failed in the last call that returned an error (the CLI maps it to its exit code).
+enum class Failure {
+  kNone,
+  kLocal,      // bad arguments, unreadable file, no JUDGE_URL: nothing was sent
+  kPolicy,     // refused by the single-submission policy: nothing was sent
+  kTransport,  // no HTTP answer (refused, timeout, TLS)
+  kHttp,       // the judge answered with a non-200 status (nothing graded)
+};
+
+struct Submission {
+  std::string kernel;
+  std::string language = "c";
+  std::string source;
+  std::string preset;     // empty: the judge's default
+  std::string precision;  // empty: fp64
+};
+
+class JudgeClient {
+ public:
+  // `transport` empty: real HTTP(S) through common/http_client.h.
+  explicit JudgeClient(JudgeSettings settings, Transport transport = {});
+
+  Result<json> task(const std::string& kernel, const std::string& language,
+                    const std::string& preset = "", const std::string& precision = "");
+  Result<json> baseline(const std::string& kernel, const std::string& language,
+                        const std::string& preset = "", const std::string& precision = "");
+  Result<json> score(const Submission& s);
+  // With the single policy, a second submit in the same run is refused before any request.
+  Result<json> submit(const Submission& s);
+
+  Failure last_failure() const {
+    std::lock_guard lock(mu_);
+    return last_failure_;
+  }
+  const JudgeSettings& settings() const { return settings_; }
+  // The marker that records this run's submission under the single policy.
+  std::string submission_marker() const;
+
+ private:
+  Result<json> get(const std::string& path_and_query);
+  Result<json> post(const std::string& route, const Submission& s);
+  Result<json> fail(Failure kind, std::string message);
+
+  JudgeSettings settings_;
+  Transport transport_;
+  mutable std::mutex mu_;  // last_failure_ (the MCP loop is single-threaded; tests are not)
+  Failure last_failure_ = Failure::kNone;
+};
+
+// "c" for .c, "cpp" for .cpp/.cc/.cxx/.C, "fortran" for .f/.f90/.f95/.f03/.F90; nullopt else.
+std::optional<std::string> language_from_extension(const std::string& path);
+
+// The whole file, or an error naming it.
+Result<std::string> read_source_file(const std::string& path);
+
+}  // namespace hpcab::harness

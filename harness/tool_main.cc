@@ -1,0 +1,150 @@
+// hpcab-tool: the agent's tools (SPEC §6) as a command line (task, baseline, score, submit) and
+// as a stdio MCP server (mcp). Wiring only: harness/judge_client.h and harness/mcp.h do the work.
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "harness/judge_client.h"
+#include "harness/mcp.h"
+
+using namespace hpcab;
+using namespace hpcab::harness;
+
+namespace {
+
+// Exit codes (docs/harness_tools.md).
+constexpr int kExitGraded = 0;
+constexpr int kExitHttp = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitTransport = 3;
+constexpr int kExitRefused = 4;
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+int report(JudgeClient& client, const Result<json>& r) {
+  if (r) {
+    std::cout << r->dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    return kExitGraded;
+  }
+  std::cerr << "hpcab-tool: " << r.error().message << "\n";
+  switch (client.last_failure()) {
+    case Failure::kHttp:
+      return kExitHttp;
+    case Failure::kTransport:
+      return kExitTransport;
+    case Failure::kPolicy:
+      return kExitRefused;
+    default:
+      return kExitUsage;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "hpcab-tool: an agent's tools for one HPCAgent-Bench judge. Settings come from JUDGE_URL, "
+      "JUDGE_RANK, RUN_ID, AGENT, KERNEL, LANGUAGE, JUDGE_TOKEN, HPCAB_SUBMISSION_POLICY; the "
+      "flags override them. Prints the judge's JSON answer. Exit codes: 0 graded answer, 1 judge "
+      "HTTP error, 2 usage or local error, 3 judge unreachable, 4 submit refused by the "
+      "single-submission policy."};
+  app.require_subcommand(1);
+  app.fallthrough();  // global flags may follow the subcommand
+
+  auto env = JudgeSettings::from_env();
+  if (!env) {
+    std::cerr << "hpcab-tool: " << env.error().message << "\n";
+    return kExitUsage;
+  }
+  JudgeSettings settings = *env;
+  std::string kernel = env_or("KERNEL", "");
+  std::string language;
+  std::string preset;
+  std::string precision;
+  std::string token_file;
+  std::string policy;
+  app.add_option("--url", settings.url, "judge URL (JUDGE_URL)");
+  app.add_option("--rank", settings.rank, "rank sent to the judge (JUDGE_RANK, default 0)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--run-id", settings.run_id, "run id sent with grades (RUN_ID)");
+  app.add_option("--optimizer", settings.optimizer, "optimizer name sent with grades (AGENT)");
+  app.add_option("--token-file", token_file, "bearer token file (JUDGE_TOKEN / JUDGE_TOKEN_FILE)");
+  app.add_option("--ca-file", settings.ca_file, "CA certificates for https (JUDGE_CA_FILE)");
+  app.add_option("--timeout", settings.timeout_s, "seconds to wait for the judge")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--policy", policy, "submission policy (HPCAB_SUBMISSION_POLICY)")
+      ->check(CLI::IsMember({"single", "multiple"}));
+  app.add_option("--state-dir", settings.state_dir,
+                 "where the single-policy marker lives (HPCAB_TOOL_STATE, else the cwd)");
+
+  auto add_query = [&](CLI::App* cmd) {
+    cmd->add_option("KERNEL", kernel, "kernel id (default: $KERNEL)");
+    cmd->add_option("--kernel", kernel, "kernel id (KERNEL)");
+    cmd->add_option("--language", language, "c, cpp or fortran (LANGUAGE, default c)");
+    cmd->add_option("--preset", preset, "problem-size preset (default: the judge's)");
+    cmd->add_option("--precision", precision, "fp64 (default) or another supported precision");
+  };
+  auto* task = app.add_subcommand("task", "print the task spec (GET /task/KERNEL)");
+  add_query(task);
+  auto* baseline = app.add_subcommand("baseline", "print the baseline times (GET /baseline)");
+  add_query(baseline);
+
+  std::string source_path;
+  auto add_grade = [&](CLI::App* cmd) {
+    cmd->add_option("FILE", source_path, "source file to grade")->required();
+    cmd->add_option("--kernel", kernel, "kernel id (KERNEL)");
+    cmd->add_option("--language", language,
+                    "c, cpp or fortran (LANGUAGE, else from the file extension)");
+    cmd->add_option("--preset", preset, "problem-size preset (default: the judge's)");
+    cmd->add_option("--precision", precision, "fp64 (default) or another supported precision");
+  };
+  auto* score = app.add_subcommand("score", "grade FILE on the public inputs (POST /score)");
+  add_grade(score);
+  auto* submit = app.add_subcommand(
+      "submit", "submit FILE as the final answer: public and hidden inputs (POST /submit)");
+  add_grade(submit);
+  auto* mcp = app.add_subcommand(
+      "mcp", "serve the tools over MCP: JSON-RPC 2.0, one message per line on stdin/stdout");
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (!token_file.empty()) {
+    auto t = read_client_token_file(token_file);
+    if (!t) {
+      std::cerr << "hpcab-tool: " << t.error().message << "\n";
+      return kExitUsage;
+    }
+    settings.token = *t;
+  }
+  if (!policy.empty()) settings.single_submission = policy == "single";
+  JudgeClient client(settings);
+
+  if (*mcp) {
+    McpServer server(client, {kernel, env_or("LANGUAGE", "c")});
+    server.serve(std::cin, std::cout);
+    return 0;
+  }
+  if (*task || *baseline) {
+    const std::string lang = !language.empty() ? language : env_or("LANGUAGE", "c");
+    return report(client, *task ? client.task(kernel, lang, preset, precision)
+                                : client.baseline(kernel, lang, preset, precision));
+  }
+  auto source = read_source_file(source_path);
+  if (!source) {
+    std::cerr << "hpcab-tool: " << source.error().message << "\n";
+    return kExitUsage;
+  }
+  Submission s{kernel, language, *source, preset, precision};
+  if (s.language.empty()) s.language = env_or("LANGUAGE", "");
+  if (s.language.empty()) s.language = language_from_extension(source_path).value_or("");
+  if (s.language.empty()) {
+    std::cerr << "hpcab-tool: cannot tell the language of '" << source_path
+              << "': pass --language (c, cpp or fortran) or set LANGUAGE\n";
+    return kExitUsage;
+  }
+  return report(client, *score ? client.score(s) : client.submit(s));
+}

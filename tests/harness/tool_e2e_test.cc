@@ -1,0 +1,203 @@
+// End to end: the real `hpcab-tool` binary, as an agent runs it (environment from the harness,
+// a child process), against a real hpcab-judge on 127.0.0.1.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/judge/judge_process.h"
+
+namespace hpcab::harness {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using judge::test::Judge;
+using judge::test::slurp;
+
+const std::string kTool = std::string(HPCAB_BINARY_DIR) + "/hpcab-tool";
+const std::string kReference =
+    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
+
+struct ToolRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Runs hpcab-tool with `args`, exactly the environment `env` (plus PATH), `input` on stdin.
+ToolRun run_tool(const std::vector<std::string>& args,
+                 const std::map<std::string, std::string>& env, const std::string& input = "") {
+  std::string tmpl = (fs::temp_directory_path() / "hpcab-tool-e2e-XXXXXX").string();
+  const fs::path dir = mkdtemp(tmpl.data());
+  std::ofstream(dir / "stdin") << input;
+  pid_t pid = fork();
+  if (pid == 0) {
+    int in = open((dir / "stdin").c_str(), O_RDONLY);
+    int out = open((dir / "stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = open((dir / "stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(err, 2);
+    if (chdir(dir.c_str()) != 0) _exit(126);  // the workspace: where a marker would go
+    std::vector<std::string> envs = {"PATH=/usr/bin:/bin"};
+    for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
+    std::vector<char*> envp;
+    for (auto& e : envs) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    std::vector<std::string> argv = {kTool};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> cargv;
+    for (auto& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    execve(kTool.c_str(), cargv.data(), envp.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ToolRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(dir / "stdout");
+  r.err = slurp(dir / "stderr");
+  fs::remove_all(dir);
+  return r;
+}
+
+std::map<std::string, std::string> agent_env(const Judge& j) {
+  return {{"JUDGE_URL", j.url()}, {"JUDGE_RANK", "0"}, {"RUN_ID", "tool-e2e"}, {"AGENT", "e2e"}};
+}
+
+TEST(ToolE2E, TaskPrintsTheSpec) {
+  Judge j;
+  auto r = run_tool({"task", "s000"}, agent_env(j));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json t = json::parse(r.out);
+  EXPECT_EQ(t["kernel"], "s000");
+  EXPECT_EQ(t["symbol"], "s000_fp64");
+  EXPECT_NE(t["signature"].get<std::string>().find("s000_fp64"), std::string::npos);
+  EXPECT_NE(r.out.find("\n  \"kernel\""), std::string::npos);  // pretty-printed
+
+  // The kernel from KERNEL; the baseline command too.
+  auto env = agent_env(j);
+  env["KERNEL"] = "s000";
+  auto b = run_tool({"task"}, env);
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(json::parse(b.out)["kernel"], "s000");
+}
+
+TEST(ToolE2E, ErrorsAreClearAndNonZero) {
+  Judge j;
+  auto env = agent_env(j);
+  env["JUDGE_RANK"] = "1";  // this judge serves rank 0: 421, nothing graded
+  auto wrong_rank = run_tool({"task", "s000"}, env);
+  EXPECT_EQ(wrong_rank.exit_code, 1);
+  EXPECT_NE(wrong_rank.err.find("HTTP 421"), std::string::npos) << wrong_rank.err;
+  EXPECT_TRUE(wrong_rank.out.empty());
+
+  auto unknown = run_tool({"task", "no_such_kernel"}, agent_env(j));
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("HTTP 404"), std::string::npos) << unknown.err;
+
+  auto no_url = run_tool({"task", "s000"}, {});
+  EXPECT_EQ(no_url.exit_code, 2);
+  EXPECT_NE(no_url.err.find("JUDGE_URL"), std::string::npos) << no_url.err;
+
+  // A port nothing listens on (the judge's, after it stops).
+  const auto dead = agent_env(j);
+  j.stop();
+  auto refused = run_tool({"score", kReference, "--kernel", "s000"}, dead);
+  EXPECT_EQ(refused.exit_code, 3);
+  EXPECT_NE(refused.err.find("unreachable"), std::string::npos) << refused.err;
+}
+
+TEST(ToolE2E, ScoreTheReferenceIsOk) {
+  Judge j;
+  auto env = agent_env(j);
+  env["KERNEL"] = "s000";
+  auto r = run_tool({"score", kReference}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  json g = json::parse(r.out);
+  EXPECT_EQ(g["verdict"], "ok") << r.out;
+  EXPECT_EQ(g["kernel"], "s000");
+  EXPECT_EQ(g["language"], "c");
+}
+
+TEST(ToolE2E, McpSessionOverStdio) {
+  Judge j;
+  auto env = agent_env(j);
+  env["KERNEL"] = "s000";
+  auto rpc = [](int id, const std::string& method, json params) {
+    return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump() +
+           "\n";
+  };
+  const std::string input =
+      rpc(1, "initialize",
+          {{"protocolVersion", "2025-06-18"},
+           {"capabilities", json::object()},
+           {"clientInfo", {{"name", "e2e"}, {"version", "0"}}}}) +
+      R"({"jsonrpc":"2.0","method":"notifications/initialized"})" + "\n" +
+      rpc(2, "tools/list", json::object()) +
+      rpc(3, "tools/call", {{"name", "score"}, {"arguments", {{"source_file", kReference}}}}) +
+      rpc(4, "no/such/method", json::object());
+  auto r = run_tool({"mcp"}, env, input);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<json> replies;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    json m = json::parse(line, nullptr, false);
+    ASSERT_FALSE(m.is_discarded()) << "not one JSON message per line: " << line;
+    replies.push_back(m);
+  }
+  ASSERT_EQ(replies.size(), 4u) << r.out;  // nothing for the notification
+  for (std::size_t i = 0; i < replies.size(); ++i) {
+    EXPECT_EQ(replies[i]["jsonrpc"], "2.0");
+    EXPECT_EQ(replies[i]["id"], static_cast<int>(i) + 1);
+  }
+  EXPECT_EQ(replies[0]["result"]["protocolVersion"], "2025-06-18");
+  EXPECT_EQ(replies[0]["result"]["serverInfo"]["name"], "hpcab-tool");
+  EXPECT_EQ(replies[1]["result"]["tools"].size(), 4u);
+  const json& call = replies[2]["result"];
+  EXPECT_EQ(call["isError"], false) << call.dump();
+  json grade = json::parse(call["content"][0]["text"].get<std::string>());
+  EXPECT_EQ(grade["verdict"], "ok") << grade.dump();
+  EXPECT_EQ(call["structuredContent"]["verdict"], "ok");
+  EXPECT_EQ(replies[3]["error"]["code"], -32601);
+}
+
+TEST(ToolE2E, SingleSubmissionPolicyRefusesTheSecondSubmit) {
+  Judge j;
+  auto env = agent_env(j);
+  env["KERNEL"] = "s000";
+  env["HPCAB_SUBMISSION_POLICY"] = "single";
+  std::string tmpl = (fs::temp_directory_path() / "hpcab-tool-state-XXXXXX").string();
+  const fs::path state = mkdtemp(tmpl.data());
+  env["HPCAB_TOOL_STATE"] = state.string();
+  auto first = run_tool({"submit", kReference}, env);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(json::parse(first.out)["verdict"], "ok");
+  EXPECT_TRUE(fs::exists(state / ".hpcab-submitted.tool-e2e"));
+  auto second = run_tool({"submit", kReference}, env);
+  EXPECT_EQ(second.exit_code, 4);
+  EXPECT_NE(second.err.find("already submitted"), std::string::npos) << second.err;
+  EXPECT_TRUE(second.out.empty());
+  // The judge recorded exactly one submission for this run, carrying the agent's name.
+  auto store = j.store();
+  judge::SubmissionFilter filter;
+  filter.run_id = "tool-e2e";
+  auto page = store->list_submissions(filter);
+  ASSERT_TRUE(page.ok()) << page.error().message;
+  EXPECT_EQ(page->total, 1);
+  filter.optimizer = "e2e";
+  EXPECT_EQ(store->list_submissions(filter)->total, 1);
+  fs::remove_all(state);
+}
+
+}  // namespace
+}  // namespace hpcab::harness

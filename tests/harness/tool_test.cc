@@ -1,0 +1,446 @@
+// The agent tools without a judge: the MCP server's JSON-RPC handling (a scripted session), the
+// client's request shapes and the single-submission policy, against a fake transport that
+// records every HTTP exchange.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "harness/judge_client.h"
+#include "harness/mcp.h"
+
+namespace hpcab::harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Exchange {
+  std::string method, url, body;
+};
+
+// A judge that answers from a script and remembers what it was asked.
+class FakeJudge {
+ public:
+  Transport transport() {
+    return [this](const std::string& method, const std::string& url,
+                  const std::string& body) -> Result<HttpResult> {
+      {
+        std::lock_guard lock(mu_);
+        calls_.push_back({method, url, body});
+      }
+      if (delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+      if (unreachable) return Error{"HTTP " + method + " " + url + " failed: timed out"};
+      HttpResult r;
+      r.status = status;
+      if (status != 200) {
+        r.body = json{{"error", "unknown kernel 'nope'"}}.dump();
+      } else if (url.find("/task/") != std::string::npos) {
+        r.body = json{{"kernel", "s000"}, {"signature", "void s000_fp64(...) {}"}}.dump();
+      } else {
+        r.body = json{{"verdict", "ok"}, {"speedup", 1.5}, {"submission_id", 7}}.dump();
+      }
+      return r;
+    };
+  }
+  std::vector<Exchange> calls() {
+    std::lock_guard lock(mu_);
+    return calls_;
+  }
+  int status = 200;
+  bool unreachable = false;
+  int delay_ms = 0;
+
+ private:
+  std::mutex mu_;
+  std::vector<Exchange> calls_;
+};
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string t = (fs::temp_directory_path() / "hpcab-tool-test-XXXXXX").string();
+    path_ = mkdtemp(t.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+JudgeSettings settings(const fs::path& state, bool single = false) {
+  JudgeSettings s;
+  s.url = "http://judge.invalid:8800/";
+  s.rank = 3;
+  s.run_id = "run-42";
+  s.optimizer = "claude";
+  s.single_submission = single;
+  s.state_dir = state.string();
+  return s;
+}
+
+json request(int id, const std::string& method, json params = json::object()) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
+}
+
+TEST(McpServer, ScriptedSession) {
+  TempDir dir;
+  FakeJudge judge;
+  JudgeClient client(settings(dir.path()), judge.transport());
+  McpServer server(client, {"s000", "c"});
+
+  auto init = server.handle(request(1, "initialize",
+                                    {{"protocolVersion", "2025-03-26"},
+                                     {"capabilities", json::object()},
+                                     {"clientInfo", {{"name", "test"}, {"version", "1"}}}}));
+  ASSERT_TRUE(init);
+  EXPECT_EQ((*init)["jsonrpc"], "2.0");
+  EXPECT_EQ((*init)["id"], 1);
+  EXPECT_EQ((*init)["result"]["protocolVersion"], "2025-03-26");  // a version we speak: echoed
+  EXPECT_EQ((*init)["result"]["serverInfo"]["name"], "hpcab-tool");
+  EXPECT_TRUE((*init)["result"]["capabilities"].contains("tools"));
+
+  // A notification gets no reply.
+  EXPECT_FALSE(server.handle({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}));
+
+  auto list = server.handle(request(2, "tools/list"));
+  ASSERT_TRUE(list);
+  std::vector<std::string> names;
+  for (const auto& t : (*list)["result"]["tools"]) {
+    names.push_back(t["name"].get<std::string>());
+    EXPECT_TRUE(t["description"].is_string());
+    EXPECT_EQ(t["inputSchema"]["type"], "object");
+    EXPECT_TRUE(t["inputSchema"]["properties"].contains("kernel"));
+    EXPECT_TRUE(t["inputSchema"]["properties"].contains("language"));
+    // KERNEL is known, so the kernel argument is optional.
+    EXPECT_TRUE(t["inputSchema"]["required"].empty());
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"task", "baseline", "score", "submit"}));
+  for (const auto& t : (*list)["result"]["tools"]) {
+    if (t["name"] == "score" || t["name"] == "submit") {
+      EXPECT_TRUE(t["inputSchema"]["properties"].contains("source"));
+      EXPECT_TRUE(t["inputSchema"]["properties"].contains("source_file"));
+    }
+  }
+
+  auto task = server.handle(request(3, "tools/call", {{"name", "task"}, {"arguments", {}}}));
+  ASSERT_TRUE(task);
+  ASSERT_TRUE((*task).contains("result")) << task->dump();
+  EXPECT_EQ((*task)["result"]["isError"], false);
+  ASSERT_EQ((*task)["result"]["content"].size(), 1u);
+  EXPECT_EQ((*task)["result"]["content"][0]["type"], "text");
+  json text = json::parse((*task)["result"]["content"][0]["text"].get<std::string>());
+  EXPECT_EQ(text["signature"], "void s000_fp64(...) {}");
+  ASSERT_EQ(judge.calls().size(), 1u);
+  EXPECT_EQ(judge.calls()[0].method, "GET");
+  // Default kernel and language, the rank added, the URL's trailing slash dropped.
+  EXPECT_EQ(judge.calls()[0].url, "http://judge.invalid:8800/task/s000?language=c&rank=3");
+
+  auto bad_tool =
+      server.handle(request(4, "tools/call", {{"name", "rm_rf"}, {"arguments", json::object()}}));
+  ASSERT_TRUE(bad_tool);
+  EXPECT_EQ((*bad_tool)["id"], 4);
+  EXPECT_EQ((*bad_tool)["error"]["code"], -32602);
+  EXPECT_NE((*bad_tool)["error"]["message"].get<std::string>().find("rm_rf"), std::string::npos);
+
+  auto unknown = server.handle(request(5, "resources/list"));
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ((*unknown)["error"]["code"], -32601);
+  EXPECT_EQ((*unknown)["id"], 5);
+
+  auto bad_params =
+      server.handle({{"jsonrpc", "2.0"}, {"id", "six"}, {"method", "tools/call"}, {"params", 17}});
+  ASSERT_TRUE(bad_params);
+  EXPECT_EQ((*bad_params)["error"]["code"], -32602);
+  EXPECT_EQ((*bad_params)["id"], "six");
+  auto no_name = server.handle(request(7, "tools/call", {{"arguments", json::object()}}));
+  EXPECT_EQ((*no_name)["error"]["code"], -32602);
+  auto bad_args = server.handle(request(8, "tools/call", {{"name", "task"}, {"arguments", "x"}}));
+  EXPECT_EQ((*bad_args)["error"]["code"], -32602);
+  auto no_version = server.handle(request(9, "initialize", json::object()));
+  EXPECT_EQ((*no_version)["error"]["code"], -32602);
+
+  auto ping = server.handle(request(10, "ping"));
+  ASSERT_TRUE(ping);
+  EXPECT_EQ((*ping)["result"], json::object());
+
+  // None of the refused calls reached the judge.
+  EXPECT_EQ(judge.calls().size(), 1u);
+}
+
+TEST(McpServer, WireLevelErrors) {
+  TempDir dir;
+  FakeJudge judge;
+  JudgeClient client(settings(dir.path()), judge.transport());
+  McpServer server(client, {});
+
+  auto parse = server.handle_line("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ");
+  ASSERT_TRUE(parse);
+  json p = json::parse(*parse);
+  EXPECT_EQ(p["error"]["code"], -32700);
+  EXPECT_TRUE(p["id"].is_null());
+
+  EXPECT_FALSE(server.handle_line("   "));
+  auto not_object = json::parse(*server.handle_line("42"));
+  EXPECT_EQ(not_object["error"]["code"], -32600);
+  auto no_version = json::parse(*server.handle_line(R"({"id": 3, "method": "ping"})"));
+  EXPECT_EQ(no_version["error"]["code"], -32600);
+  EXPECT_EQ(no_version["id"], 3);
+  // Unknown notifications are ignored, as are responses.
+  EXPECT_FALSE(server.handle_line(R"({"jsonrpc": "2.0", "method": "notifications/whatever"})"));
+  EXPECT_FALSE(server.handle_line(R"({"jsonrpc": "2.0", "id": 1, "result": {}})"));
+
+  // Unknown protocol version: answered with ours. No KERNEL: the argument is required.
+  auto init = server.handle(request(1, "initialize", {{"protocolVersion", "1999-01-01"}}));
+  EXPECT_EQ((*init)["result"]["protocolVersion"], McpServer::kLatestProtocol);
+  for (const auto& t : server.tool_list()) {
+    EXPECT_EQ(t["inputSchema"]["required"], json::array({"kernel"}));
+  }
+  auto missing = server.handle(request(2, "tools/call", {{"name", "task"}}));
+  EXPECT_EQ((*missing)["result"]["isError"], true);
+  EXPECT_NE((*missing)["result"]["content"][0]["text"].get<std::string>().find("kernel"),
+            std::string::npos);
+
+  // A batch: replies for requests only, in order.
+  auto batch =
+      server.handle(json::array({request(3, "ping"),
+                                 {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
+                                 request(4, "nope")}));
+  ASSERT_TRUE(batch);
+  ASSERT_EQ(batch->size(), 2u);
+  EXPECT_EQ((*batch)[0]["id"], 3);
+  EXPECT_EQ((*batch)[1]["error"]["code"], -32601);
+
+  // serve(): one reply per line, nothing for the notification.
+  std::istringstream in(request(5, "ping").dump() + "\n" +
+                        R"({"jsonrpc":"2.0","method":"notifications/initialized"})" + "\n" +
+                        request(6, "tools/list").dump() + "\n");
+  std::ostringstream out;
+  server.serve(in, out);
+  std::istringstream lines(out.str());
+  std::string l1, l2, l3;
+  ASSERT_TRUE(std::getline(lines, l1));
+  ASSERT_TRUE(std::getline(lines, l2));
+  EXPECT_FALSE(std::getline(lines, l3));
+  EXPECT_EQ(json::parse(l1)["id"], 5);
+  EXPECT_EQ(json::parse(l2)["id"], 6);
+  EXPECT_TRUE(judge.calls().empty());
+}
+
+TEST(McpServer, ScoreFromFileCarriesRankRunAndOptimizer) {
+  TempDir dir;
+  FakeJudge judge;
+  JudgeClient client(settings(dir.path()), judge.transport());
+  McpServer server(client, {"s000", "c"});
+  const fs::path file = dir.path() / "fast.cpp";
+  std::ofstream(file) << "extern \"C\" void s000_fp64() {}\n";
+
+  auto r = server.handle(request(
+      1, "tools/call", {{"name", "score"}, {"arguments", {{"source_file", file.string()}}}}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ((*r)["result"]["isError"], false) << r->dump();
+  EXPECT_EQ((*r)["result"]["structuredContent"]["verdict"], "ok");
+  ASSERT_EQ(judge.calls().size(), 1u);
+  EXPECT_EQ(judge.calls()[0].method, "POST");
+  EXPECT_EQ(judge.calls()[0].url, "http://judge.invalid:8800/score");
+  json body = json::parse(judge.calls()[0].body);
+  EXPECT_EQ(body["kernel"], "s000");
+  EXPECT_EQ(body["language"], "cpp");  // from the extension
+  EXPECT_EQ(body["rank"], 3);
+  EXPECT_EQ(body["run_id"], "run-42");
+  EXPECT_EQ(body["optimizer"], "claude");
+  EXPECT_EQ(body["source"], "extern \"C\" void s000_fp64() {}\n");
+  EXPECT_FALSE(body.contains("source_file"));  // the judge's source_file is its own shared dir
+
+  // Both or neither of source/source_file, a missing file: tool errors, nothing sent.
+  auto both = server.handle(request(
+      2, "tools/call",
+      {{"name", "score"}, {"arguments", {{"source", "x"}, {"source_file", file.string()}}}}));
+  EXPECT_EQ((*both)["result"]["isError"], true);
+  auto neither = server.handle(request(3, "tools/call", {{"name", "score"}}));
+  EXPECT_EQ((*neither)["result"]["isError"], true);
+  auto missing = server.handle(request(
+      4, "tools/call", {{"name", "score"}, {"arguments", {{"source_file", "/nonexistent.c"}}}}));
+  EXPECT_EQ((*missing)["result"]["isError"], true);
+  EXPECT_EQ(judge.calls().size(), 1u);
+}
+
+TEST(McpServer, JudgeFailuresAreToolErrors) {
+  TempDir dir;
+  FakeJudge judge;
+  JudgeClient client(settings(dir.path()), judge.transport());
+  McpServer server(client, {"s000", "c"});
+  judge.status = 404;
+  auto r = server.handle(request(1, "tools/call", {{"name", "task"}}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ((*r)["result"]["isError"], true);
+  const std::string text = (*r)["result"]["content"][0]["text"];
+  EXPECT_NE(text.find("HTTP 404"), std::string::npos) << text;
+  EXPECT_NE(text.find("unknown kernel 'nope'"), std::string::npos) << text;
+  EXPECT_EQ(client.last_failure(), Failure::kHttp);
+
+  judge.status = 200;
+  judge.unreachable = true;
+  auto t = server.handle(
+      request(2, "tools/call", {{"name", "score"}, {"arguments", {{"source", "int x;"}}}}));
+  EXPECT_EQ((*t)["result"]["isError"], true);
+  EXPECT_NE((*t)["result"]["content"][0]["text"].get<std::string>().find("unreachable"),
+            std::string::npos);
+  EXPECT_EQ(client.last_failure(), Failure::kTransport);
+}
+
+TEST(SubmissionPolicy, SecondSubmitIsRefusedWithoutARequest) {
+  TempDir dir;
+  FakeJudge judge;
+  JudgeClient client(settings(dir.path(), /*single=*/true), judge.transport());
+  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  auto first = client.submit(s);
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ((*first)["verdict"], "ok");
+  EXPECT_TRUE(fs::exists(client.submission_marker()));
+  EXPECT_EQ(fs::path(client.submission_marker()).filename(), ".hpcab-submitted.run-42");
+
+  auto second = client.submit(s);
+  ASSERT_FALSE(second);
+  EXPECT_EQ(client.last_failure(), Failure::kPolicy);
+  EXPECT_NE(second.error().message.find("already submitted"), std::string::npos);
+  EXPECT_EQ(judge.calls().size(), 1u);  // the refusal made no request
+
+  // A second process of the same run (a fresh client) is refused too; score still works.
+  JudgeClient again(settings(dir.path(), true), judge.transport());
+  EXPECT_FALSE(again.submit(s));
+  EXPECT_EQ(again.last_failure(), Failure::kPolicy);
+  EXPECT_TRUE(again.score(s));
+  EXPECT_EQ(judge.calls().size(), 2u);
+
+  // The MCP tool reports the refusal as a tool error.
+  McpServer server(again, {"s000", "c"});
+  auto r = server.handle(
+      request(1, "tools/call", {{"name", "submit"}, {"arguments", {{"source", "int x;"}}}}));
+  EXPECT_EQ((*r)["result"]["isError"], true);
+  EXPECT_NE((*r)["result"]["content"][0]["text"].get<std::string>().find("refused"),
+            std::string::npos);
+  EXPECT_EQ(judge.calls().size(), 2u);
+
+  // Another run id has its own submission.
+  JudgeSettings other = settings(dir.path(), true);
+  other.run_id = "run-43";
+  JudgeClient other_client(other, judge.transport());
+  EXPECT_TRUE(other_client.submit(s));
+  EXPECT_EQ(judge.calls().size(), 3u);
+}
+
+TEST(SubmissionPolicy, ConcurrentSubmitsSendExactlyOne) {
+  TempDir dir;
+  FakeJudge judge;
+  judge.delay_ms = 100;  // both calls are in flight together
+  std::atomic<int> accepted = 0, refused = 0;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&] {
+      JudgeClient client(settings(dir.path(), true), judge.transport());
+      auto r = client.submit({"s000", "c", "void f(void) {}", "", ""});
+      if (r) ++accepted;
+      if (!r && client.last_failure() == Failure::kPolicy) ++refused;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(accepted.load(), 1);
+  EXPECT_EQ(refused.load(), 3);
+  EXPECT_EQ(judge.calls().size(), 1u);
+}
+
+TEST(SubmissionPolicy, NothingGradedKeepsTheSubmission) {
+  TempDir dir;
+  FakeJudge judge;
+  JudgeClient client(settings(dir.path(), true), judge.transport());
+  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  judge.status = 429;  // queue full: the judge graded nothing
+  EXPECT_FALSE(client.submit(s));
+  EXPECT_EQ(client.last_failure(), Failure::kHttp);
+  EXPECT_FALSE(fs::exists(client.submission_marker()));
+  judge.status = 200;
+  EXPECT_TRUE(client.submit(s));
+  EXPECT_EQ(judge.calls().size(), 2u);
+
+  // A timeout may have been recorded by the judge: the submission counts.
+  TempDir dir2;
+  JudgeClient timed(settings(dir2.path(), true), judge.transport());
+  judge.unreachable = true;
+  EXPECT_FALSE(timed.submit(s));
+  EXPECT_EQ(timed.last_failure(), Failure::kTransport);
+  EXPECT_TRUE(fs::exists(timed.submission_marker()));
+}
+
+TEST(SubmissionPolicy, MultipleAllowsResubmission) {
+  TempDir dir;
+  FakeJudge judge;
+  JudgeClient client(settings(dir.path(), false), judge.transport());
+  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  EXPECT_TRUE(client.submit(s));
+  EXPECT_TRUE(client.submit(s));
+  EXPECT_EQ(judge.calls().size(), 2u);
+  EXPECT_FALSE(fs::exists(client.submission_marker()));
+}
+
+TEST(JudgeClient, LocalErrorsSendNothing) {
+  TempDir dir;
+  FakeJudge judge;
+  JudgeSettings s = settings(dir.path(), true);
+  s.url.clear();
+  JudgeClient client(s, judge.transport());
+  EXPECT_FALSE(client.task("s000", "c"));
+  EXPECT_EQ(client.last_failure(), Failure::kLocal);
+  EXPECT_FALSE(client.submit({"s000", "c", "int x;", "", ""}));
+  EXPECT_EQ(client.last_failure(), Failure::kLocal);
+  EXPECT_FALSE(fs::exists(client.submission_marker()));  // the one submission is not used up
+  EXPECT_TRUE(judge.calls().empty());
+}
+
+TEST(JudgeClient, LanguageFromExtension) {
+  EXPECT_EQ(language_from_extension("a/b/k.c"), "c");
+  EXPECT_EQ(language_from_extension("k.cpp"), "cpp");
+  EXPECT_EQ(language_from_extension("k.cc"), "cpp");
+  EXPECT_EQ(language_from_extension("k.f90"), "fortran");
+  EXPECT_EQ(language_from_extension("k.F90"), "fortran");
+  EXPECT_EQ(language_from_extension("k.py"), std::nullopt);
+  EXPECT_EQ(language_from_extension("Makefile"), std::nullopt);
+}
+
+TEST(JudgeClient, SettingsFromEnvironment) {
+  setenv("JUDGE_URL", "http://127.0.0.1:9", 1);
+  setenv("JUDGE_RANK", "2", 1);
+  setenv("RUN_ID", "r1", 1);
+  setenv("AGENT", "codex", 1);
+  setenv("HPCAB_SUBMISSION_POLICY", "single", 1);
+  auto s = JudgeSettings::from_env();
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->url, "http://127.0.0.1:9");
+  EXPECT_EQ(s->rank, 2);
+  EXPECT_EQ(s->run_id, "r1");
+  EXPECT_EQ(s->optimizer, "codex");
+  EXPECT_TRUE(s->single_submission);
+  setenv("JUDGE_RANK", "-1", 1);
+  EXPECT_FALSE(JudgeSettings::from_env());
+  setenv("JUDGE_RANK", "0", 1);
+  setenv("HPCAB_SUBMISSION_POLICY", "twice", 1);
+  EXPECT_FALSE(JudgeSettings::from_env());
+  unsetenv("HPCAB_SUBMISSION_POLICY");
+  unsetenv("AGENT");
+  auto d = JudgeSettings::from_env();
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->optimizer, "agent");
+  EXPECT_FALSE(d->single_submission);
+  for (const char* v : {"JUDGE_URL", "JUDGE_RANK", "RUN_ID"}) unsetenv(v);
+}
+
+}  // namespace
+}  // namespace hpcab::harness
