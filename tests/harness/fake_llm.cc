@@ -86,6 +86,12 @@ void FakeLlm::stop() {
   fds_.clear();
 }
 
+void FakeLlm::set_hold_streams(bool hold) {
+  std::lock_guard lock(mu_);
+  hold_ = hold;
+  released_ = false;
+}
+
 void FakeLlm::release_stream() {
   std::lock_guard lock(mu_);
   released_ = true;
@@ -175,12 +181,13 @@ void FakeLlm::serve(int fd) {
                                   {"message", {{"role", "assistant"}, {"content", "Hello world"}}},
                                   {"finish_reason", "stop"}}
                            : json{{"index", 0}, {"text", "Hello world"}, {"finish_reason", "stop"}};
+        // Counted before sending: the proxy may record it before this thread runs again.
+        count(prompt - cached, cached, completion);
         send_json(200, {{"id", "cmpl-" + std::to_string(n)},
                         {"object", object},
                         {"model", model},
                         {"choices", {choice}},
                         {"usage", usage}});
-        count(prompt - cached, cached, completion);
       } else {
         const bool include_usage = body.contains("stream_options") &&
                                    body["stream_options"].is_object() &&
@@ -206,27 +213,30 @@ void FakeLlm::serve(int fd) {
           if (!ec) asio::write(socket, http::make_chunk(asio::buffer(s)), ec);
         };
         write(piece("Hello", false));
+        if (break_) ec = asio::error::connection_aborted;  // skips the rest of the stream
         if (hold_) {
           std::unique_lock lock(mu_);
-          released_ = false;
+          // A release that came before we got here counts: the test saw the first event.
           last_hold_released_ =
               cv_.wait_for(lock, std::chrono::seconds(10), [this] { return released_; });
+          released_ = false;
         }
         write(piece(" world", false));
         write(piece("", true));
         if (include_usage) {
+          count(prompt - cached, cached, completion);
           write(Sse({{"id", "cmpl-" + std::to_string(n)},
                      {"object", chat ? "chat.completion.chunk" : "text_completion"},
                      {"model", model},
                      {"choices", json::array()},
                      {"usage", usage}}));
-          count(prompt - cached, cached, completion);
         }
         write("data: [DONE]\n\n");
         if (!ec) asio::write(socket, http::make_chunk_last(), ec);
       }
     } else if (path == "/v1/messages") {
       const std::int64_t input = 50 + n, creation = 20, read = 40 + n, output = 8 + n;
+      count(input + creation, read, output);
       if (!stream) {
         send_json(200, {{"id", "msg_" + std::to_string(n)},
                         {"type", "message"},
@@ -271,9 +281,10 @@ void FakeLlm::serve(int fd) {
                         {"delta", {{"type", "text_delta"}, {"text", "Hello"}}}}));
         if (hold_) {
           std::unique_lock lock(mu_);
-          released_ = false;
+          // A release that came before we got here counts: the test saw the first event.
           last_hold_released_ =
               cv_.wait_for(lock, std::chrono::seconds(10), [this] { return released_; });
+          released_ = false;
         }
         write(SseEvent("content_block_delta",
                        {{"type", "content_block_delta"},
@@ -286,7 +297,6 @@ void FakeLlm::serve(int fd) {
         write(SseEvent("message_stop", {{"type", "message_stop"}}));
         if (!ec) asio::write(socket, http::make_chunk_last(), ec);
       }
-      count(input + creation, read, output);
     } else {
       send_json(404, {{"error", {{"message", "no such path " + path}, {"type", "not_found"}}}});
     }

@@ -37,8 +37,10 @@ class FakeLlm {
   // Waits this long before answering each request (a slow model).
   void set_delay_ms(int ms) { delay_ms_ = ms; }
   // Streams pause after their first content event until release_stream() (or 10 s pass).
-  void set_hold_streams(bool hold) { hold_ = hold; }
+  void set_hold_streams(bool hold);
   void release_stream();
+  // OpenAI streams stop dead after their first content event (no usage, no final chunk).
+  void set_break_streams(bool brk) { break_ = brk; }
   // True when the last held stream was released by release_stream() rather than the timeout.
   bool last_hold_released() const { return last_hold_released_; }
 
@@ -55,6 +57,7 @@ class FakeLlm {
   std::thread accept_thread_;
   std::atomic<int> delay_ms_{0};
   std::atomic<bool> hold_{false};
+  std::atomic<bool> break_{false};
 
   mutable std::mutex mu_;
   std::condition_variable cv_;

@@ -8,12 +8,14 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <chrono>
 #include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/http_client.h"
@@ -363,6 +365,123 @@ TEST_F(ProxyTest, ConnectionsBeyondTheCapAre503) {
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(json::parse(r.body)["error"]["type"], "overloaded");
   EXPECT_EQ(fake_.totals().requests, 0);
+}
+
+// SDKs reuse connections: several requests, streamed and not, over one keep-alive connection.
+TEST_F(ProxyTest, KeepAliveConnectionServesSeveralRequests) {
+  StartProxy();
+  asio::io_context ioc;
+  tcp::socket s(ioc);
+  s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_));
+  beast::flat_buffer buf;
+  for (int i = 0; i < 4; ++i) {
+    http::request<http::string_body> req{http::verb::post,
+                                         i % 2 ? "/v1/messages" : "/v1/chat/completions", 11};
+    req.set(http::field::host, "127.0.0.1");
+    req.set(http::field::content_type, "application/json");
+    req.body() = (i % 2 ? Message(i >= 2) : Chat(i >= 2)).dump();
+    req.prepare_payload();
+    http::write(s, req);
+    http::response<http::string_body> res;
+    http::read(s, buf, res);
+    EXPECT_EQ(res.result_int(), 200u) << res.body();
+    EXPECT_TRUE(res.keep_alive());
+  }
+  EXPECT_EQ(fake_.totals().requests, 4);
+  ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
+}
+
+// curl sends "Expect: 100-continue" for larger bodies and waits for the interim answer.
+TEST_F(ProxyTest, ExpectContinueIsAnsweredAndNotForwarded) {
+  StartProxy();
+  asio::io_context ioc;
+  tcp::socket s(ioc);
+  s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_));
+  const std::string body = Chat(false).dump();
+  const std::string head =
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+      "Content-Type: application/json\r\nExpect: 100-continue\r\n"
+      "Content-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n";
+  asio::write(s, asio::buffer(head));
+  std::string interim;  // nothing else can arrive before the body is sent
+  asio::read_until(s, asio::dynamic_buffer(interim), "\r\n\r\n");
+  EXPECT_EQ(interim, "HTTP/1.1 100 Continue\r\n\r\n");
+  asio::write(s, asio::buffer(body));
+  beast::flat_buffer buf;
+  http::response<http::string_body> res;
+  http::read(s, buf, res);
+  EXPECT_EQ(res.result_int(), 200u) << res.body();
+  EXPECT_EQ(fake_.last_header("expect"), "");
+  EXPECT_EQ(proxy_->totals("ep1").usage.output, 6);
+}
+
+TEST_F(ProxyTest, ConcurrentRequestsAreAllCounted) {
+  StartProxy();
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 5; ++i) {
+        const bool anthropic = (t + i) % 2 == 1;
+        StreamResult r = StreamPost(port_, anthropic ? "/v1/messages" : "/v1/chat/completions",
+                                    anthropic ? Message(i % 2 == 0) : Chat(i % 2 == 0),
+                                    [](const std::string&) {});
+        if (r.status == 200) ++ok;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(ok, 20);
+  EXPECT_EQ(fake_.totals().requests, 20);
+  EXPECT_EQ(proxy_->totals("ep1").requests, 20);
+  ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
+}
+
+TEST_F(ProxyTest, UpstreamBreakingOffAStreamTruncatesTheAgentsResponse) {
+  StartProxy();
+  fake_.set_break_streams(true);
+  std::string seen;
+  // The agent gets what was sent, then a cut connection instead of a complete-looking body.
+  EXPECT_THROW(StreamPost(port_, "/v1/chat/completions", Chat(true),
+                          [&](const std::string& s) { seen = s; }),
+               beast::system_error);
+  EXPECT_NE(seen.find("Hello"), std::string::npos);
+  const auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0].status, 200);
+  EXPECT_NE(recs[0].error.find("broke off"), std::string::npos) << recs[0].error;
+  EXPECT_FALSE(recs[0].usage.seen);
+}
+
+TEST_F(ProxyTest, AgentHangingUpMidStreamIsRecorded) {
+  StartProxy();
+  fake_.set_hold_streams(true);
+  {
+    asio::io_context ioc;
+    tcp::socket s(ioc);
+    s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_));
+    http::request<http::string_body> req{http::verb::post, "/v1/chat/completions", 11};
+    req.set(http::field::host, "127.0.0.1");
+    req.body() = Chat(true).dump();
+    req.prepare_payload();
+    http::write(s, req);
+    std::string got;
+    while (got.find("Hello") == std::string::npos) {
+      char b[1024];
+      got.append(b, s.read_some(asio::buffer(b)));
+    }
+  }  // closed with the stream half-way
+  fake_.release_stream();
+  // The proxy notices on its next writes; generous bound.
+  for (int i = 0; i < 200 && sink_.records().empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0].episode, "ep1");
+  // The proxy still works afterwards.
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
 }
 
 TEST_F(ProxyTest, UnknownPathIs404AndNotForwarded) {
