@@ -589,7 +589,9 @@ std::uint16_t MeteringProxy::port() const { return impl_->port; }
 void MeteringProxy::set_episode(const std::string& episode, double budget) {
   std::lock_guard lock(impl_->ep_mu);
   impl_->current_episode = episode;
-  impl_->episodes[episode].budget = budget;
+  auto& state = impl_->episodes[episode];
+  if (state.budget != budget) state.fired = false;  // a new budget can be exhausted anew
+  state.budget = budget;
 }
 
 EpisodeTotals MeteringProxy::totals(const std::string& episode) const {

@@ -61,7 +61,8 @@ class MeteringProxy {
   std::uint16_t port() const;
 
   // Requests arriving from now on belong to `episode`, with a weighted token budget of
-  // `budget` (<= 0: unlimited). Setting an episode seen before keeps its totals.
+  // `budget` (<= 0: unlimited). Setting an episode seen before keeps its totals; giving it a
+  // different budget re-arms on_budget_exhausted (a rerun with a larger limit).
   void set_episode(const std::string& episode, double budget);
   EpisodeTotals totals(const std::string& episode) const;
   bool budget_exhausted(const std::string& episode) const;

@@ -320,6 +320,12 @@ TEST_F(ProxyTest, ExhaustedBudgetRefusesReadablyAndFiresOnce) {
   EXPECT_EQ(proxy_->totals("ep-c").requests, 1);
   EXPECT_EQ(proxy_->totals("ep-b").requests, 4);
   EXPECT_EQ(Exhausted().size(), 1u);
+
+  // Raising ep-b's budget lets it continue, and exhausting it again fires again.
+  proxy_->set_episode("ep-b", 200);
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+  EXPECT_EQ(Exhausted(), (std::vector<std::string>{"ep-b", "ep-b"}));
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 402);
 }
 
 TEST_F(ProxyTest, UpstreamDownIs502WithAClearMessage) {
