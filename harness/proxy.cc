@@ -1,0 +1,609 @@
+// The metering proxy. Each connection runs on its own thread with a private io_context; every
+// socket operation is asynchronous (so a beast::tcp_stream deadline bounds it) but awaited at
+// once by Await(), which keeps the per-request logic a straight line: read the agent's request,
+// connect upstream, forward it, then relay the response piece by piece (http::async_read_some
+// into a fixed buffer, each piece written on as one chunk) while the usage is read from it.
+#include "harness/proxy.h"
+
+#include <algorithm>
+#include <atomic>
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <list>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
+#include <utility>
+
+namespace hpcab::harness {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+struct Upstream {
+  std::string host;
+  std::string port;
+  std::string prefix;  // path prepended to the agent's target, without a trailing '/'
+  std::string base;    // for messages: http://host:port
+};
+
+Result<Upstream> ParseUpstream(const std::string& url) {
+  const std::string scheme = "http://";
+  auto bad = [&url](const std::string& why) {
+    return Error{"bad upstream URL '" + url + "': " + why + " (expected http://host:port[/path])"};
+  };
+  if (url.rfind(scheme, 0) != 0) return bad("only http:// is supported");
+  const std::string rest = url.substr(scheme.size());
+  const std::size_t slash = rest.find('/');
+  const std::string authority = rest.substr(0, slash);
+  std::string path = slash == std::string::npos ? "" : rest.substr(slash);
+  if (authority.empty() || authority.find_first_of("@?# ") != std::string::npos)
+    return bad("bad host");
+  Upstream u;
+  if (authority.front() == '[') {
+    const std::size_t close = authority.find(']');
+    if (close == std::string::npos) return bad("unterminated IPv6 address");
+    u.host = authority.substr(1, close - 1);
+    const std::string after = authority.substr(close + 1);
+    u.port = after.size() > 1 && after[0] == ':' ? after.substr(1) : "80";
+  } else {
+    const std::size_t colon = authority.find(':');
+    u.host = authority.substr(0, colon);
+    u.port = colon == std::string::npos ? "80" : authority.substr(colon + 1);
+  }
+  if (u.host.empty()) return bad("missing host");
+  if (u.port.empty() || u.port.size() > 5 ||
+      !std::all_of(u.port.begin(), u.port.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return bad("port is not a number");
+  while (!path.empty() && path.back() == '/') path.pop_back();
+  if (path.size() >= 3 && path.compare(path.size() - 3, 3, "/v1") == 0)
+    path.resize(path.size() - 3);
+  if (path.find_first_of("?# ") != std::string::npos) return bad("bad path");
+  u.prefix = path;
+  u.base = scheme + authority;
+  return u;
+}
+
+enum class Api { kOpenAI, kAnthropic };
+
+// What a path is: which dialect, and whether its responses carry usage to meter.
+struct Route {
+  bool known = false;
+  Api api = Api::kOpenAI;
+  bool metered = false;
+  const char* method = "POST";
+};
+
+Route RouteFor(std::string_view path) {
+  if (path == "/v1/chat/completions" || path == "/v1/completions")
+    return {true, Api::kOpenAI, true, "POST"};
+  if (path == "/v1/models" || path.rfind("/v1/models/", 0) == 0)
+    return {true, Api::kOpenAI, false, "GET"};
+  if (path == "/v1/messages") return {true, Api::kAnthropic, true, "POST"};
+  if (path == "/v1/messages/count_tokens") return {true, Api::kAnthropic, false, "POST"};
+  // Unknown paths answer in the dialect their prefix suggests.
+  return {false, path.rfind("/v1/messages", 0) == 0 ? Api::kAnthropic : Api::kOpenAI, false, ""};
+}
+
+// The error body each dialect's clients know how to show.
+std::string ErrorBody(Api api, const std::string& type, const std::string& message) {
+  json j;
+  if (api == Api::kAnthropic) {
+    j = {{"type", "error"}, {"error", {{"type", type}, {"message", message}}}};
+  } else {
+    j = {{"error", {{"message", message}, {"type", type}, {"param", nullptr}, {"code", type}}}};
+  }
+  return j.dump();
+}
+
+bool HopByHop(beast::string_view name) {
+  static constexpr const char* kNames[] = {"connection",
+                                           "keep-alive",
+                                           "proxy-connection",
+                                           "proxy-authenticate",
+                                           "proxy-authorization",
+                                           "te",
+                                           "trailer",
+                                           "transfer-encoding",
+                                           "upgrade",
+                                           "host",
+                                           "content-length"};
+  for (const char* n : kNames) {
+    if (beast::iequals(name, n)) return true;
+  }
+  return false;
+}
+
+std::string FormatTokens(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+struct MeteringProxy::Impl {
+  struct EpisodeState {
+    double budget = 0;
+    EpisodeTotals totals;
+    bool fired = false;
+    bool exhausted() const { return budget > 0 && totals.weighted >= budget; }
+  };
+
+  struct Conn {
+    asio::io_context ioc;
+    std::unique_ptr<tcp::socket> accepted;  // on ioc, so declared after it
+    std::thread thread;
+    std::atomic<bool> done{false};
+  };
+
+  ProxyOptions opt;
+  UsageSink* sink;
+  Upstream up;
+
+  asio::io_context accept_ioc;
+  std::optional<tcp::acceptor> acceptor;
+  std::thread accept_thread;
+  std::uint16_t port = 0;
+  std::atomic<bool> stopping{false};
+  bool started = false;
+  bool stopped = false;
+
+  std::mutex conns_mu;
+  std::list<std::unique_ptr<Conn>> conns;
+
+  mutable std::mutex ep_mu;
+  std::string current_episode;
+  std::map<std::string, EpisodeState> episodes;
+
+  Impl(ProxyOptions o, UsageSink* s) : opt(std::move(o)), sink(s) {}
+
+  // ---- accepting ----
+
+  void Accept() {
+    auto conn = std::make_unique<Conn>();
+    conn->accepted = std::make_unique<tcp::socket>(conn->ioc);
+    Conn* raw = conn.release();
+    acceptor->async_accept(*raw->accepted, [this, raw](beast::error_code ec) {
+      std::unique_ptr<Conn> c(raw);
+      if (ec || stopping) return;  // closed by stop()
+      std::lock_guard lock(conns_mu);
+      conns.remove_if([](const std::unique_ptr<Conn>& x) {
+        if (!x->done) return false;
+        x->thread.join();
+        return true;
+      });
+      if (static_cast<int>(conns.size()) >= opt.max_connections) {
+        Refuse(*c->accepted);
+      } else {
+        Conn* cp = c.get();
+        cp->thread = std::thread([this, cp] {
+          Serve(*cp, std::move(*cp->accepted));
+          cp->done = true;
+        });
+        conns.push_back(std::move(c));
+      }
+      Accept();
+    });
+  }
+
+  // Too many connections: a short 503 without reading the request.
+  void Refuse(tcp::socket& s) {
+    const std::string body =
+        ErrorBody(Api::kOpenAI, "overloaded",
+                  "the token-metering proxy already serves " + std::to_string(opt.max_connections) +
+                      " connections; retry later");
+    const std::string msg =
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+        "Connection: close\r\nContent-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n" + body;
+    beast::error_code ec;
+    s.non_blocking(true, ec);
+    s.send(asio::buffer(msg), 0, ec);
+    s.shutdown(tcp::socket::shutdown_both, ec);
+    s.close(ec);
+  }
+
+  // ---- awaiting one asynchronous operation on a connection's io_context ----
+
+  template <typename Start>
+  beast::error_code Await(Conn& c, Start&& start, std::size_t* bytes = nullptr) {
+    c.ioc.restart();
+    if (stopping) return asio::error::operation_aborted;
+    bool finished = false;
+    beast::error_code result;
+    start([&](beast::error_code ec, auto&&... rest) {
+      finished = true;
+      result = ec;
+      if constexpr (sizeof...(rest) == 1) {
+        if (bytes != nullptr) {
+          if constexpr (std::is_convertible_v<decltype((rest, ...)), std::size_t>)
+            *bytes = static_cast<std::size_t>((rest, ...));
+        }
+      }
+    });
+    c.ioc.run();
+    // run() only returns early when stop() stopped the context; the handler then never runs.
+    return finished ? result : beast::error_code(asio::error::operation_aborted);
+  }
+
+  static std::chrono::steady_clock::duration Secs(double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  }
+
+  // ---- serving a connection ----
+
+  void Serve(Conn& c, tcp::socket socket) {
+    beast::tcp_stream client(std::move(socket));
+    beast::flat_buffer buffer;
+    for (;;) {
+      http::request_parser<http::string_body> parser;
+      parser.header_limit(static_cast<std::uint32_t>(opt.max_header_bytes));
+      parser.body_limit(static_cast<std::uint64_t>(opt.max_body_bytes));
+      client.expires_after(Secs(opt.client_timeout_s));
+      beast::error_code ec =
+          Await(c, [&](auto h) { http::async_read_header(client, buffer, parser, h); });
+      if (!ec && beast::iequals(parser.get()[http::field::expect], "100-continue")) {
+        // Clients that ask (curl does, for bodies over 1 KiB) wait for this before the body.
+        static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+        ec = Await(c, [&](auto h) { asio::async_write(client, asio::buffer(kContinue), h); });
+      }
+      if (!ec && !parser.is_done()) {
+        ec = Await(c, [&](auto h) { http::async_read(client, buffer, parser, h); });
+      }
+      if (ec == http::error::body_limit || ec == http::error::header_limit) {
+        const bool body = ec == http::error::body_limit;
+        const beast::string_view target =
+            parser.is_header_done() ? parser.get().target() : beast::string_view();
+        const Route route = RouteFor(std::string_view(target.data(), target.size()));
+        const std::string message =
+            body ? "request body exceeds the token-metering proxy's limit of " +
+                       std::to_string(opt.max_body_bytes) + " bytes"
+                 : "request header exceeds the token-metering proxy's limit of " +
+                       std::to_string(opt.max_header_bytes) + " bytes";
+        SendSimple(c, client, body ? 413 : 431, false,
+                   ErrorBody(route.api, "request_too_large", message));
+        Drain(c, client);
+        break;
+      }
+      if (ec) break;  // closed, timed out, malformed: nothing to answer
+      http::request<http::string_body> req = parser.release();
+      if (!Handle(c, client, req)) break;
+    }
+    beast::error_code ignored;
+    client.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    client.close();
+  }
+
+  // After an early error answer the agent may still be sending its body; reading it for a
+  // moment lets it see the answer instead of a connection reset.
+  void Drain(Conn& c, beast::tcp_stream& client) {
+    beast::error_code ignored;
+    client.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    char sink_buf[16384];
+    const auto until = Clock::now() + std::chrono::seconds(2);
+    std::size_t total = 0;
+    while (Clock::now() < until && total < 2 * opt.max_body_bytes + (1u << 20)) {
+      client.expires_at(until);
+      std::size_t n = 0;
+      beast::error_code ec = Await(
+          c, [&](auto h) { client.async_read_some(asio::buffer(sink_buf), h); }, &n);
+      if (ec) break;
+      total += n;
+    }
+  }
+
+  bool SendSimple(Conn& c, beast::tcp_stream& client, int status, bool keep_alive,
+                  const std::string& body) {
+    http::response<http::string_body> res{static_cast<http::status>(status), 11};
+    res.set(http::field::content_type, "application/json");
+    res.keep_alive(keep_alive);
+    res.body() = body;
+    res.prepare_payload();
+    client.expires_after(Secs(opt.client_timeout_s));
+    beast::error_code ec = Await(c, [&](auto h) { http::async_write(client, res, h); });
+    return !ec && keep_alive;
+  }
+
+  // One request; returns whether the connection may serve another.
+  bool Handle(Conn& c, beast::tcp_stream& client, http::request<http::string_body>& req) {
+    const auto t0 = Clock::now();
+    RequestRecord rec;
+    rec.started_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+    const std::string target(req.target());
+    const std::string path = target.substr(0, target.find('?'));
+    const Route route = RouteFor(path);
+    rec.api = route.api == Api::kAnthropic ? "anthropic" : "openai";
+    rec.endpoint = path;
+    const bool keep_alive = req.keep_alive();
+
+    std::string episode;
+    {
+      std::lock_guard lock(ep_mu);
+      episode = current_episode;
+    }
+    rec.episode = episode;
+
+    // Answers by the proxy itself: recorded like any other request.
+    auto answer = [&](int status, const std::string& type, const std::string& message) {
+      rec.status = status;
+      rec.error = message;
+      rec.latency_s = std::chrono::duration<double>(Clock::now() - t0).count();
+      Finish(rec);  // before answering, as for forwarded requests
+      return SendSimple(c, client, status, keep_alive, ErrorBody(route.api, type, message));
+    };
+
+    if (!route.known) {
+      return answer(404, route.api == Api::kAnthropic ? "not_found_error" : "not_found",
+                    "the token-metering proxy does not forward " + path +
+                        " (forwarded: /v1/chat/completions, /v1/completions, /v1/models, "
+                        "/v1/messages)");
+    }
+    if (req.method_string() != route.method) {
+      return answer(405, "invalid_request_error",
+                    path + " takes " + route.method + ", not " + std::string(req.method_string()));
+    }
+
+    std::string body = req.body();
+    if (route.metered || route.api == Api::kAnthropic) {
+      json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+      if (j.is_object()) {
+        if (j.contains("model") && j["model"].is_string())
+          rec.model = j["model"].get<std::string>();
+        rec.stream = j.contains("stream") && j["stream"].is_boolean() && j["stream"].get<bool>();
+        // OpenAI streams carry usage only when asked; ask on the agent's behalf.
+        if (route.api == Api::kOpenAI && route.metered && rec.stream) {
+          if (!j.contains("stream_options") || !j["stream_options"].is_object())
+            j["stream_options"] = json::object();
+          j["stream_options"]["include_usage"] = true;
+          body = j.dump();
+        }
+      }
+    }
+
+    if (route.metered) {
+      std::string refusal;
+      {
+        std::lock_guard lock(ep_mu);
+        auto it = episodes.find(episode);
+        if (it != episodes.end() && it->second.exhausted()) {
+          const EpisodeState& s = it->second;
+          refusal = "token budget of " + FormatTokens(s.budget) +
+                    " weighted tokens exhausted for this episode (used " +
+                    FormatTokens(s.totals.weighted) + ": input " +
+                    std::to_string(s.totals.usage.input) + ", cached " +
+                    std::to_string(s.totals.usage.cached) + ", output " +
+                    std::to_string(s.totals.usage.output) +
+                    "); no further model requests are allowed and the episode is ending";
+        }
+      }
+      if (!refusal.empty()) return answer(402, "budget_exceeded", refusal);
+    }
+
+    // ---- upstream ----
+    http::request<http::string_body> fwd{req.method(), up.prefix + target, 11};
+    for (const auto& f : req) {
+      // Expect is answered here; forwarded, the upstream's "100 Continue" would be taken for
+      // its response.
+      if (HopByHop(f.name_string()) || beast::iequals(f.name_string(), "accept-encoding") ||
+          beast::iequals(f.name_string(), "expect"))
+        continue;
+      if (!opt.upstream_api_key.empty() && (beast::iequals(f.name_string(), "authorization") ||
+                                            beast::iequals(f.name_string(), "x-api-key")))
+        continue;
+      fwd.insert(f.name_string(), f.value());
+    }
+    fwd.set(http::field::host, up.host + ":" + up.port);
+    fwd.set(http::field::accept_encoding, "identity");  // usage must be readable
+    if (!opt.upstream_api_key.empty()) {
+      fwd.set(http::field::authorization, "Bearer " + opt.upstream_api_key);
+      fwd.set("x-api-key", opt.upstream_api_key);
+    }
+    fwd.keep_alive(false);
+    fwd.body() = std::move(body);
+    fwd.prepare_payload();
+
+    const std::string where = "upstream inference server " + up.base;
+    beast::tcp_stream upstream(c.ioc);
+    tcp::resolver resolver(c.ioc);
+    beast::error_code ec;
+    const auto endpoints = resolver.resolve(up.host, up.port, ec);
+    if (ec) return answer(502, "upstream_error", where + " unreachable: resolve: " + ec.message());
+    upstream.expires_after(Secs(opt.connect_timeout_s));
+    ec = Await(c, [&](auto h) { upstream.async_connect(endpoints, h); });
+    if (ec) return answer(502, "upstream_error", where + " unreachable: connect: " + ec.message());
+    upstream.expires_after(Secs(opt.upstream_idle_s));
+    ec = Await(c, [&](auto h) { http::async_write(upstream, fwd, h); });
+    if (ec) return answer(502, "upstream_error", where + " failed: sending: " + ec.message());
+
+    beast::flat_buffer ubuf;
+    http::response_parser<http::buffer_body> rp;
+    rp.body_limit(std::numeric_limits<std::uint64_t>::max());  // not boost::none: 1.74 bug
+    rp.header_limit(static_cast<std::uint32_t>(opt.max_header_bytes));
+    upstream.expires_after(Secs(opt.upstream_idle_s));
+    ec = Await(c, [&](auto h) { http::async_read_header(upstream, ubuf, rp, h); });
+    if (ec) {
+      return answer(502, "upstream_error",
+                    where + " gave no response: " +
+                        (ec == beast::error::timeout ? std::string("timed out") : ec.message()));
+    }
+    rec.first_byte_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    const auto& uh = rp.get();
+    rec.status = static_cast<int>(uh.result_int());
+
+    http::response<http::empty_body> res{uh.result(), 11};
+    for (const auto& f : uh) {
+      if (HopByHop(f.name_string())) continue;
+      res.insert(f.name_string(), f.value());
+    }
+    res.chunked(true);
+    res.keep_alive(keep_alive);
+    const bool sse =
+        beast::iequals(uh[http::field::content_type].substr(0, 17), "text/event-stream");
+    SseUsageScanner scanner(route.api == Api::kAnthropic ? SseUsageScanner::Api::kAnthropic
+                                                         : SseUsageScanner::Api::kOpenAI);
+    std::string whole;  // non-streamed bodies, to read usage from at the end
+
+    http::response_serializer<http::empty_body> sr{res};
+    client.expires_after(Secs(opt.client_timeout_s));
+    ec = Await(c, [&](auto h) { http::async_write_header(client, sr, h); });
+    bool client_ok = !ec;
+    bool upstream_ok = true;
+
+    char buf[16384];
+    while (client_ok && !rp.is_done()) {
+      rp.get().body().data = buf;
+      rp.get().body().size = sizeof buf;
+      upstream.expires_after(Secs(opt.upstream_idle_s));
+      ec = Await(c, [&](auto h) { http::async_read_some(upstream, ubuf, rp, h); });
+      if (ec == http::error::need_buffer) ec = {};
+      const std::size_t n = sizeof buf - rp.get().body().size;
+      if (n > 0) {
+        const std::string_view piece(buf, n);
+        if (route.metered) {
+          if (sse) {
+            scanner.feed(piece);
+          } else if (whole.size() + n <= opt.max_usage_body_bytes) {
+            whole.append(piece);
+          }
+        }
+        client.expires_after(Secs(opt.client_timeout_s));
+        beast::error_code wec = Await(c, [&](auto h) {
+          asio::async_write(client, http::make_chunk(asio::buffer(buf, n)), h);
+        });
+        if (wec) {
+          client_ok = false;
+          rec.error = "agent disconnected during the response: " + wec.message();
+        }
+      }
+      if (ec) {
+        upstream_ok = false;
+        rec.error = where + " broke off the response: " + ec.message();
+        break;
+      }
+    }
+    if (route.metered) {
+      if (sse) {
+        rec.usage = scanner.finish();
+      } else {
+        rec.usage = route.api == Api::kAnthropic ? anthropic_usage_from_body(whole)
+                                                 : openai_usage_from_body(whole);
+      }
+    }
+    beast::error_code ignored;
+    upstream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    upstream.close();
+    // Recorded before the last chunk goes out: once the agent (or a test) has the whole
+    // response, its tokens are in the totals and an exhausted budget has been reported.
+    rec.latency_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    Finish(rec);
+    if (client_ok && upstream_ok) {
+      client.expires_after(Secs(opt.client_timeout_s));
+      beast::error_code wec =
+          Await(c, [&](auto h) { asio::async_write(client, http::make_chunk_last(), h); });
+      if (wec) client_ok = false;
+    }
+    // A truncated response must not look complete: the connection closes without the last chunk.
+    return client_ok && upstream_ok && keep_alive;
+  }
+
+  // Totals, the budget check and the sink.
+  void Finish(RequestRecord& rec) {
+    rec.weighted = opt.weights.cost(rec.usage);
+    bool fire = false;
+    {
+      std::lock_guard lock(ep_mu);
+      EpisodeState& s = episodes[rec.episode];
+      ++s.totals.requests;
+      s.totals.usage += rec.usage;
+      s.totals.weighted += rec.weighted;
+      if (s.exhausted() && !s.fired) {
+        s.fired = true;
+        fire = true;
+      }
+    }
+    if (sink != nullptr) sink->record(rec);
+    if (fire && opt.on_budget_exhausted) opt.on_budget_exhausted(rec.episode);
+  }
+};
+
+MeteringProxy::MeteringProxy(ProxyOptions options, UsageSink* sink)
+    : impl_(std::make_unique<Impl>(std::move(options), sink)) {}
+
+MeteringProxy::~MeteringProxy() { stop(); }
+
+Result<std::uint16_t> MeteringProxy::start(std::uint16_t port) {
+  Impl& m = *impl_;
+  if (m.started) return Error{"the metering proxy is already started"};
+  auto up = ParseUpstream(m.opt.upstream_url);
+  if (!up) return up.error();
+  m.up = *up;
+  beast::error_code ec;
+  m.acceptor.emplace(m.accept_ioc);
+  const tcp::endpoint ep(asio::ip::make_address("127.0.0.1"), port);
+  m.acceptor->open(ep.protocol(), ec);
+  if (!ec) m.acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) m.acceptor->bind(ep, ec);
+  if (!ec) m.acceptor->listen(asio::socket_base::max_listen_connections, ec);
+  if (ec)
+    return Error{"metering proxy cannot listen on 127.0.0.1:" + std::to_string(port) + ": " +
+                 ec.message()};
+  m.port = m.acceptor->local_endpoint().port();
+  m.started = true;
+  m.Accept();
+  m.accept_thread = std::thread([&m] { m.accept_ioc.run(); });
+  return m.port;
+}
+
+void MeteringProxy::stop() {
+  Impl& m = *impl_;
+  if (!m.started || m.stopped) return;
+  m.stopped = true;
+  m.stopping = true;
+  asio::post(m.accept_ioc, [&m] {
+    beast::error_code ec;
+    m.acceptor->close(ec);
+  });
+  m.accept_thread.join();  // returns once the cancelled accept has run its handler
+  std::lock_guard lock(m.conns_mu);
+  for (auto& c : m.conns) c->ioc.stop();
+  for (auto& c : m.conns) c->thread.join();
+  m.conns.clear();
+}
+
+std::uint16_t MeteringProxy::port() const { return impl_->port; }
+
+void MeteringProxy::set_episode(const std::string& episode, double budget) {
+  std::lock_guard lock(impl_->ep_mu);
+  impl_->current_episode = episode;
+  auto& state = impl_->episodes[episode];
+  if (state.budget != budget) state.fired = false;  // a new budget can be exhausted anew
+  state.budget = budget;
+}
+
+EpisodeTotals MeteringProxy::totals(const std::string& episode) const {
+  std::lock_guard lock(impl_->ep_mu);
+  auto it = impl_->episodes.find(episode);
+  return it == impl_->episodes.end() ? EpisodeTotals{} : it->second.totals;
+}
+
+bool MeteringProxy::budget_exhausted(const std::string& episode) const {
+  std::lock_guard lock(impl_->ep_mu);
+  auto it = impl_->episodes.find(episode);
+  return it != impl_->episodes.end() && it->second.exhausted();
+}
+
+}  // namespace hpcab::harness

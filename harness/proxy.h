@@ -1,0 +1,75 @@
+// The token-metering proxy (SPEC §6, issue 5 item 3). Agents reach the model only through it: it
+// listens on loopback, forwards the OpenAI and Anthropic endpoints to one upstream inference URL
+// (streamed responses pass through chunk by chunk), reads each response's usage, records it per
+// request through a UsageSink, keeps running totals per episode, and refuses requests once the
+// current episode's weighted token budget is spent. See docs/harness_proxy.md.
+//
+// One proxy per worker: a worker runs one episode at a time, so the proxy attributes every
+// request to the episode set by set_episode() when the request arrives. The agent's base URL is
+// http://127.0.0.1:<port>/v1 (OpenAI) or http://127.0.0.1:<port> (Anthropic), and nothing in the
+// request needs to name the episode.
+//
+// Threads: an accept thread plus one thread per connection (at most max_connections), with
+// socket timeouts on every read and write. The sink and the budget callback are called from
+// connection threads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "common/result.h"
+#include "harness/usage.h"
+
+namespace hpcab::harness {
+
+struct ProxyOptions {
+  // Upstream inference server: http://host:port with an optional path prefix. A trailing "/v1"
+  // is dropped, so the worker's OpenAI-style base URL can be given as is.
+  std::string upstream_url;
+  // When non-empty, replaces the agent's credentials upstream: `Authorization: Bearer <key>` and
+  // `x-api-key: <key>`. The agent then only ever holds a dummy key.
+  std::string upstream_api_key;
+  TokenWeights weights;
+  std::size_t max_body_bytes = 32u << 20;  // request bodies (long contexts are big); above: 413
+  std::size_t max_header_bytes = 64u << 10;
+  int max_connections = 64;       // above: 503
+  double client_timeout_s = 60;   // each read or write from or to the agent
+  double connect_timeout_s = 10;  // to the upstream
+  double upstream_idle_s = 600;   // longest silence from the upstream (first token included)
+  std::size_t max_usage_body_bytes = 64u << 20;  // non-streamed bodies kept to read usage from
+  // Called once per episode, from the connection thread whose response took the episode's
+  // weighted cost to its budget or beyond. The harness stops the episode (exit 125).
+  std::function<void(const std::string& episode)> on_budget_exhausted;
+};
+
+class MeteringProxy {
+ public:
+  // `sink` may be null (totals are still kept); it must outlive the proxy.
+  MeteringProxy(ProxyOptions options, UsageSink* sink);
+  ~MeteringProxy();  // stop()
+  MeteringProxy(const MeteringProxy&) = delete;
+  MeteringProxy& operator=(const MeteringProxy&) = delete;
+
+  // Binds 127.0.0.1:port (0: any free port) and starts serving. Returns the bound port; an
+  // Error for a bad upstream URL or a bind failure.
+  Result<std::uint16_t> start(std::uint16_t port = 0);
+  // Closes the listener and every connection (in-flight streams are cut) and joins the
+  // threads. Idempotent.
+  void stop();
+  std::uint16_t port() const;
+
+  // Requests arriving from now on belong to `episode`, with a weighted token budget of
+  // `budget` (<= 0: unlimited). Setting an episode seen before keeps its totals; giving it a
+  // different budget re-arms on_budget_exhausted (a rerun with a larger limit).
+  void set_episode(const std::string& episode, double budget);
+  EpisodeTotals totals(const std::string& episode) const;
+  bool budget_exhausted(const std::string& episode) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hpcab::harness

@@ -1,0 +1,166 @@
+#include "harness/usage.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace hpcab::harness {
+namespace {
+
+using nlohmann::json;
+
+// A non-negative integer field, or `fallback` when absent or not a number.
+std::int64_t Count(const json& obj, const char* key, std::int64_t fallback = 0) {
+  if (!obj.is_object()) return fallback;
+  auto it = obj.find(key);
+  if (it == obj.end() || !it->is_number()) return fallback;
+  const double v = it->get<double>();
+  return v > 0 ? static_cast<std::int64_t>(v) : 0;
+}
+
+bool Has(const json& obj, const char* key) {
+  return obj.is_object() && obj.contains(key) && obj.at(key).is_number();
+}
+
+}  // namespace
+
+TokenUsage& TokenUsage::operator+=(const TokenUsage& o) {
+  input += o.input;
+  cached += o.cached;
+  output += o.output;
+  seen = seen || o.seen;
+  return *this;
+}
+
+double TokenWeights::cost(const TokenUsage& u) const {
+  return static_cast<double>(u.input) * input + static_cast<double>(u.cached) * cached +
+         static_cast<double>(u.output) * output;
+}
+
+void MemoryUsageSink::record(const RequestRecord& r) {
+  std::lock_guard lock(mu_);
+  records_.push_back(r);
+}
+
+std::vector<RequestRecord> MemoryUsageSink::records() const {
+  std::lock_guard lock(mu_);
+  return records_;
+}
+
+EpisodeTotals MemoryUsageSink::totals(const std::string& episode) const {
+  std::lock_guard lock(mu_);
+  EpisodeTotals t;
+  for (const RequestRecord& r : records_) {
+    if (r.episode != episode) continue;
+    ++t.requests;
+    t.usage += r.usage;
+    t.weighted += r.weighted;
+  }
+  return t;
+}
+
+TokenUsage openai_usage_from_json(const json& usage) {
+  TokenUsage u;
+  if (!usage.is_object()) return u;
+  u.seen = true;
+  const std::int64_t prompt = Count(usage, "prompt_tokens");
+  std::int64_t cached = 0;
+  if (auto it = usage.find("prompt_tokens_details"); it != usage.end()) {
+    cached = Count(*it, "cached_tokens");
+  }
+  cached = std::min(cached, prompt);
+  u.cached = cached;
+  u.input = prompt - cached;
+  u.output = Count(usage, "completion_tokens");
+  return u;
+}
+
+TokenUsage anthropic_usage_from_json(const json& usage) {
+  TokenUsage u;
+  if (!usage.is_object()) return u;
+  u.seen = true;
+  u.input = Count(usage, "input_tokens") + Count(usage, "cache_creation_input_tokens");
+  u.cached = Count(usage, "cache_read_input_tokens");
+  u.output = Count(usage, "output_tokens");
+  return u;
+}
+
+TokenUsage openai_usage_from_body(std::string_view body) {
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("usage")) return {};
+  return openai_usage_from_json(j["usage"]);
+}
+
+TokenUsage anthropic_usage_from_body(std::string_view body) {
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("usage")) return {};
+  return anthropic_usage_from_json(j["usage"]);
+}
+
+void SseUsageScanner::feed(std::string_view bytes) {
+  std::size_t start = 0;
+  while (start < bytes.size()) {
+    const std::size_t nl = bytes.find('\n', start);
+    if (nl == std::string_view::npos) {
+      // Partial line: keep it, unless a hostile stream never ends its line.
+      if (pending_.size() < kMaxLine) pending_.append(bytes.substr(start));
+      return;
+    }
+    if (pending_.empty()) {
+      line(bytes.substr(start, nl - start));
+    } else {
+      pending_.append(bytes.substr(start, nl - start));
+      line(pending_);
+      pending_.clear();
+    }
+    start = nl + 1;
+  }
+}
+
+TokenUsage SseUsageScanner::finish() {
+  if (!pending_.empty()) {
+    std::string last;
+    last.swap(pending_);
+    line(last);
+  }
+  return usage_;
+}
+
+void SseUsageScanner::line(std::string_view l) {
+  if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+  if (l.substr(0, 5) != "data:") return;  // event:, id:, comments and blank lines
+  l.remove_prefix(5);
+  if (!l.empty() && l.front() == ' ') l.remove_prefix(1);
+  data(l);
+}
+
+void SseUsageScanner::data(std::string_view d) {
+  if (d.empty() || d.front() != '{') return;  // "[DONE]" and the like
+  json j = json::parse(d, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return;
+  if (api_ == Api::kOpenAI) {
+    auto it = j.find("usage");
+    if (it != j.end() && it->is_object()) usage_ = openai_usage_from_json(*it);
+    return;
+  }
+  const json* usage = nullptr;
+  const std::string type = j.value("type", "");
+  if (type == "message_start" && j.contains("message") && j["message"].is_object()) {
+    auto it = j["message"].find("usage");
+    if (it != j["message"].end()) usage = &*it;
+  } else if (type == "message_delta") {
+    auto it = j.find("usage");
+    if (it != j.end()) usage = &*it;
+  }
+  if (usage == nullptr || !usage->is_object()) return;
+  if (Has(*usage, "input_tokens")) a_input_ = Count(*usage, "input_tokens");
+  if (Has(*usage, "cache_creation_input_tokens"))
+    a_creation_ = Count(*usage, "cache_creation_input_tokens");
+  if (Has(*usage, "cache_read_input_tokens")) a_read_ = Count(*usage, "cache_read_input_tokens");
+  if (Has(*usage, "output_tokens")) a_output_ = Count(*usage, "output_tokens");
+  usage_.seen = true;
+  usage_.input = a_input_ + a_creation_;
+  usage_.cached = a_read_;
+  usage_.output = a_output_;
+}
+
+}  // namespace hpcab::harness

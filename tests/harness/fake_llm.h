@@ -1,0 +1,73 @@
+// Test-only fake inference server speaking both dialects the metering proxy forwards: OpenAI
+// (/v1/chat/completions, /v1/completions, /v1/models) and Anthropic (/v1/messages), JSON and SSE
+// streaming, with usage fields including cached tokens. It counts the usage it reported, in the
+// proxy's definitions (input = uncached prompt tokens, cached, output), so tests can compare the
+// proxy's totals with what the "model" actually said.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <list>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace hpcab::test {
+
+struct FakeTotals {
+  std::int64_t requests = 0;  // completions and messages answered (not /v1/models)
+  std::int64_t input = 0;     // uncached prompt tokens reported
+  std::int64_t cached = 0;
+  std::int64_t output = 0;
+};
+
+class FakeLlm {
+ public:
+  FakeLlm() = default;
+  ~FakeLlm();
+  FakeLlm(const FakeLlm&) = delete;
+  FakeLlm& operator=(const FakeLlm&) = delete;
+
+  // Listens on 127.0.0.1:0 and returns the port.
+  std::uint16_t start();
+  void stop();
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+  // Waits this long before answering each request (a slow model).
+  void set_delay_ms(int ms) { delay_ms_ = ms; }
+  // Streams pause after their first content event until release_stream() (or 10 s pass).
+  void set_hold_streams(bool hold);
+  void release_stream();
+  // OpenAI streams stop dead after their first content event (no usage, no final chunk).
+  void set_break_streams(bool brk) { break_ = brk; }
+  // True when the last held stream was released by release_stream() rather than the timeout.
+  bool last_hold_released() const { return last_hold_released_; }
+
+  FakeTotals totals() const;
+  std::string last_body() const;
+  std::string last_header(const std::string& name) const;  // lower-case name; "" if absent
+
+ private:
+  void serve(int fd);
+
+  std::uint16_t port_ = 0;
+  int listen_fd_ = -1;
+  std::atomic<bool> stopping_{false};
+  std::thread accept_thread_;
+  std::atomic<int> delay_ms_{0};
+  std::atomic<bool> hold_{false};
+  std::atomic<bool> break_{false};
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool released_ = false;
+  std::atomic<bool> last_hold_released_{false};
+  FakeTotals totals_;
+  std::string last_body_;
+  std::string last_headers_;  // "name: value\n" lines, lower-case names
+  std::list<std::thread> threads_;
+  std::list<int> fds_;
+};
+
+}  // namespace hpcab::test

@@ -1,0 +1,574 @@
+// The token-metering proxy against the fake inference servers: forwarding (JSON and SSE, both
+// dialects), usage accounting equal to what the fake reported, weights, budgets and errors.
+#include "harness/proxy.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/http_client.h"
+#include "tests/harness/fake_llm.h"
+
+namespace hpcab::harness {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using nlohmann::json;
+
+struct StreamResult {
+  int status = 0;
+  std::string content_type;
+  std::string body;
+};
+
+// POSTs and reads the response piece by piece, calling on_piece(body so far) after each piece.
+StreamResult StreamPost(std::uint16_t port, const std::string& path, const json& body,
+                        const std::function<void(const std::string&)>& on_piece) {
+  asio::io_context ioc;
+  tcp::socket s(ioc);
+  s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  http::request<http::string_body> req{http::verb::post, path, 11};
+  req.set(http::field::host, "127.0.0.1");
+  req.set(http::field::content_type, "application/json");
+  req.body() = body.dump();
+  req.prepare_payload();
+  http::write(s, req);
+  beast::flat_buffer buf;
+  http::response_parser<http::buffer_body> p;
+  p.body_limit(std::numeric_limits<std::uint64_t>::max());
+  http::read_header(s, buf, p);
+  StreamResult out;
+  out.status = static_cast<int>(p.get().result_int());
+  out.content_type = std::string(p.get()[http::field::content_type]);
+  char b[4096];
+  while (!p.is_done()) {
+    p.get().body().data = b;
+    p.get().body().size = sizeof b;
+    beast::error_code ec;
+    http::read_some(s, buf, p, ec);
+    if (ec == http::error::need_buffer) ec = {};
+    if (ec) throw beast::system_error(ec);
+    const std::size_t n = sizeof b - p.get().body().size;
+    if (n > 0) {
+      out.body.append(b, n);
+      on_piece(out.body);
+    }
+  }
+  return out;
+}
+
+class ProxyTest : public ::testing::Test {
+ protected:
+  void SetUp() override { fake_.start(); }
+
+  // Starts the proxy in front of the fake (OpenAI-style base URL, ending in /v1).
+  void StartProxy(ProxyOptions opt = {}) {
+    if (opt.upstream_url.empty()) opt.upstream_url = fake_.url() + "/v1";
+    opt.on_budget_exhausted = [this](const std::string& episode) {
+      std::lock_guard lock(mu_);
+      exhausted_.push_back(episode);
+    };
+    proxy_ = std::make_unique<MeteringProxy>(std::move(opt), &sink_);
+    auto port = proxy_->start();
+    ASSERT_TRUE(port.ok()) << port.error().message;
+    port_ = *port;
+    proxy_->set_episode("ep1", 0);
+  }
+
+  std::string Url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
+
+  HttpResult Post(const std::string& path, const json& body,
+                  const std::map<std::string, std::string>& headers = {}) {
+    auto h = headers;
+    h["content-type"] = "application/json";
+    auto r = http_request("POST", Url(path), body.dump(), h, 30);
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    return r.ok() ? *r : HttpResult{};
+  }
+
+  static json Chat(bool stream) {
+    return {
+        {"model", "m1"}, {"messages", {{{"role", "user"}, {"content", "hi"}}}}, {"stream", stream}};
+  }
+  static json Message(bool stream) {
+    return {{"model", "claude-x"},
+            {"max_tokens", 64},
+            {"messages", {{{"role", "user"}, {"content", "hi"}}}},
+            {"stream", stream}};
+  }
+
+  std::vector<std::string> Exhausted() {
+    std::lock_guard lock(mu_);
+    return exhausted_;
+  }
+
+  test::FakeLlm fake_;
+  MemoryUsageSink sink_;
+  std::unique_ptr<MeteringProxy> proxy_;
+  std::uint16_t port_ = 0;
+  std::mutex mu_;
+  std::vector<std::string> exhausted_;
+};
+
+void ExpectTotalsEqualFake(const EpisodeTotals& t, const test::FakeTotals& f) {
+  EXPECT_EQ(t.usage.input, f.input);
+  EXPECT_EQ(t.usage.cached, f.cached);
+  EXPECT_EQ(t.usage.output, f.output);
+}
+
+TEST_F(ProxyTest, OpenAIChatJsonIsForwardedAndMetered) {
+  StartProxy();
+  HttpResult r = Post("/v1/chat/completions", Chat(false));
+  ASSERT_EQ(r.status, 200) << r.body;
+  json j = json::parse(r.body);
+  EXPECT_EQ(j["choices"][0]["message"]["content"], "Hello world");
+  auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 1u);
+  const RequestRecord& rec = recs[0];
+  EXPECT_EQ(rec.episode, "ep1");
+  EXPECT_EQ(rec.api, "openai");
+  EXPECT_EQ(rec.endpoint, "/v1/chat/completions");
+  EXPECT_EQ(rec.model, "m1");
+  EXPECT_FALSE(rec.stream);
+  EXPECT_EQ(rec.status, 200);
+  // Fake request 1: prompt 110 of which 31 cached, completion 6.
+  EXPECT_EQ(rec.usage.input, 79);
+  EXPECT_EQ(rec.usage.cached, 31);
+  EXPECT_EQ(rec.usage.output, 6);
+  EXPECT_DOUBLE_EQ(rec.weighted, 79 + 3.1 + 6);
+  EXPECT_GT(rec.latency_s, 0);
+  ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
+  // A non-streamed request is forwarded as sent: no stream_options added.
+  EXPECT_FALSE(json::parse(fake_.last_body()).contains("stream_options"));
+}
+
+TEST_F(ProxyTest, OpenAIStreamArrivesIncrementallyWithInjectedUsage) {
+  StartProxy();
+  fake_.set_hold_streams(true);
+  bool released = false;
+  StreamResult r = StreamPost(port_, "/v1/chat/completions", Chat(true), [&](const std::string& s) {
+    // The fake holds the rest of its stream until we saw the first piece through the proxy.
+    if (!released && s.find("Hello") != std::string::npos) {
+      released = true;
+      fake_.release_stream();
+    }
+  });
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.content_type, "text/event-stream");
+  EXPECT_TRUE(released);
+  EXPECT_TRUE(fake_.last_hold_released()) << "the proxy buffered the stream";
+  EXPECT_NE(r.body.find(" world"), std::string::npos);
+  EXPECT_NE(r.body.find("data: [DONE]"), std::string::npos);
+  json forwarded = json::parse(fake_.last_body());
+  EXPECT_EQ(forwarded["stream_options"]["include_usage"], true);
+  auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_TRUE(recs[0].stream);
+  EXPECT_TRUE(recs[0].usage.seen);
+  EXPECT_EQ(recs[0].usage.input, 79);
+  EXPECT_EQ(recs[0].usage.cached, 31);
+  EXPECT_EQ(recs[0].usage.output, 6);
+  ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
+}
+
+TEST_F(ProxyTest, OpenAIStreamKeepsTheAgentsOtherStreamOptions) {
+  StartProxy();
+  json body = Chat(true);
+  body["stream_options"] = {{"include_usage", false}, {"continuous_usage_stats", false}};
+  StreamResult r = StreamPost(port_, "/v1/completions", body, [](const std::string&) {});
+  EXPECT_EQ(r.status, 200);
+  json forwarded = json::parse(fake_.last_body());
+  EXPECT_EQ(forwarded["stream_options"]["include_usage"], true);
+  EXPECT_EQ(forwarded["stream_options"]["continuous_usage_stats"], false);
+  ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
+  EXPECT_EQ(proxy_->totals("ep1").usage.output, 6);
+}
+
+TEST_F(ProxyTest, AnthropicJsonIsMetered) {
+  StartProxy();
+  HttpResult r = Post("/v1/messages", Message(false), {{"anthropic-version", "2023-06-01"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["content"][0]["text"], "Hello world");
+  EXPECT_EQ(fake_.last_header("anthropic-version"), "2023-06-01");
+  auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0].api, "anthropic");
+  EXPECT_EQ(recs[0].model, "claude-x");
+  // Fake request 1: input 51 + cache creation 20 = 71 uncached, 41 cache reads, output 9.
+  EXPECT_EQ(recs[0].usage.input, 71);
+  EXPECT_EQ(recs[0].usage.cached, 41);
+  EXPECT_EQ(recs[0].usage.output, 9);
+  ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
+}
+
+TEST_F(ProxyTest, AnthropicStreamArrivesIncrementallyAndIsMetered) {
+  StartProxy();
+  fake_.set_hold_streams(true);
+  bool released = false;
+  StreamResult r = StreamPost(port_, "/v1/messages", Message(true), [&](const std::string& s) {
+    if (!released && s.find("Hello") != std::string::npos) {
+      released = true;
+      fake_.release_stream();
+    }
+  });
+  EXPECT_EQ(r.status, 200);
+  EXPECT_TRUE(fake_.last_hold_released()) << "the proxy buffered the stream";
+  EXPECT_NE(r.body.find("message_stop"), std::string::npos);
+  auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_TRUE(recs[0].stream);
+  EXPECT_EQ(recs[0].usage.input, 71);
+  EXPECT_EQ(recs[0].usage.cached, 41);
+  EXPECT_EQ(recs[0].usage.output, 9);  // message_delta's count, not message_start's 1
+  // Anthropic streams are forwarded untouched.
+  EXPECT_FALSE(json::parse(fake_.last_body()).contains("stream_options"));
+}
+
+TEST_F(ProxyTest, ModelsPassThroughUnmetered) {
+  StartProxy();
+  auto r = http_request("GET", Url("/v1/models"), "", {}, 30);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(json::parse(r->body)["data"][0]["id"], "fake-model");
+  auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0].status, 200);
+  EXPECT_FALSE(recs[0].usage.seen);
+  EXPECT_EQ(proxy_->totals("ep1").weighted, 0);
+}
+
+TEST_F(ProxyTest, TotalsEqualTheFakeServersOverAMix) {
+  StartProxy();
+  auto ignore = [](const std::string&) {};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+    EXPECT_EQ(StreamPost(port_, "/v1/chat/completions", Chat(true), ignore).status, 200);
+    json completion = {{"model", "m1"}, {"prompt", "x"}, {"stream", i % 2 == 0}};
+    EXPECT_EQ(StreamPost(port_, "/v1/completions", completion, ignore).status, 200);
+    EXPECT_EQ(Post("/v1/messages", Message(false)).status, 200);
+    EXPECT_EQ(StreamPost(port_, "/v1/messages", Message(true), ignore).status, 200);
+  }
+  const test::FakeTotals f = fake_.totals();
+  EXPECT_EQ(f.requests, 15);
+  const EpisodeTotals t = proxy_->totals("ep1");
+  EXPECT_EQ(t.requests, 15);
+  ExpectTotalsEqualFake(t, f);
+  const EpisodeTotals s = sink_.totals("ep1");
+  EXPECT_EQ(s.requests, 15);
+  ExpectTotalsEqualFake(s, f);
+  EXPECT_DOUBLE_EQ(t.weighted, f.input + 0.1 * f.cached + f.output);
+}
+
+TEST_F(ProxyTest, WeightedCostUsesTheGivenWeights) {
+  ProxyOptions opt;
+  opt.weights = {2.0, 0.5, 3.0};
+  StartProxy(opt);
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+  const auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_DOUBLE_EQ(recs[0].weighted, 2.0 * 79 + 0.5 * 31 + 3.0 * 6);
+  EXPECT_DOUBLE_EQ(proxy_->totals("ep1").weighted, 2.0 * 79 + 0.5 * 31 + 3.0 * 6);
+}
+
+TEST_F(ProxyTest, ExhaustedBudgetRefusesReadablyAndFiresOnce) {
+  StartProxy();
+  proxy_->set_episode("ep-b", 100);
+  // Request 1 costs 79 + 3.1 + 6 = 88.1: within budget.
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+  EXPECT_TRUE(Exhausted().empty());
+  EXPECT_FALSE(proxy_->budget_exhausted("ep-b"));
+  // Request 2 (88 + 3.2 + 7) is answered, and takes the episode past its budget.
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+  EXPECT_EQ(Exhausted(), std::vector<std::string>{"ep-b"});
+  EXPECT_TRUE(proxy_->budget_exhausted("ep-b"));
+
+  HttpResult r = Post("/v1/chat/completions", Chat(false));
+  EXPECT_EQ(r.status, 402);
+  json e = json::parse(r.body);
+  EXPECT_EQ(e["error"]["type"], "budget_exceeded");
+  EXPECT_NE(e["error"]["message"].get<std::string>().find("token budget of 100"), std::string::npos)
+      << r.body;
+  StreamResult s = StreamPost(port_, "/v1/messages", Message(true), [](const std::string&) {});
+  EXPECT_EQ(s.status, 402);
+  json a = json::parse(s.body);
+  EXPECT_EQ(a["type"], "error");
+  EXPECT_EQ(a["error"]["type"], "budget_exceeded");
+  EXPECT_EQ(Exhausted().size(), 1u);      // fired exactly once
+  EXPECT_EQ(fake_.totals().requests, 2);  // refused requests never reach the model
+  ExpectTotalsEqualFake(proxy_->totals("ep-b"), fake_.totals());
+
+  // The next episode starts afresh; the first one's totals stay.
+  proxy_->set_episode("ep-c", 1000);
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+  EXPECT_EQ(proxy_->totals("ep-c").requests, 1);
+  EXPECT_EQ(proxy_->totals("ep-b").requests, 4);
+  EXPECT_EQ(Exhausted().size(), 1u);
+
+  // Raising ep-b's budget lets it continue, and exhausting it again fires again.
+  proxy_->set_episode("ep-b", 200);
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+  EXPECT_EQ(Exhausted(), (std::vector<std::string>{"ep-b", "ep-b"}));
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 402);
+}
+
+TEST_F(ProxyTest, UpstreamDownIs502WithAClearMessage) {
+  const std::string url = fake_.url();
+  fake_.stop();
+  ProxyOptions opt;
+  opt.upstream_url = url;
+  StartProxy(opt);
+  HttpResult r = Post("/v1/chat/completions", Chat(false));
+  EXPECT_EQ(r.status, 502);
+  const std::string message = json::parse(r.body)["error"]["message"];
+  EXPECT_NE(message.find("unreachable"), std::string::npos) << message;
+  EXPECT_NE(message.find(url), std::string::npos) << message;
+  HttpResult a = Post("/v1/messages", Message(false));
+  EXPECT_EQ(a.status, 502);
+  EXPECT_EQ(json::parse(a.body)["type"], "error");
+  auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(recs[0].status, 502);
+  EXPECT_FALSE(recs[0].error.empty());
+}
+
+TEST_F(ProxyTest, OversizedRequestIs413) {
+  ProxyOptions opt;
+  opt.max_body_bytes = 1024;
+  StartProxy(opt);
+  json body = Chat(false);
+  body["messages"][0]["content"] = std::string(4096, 'x');
+  HttpResult r = Post("/v1/chat/completions", body);
+  EXPECT_EQ(r.status, 413);
+  EXPECT_EQ(json::parse(r.body)["error"]["type"], "request_too_large");
+  EXPECT_EQ(fake_.totals().requests, 0);
+}
+
+TEST_F(ProxyTest, ConnectionsBeyondTheCapAre503) {
+  ProxyOptions opt;
+  opt.max_connections = 1;
+  StartProxy(opt);
+  asio::io_context ioc;
+  tcp::socket idle(ioc);  // holds the only slot without sending anything
+  idle.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_));
+  HttpResult r = Post("/v1/chat/completions", Chat(false));
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(json::parse(r.body)["error"]["type"], "overloaded");
+  EXPECT_EQ(fake_.totals().requests, 0);
+}
+
+// SDKs reuse connections: several requests, streamed and not, over one keep-alive connection.
+TEST_F(ProxyTest, KeepAliveConnectionServesSeveralRequests) {
+  StartProxy();
+  asio::io_context ioc;
+  tcp::socket s(ioc);
+  s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_));
+  beast::flat_buffer buf;
+  for (int i = 0; i < 4; ++i) {
+    http::request<http::string_body> req{http::verb::post,
+                                         i % 2 ? "/v1/messages" : "/v1/chat/completions", 11};
+    req.set(http::field::host, "127.0.0.1");
+    req.set(http::field::content_type, "application/json");
+    req.body() = (i % 2 ? Message(i >= 2) : Chat(i >= 2)).dump();
+    req.prepare_payload();
+    http::write(s, req);
+    http::response<http::string_body> res;
+    http::read(s, buf, res);
+    EXPECT_EQ(res.result_int(), 200u) << res.body();
+    EXPECT_TRUE(res.keep_alive());
+  }
+  EXPECT_EQ(fake_.totals().requests, 4);
+  ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
+}
+
+// curl sends "Expect: 100-continue" for larger bodies and waits for the interim answer.
+TEST_F(ProxyTest, ExpectContinueIsAnsweredAndNotForwarded) {
+  StartProxy();
+  asio::io_context ioc;
+  tcp::socket s(ioc);
+  s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_));
+  const std::string body = Chat(false).dump();
+  const std::string head =
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+      "Content-Type: application/json\r\nExpect: 100-continue\r\n"
+      "Content-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n";
+  asio::write(s, asio::buffer(head));
+  std::string interim;  // nothing else can arrive before the body is sent
+  asio::read_until(s, asio::dynamic_buffer(interim), "\r\n\r\n");
+  EXPECT_EQ(interim, "HTTP/1.1 100 Continue\r\n\r\n");
+  asio::write(s, asio::buffer(body));
+  beast::flat_buffer buf;
+  http::response<http::string_body> res;
+  http::read(s, buf, res);
+  EXPECT_EQ(res.result_int(), 200u) << res.body();
+  EXPECT_EQ(fake_.last_header("expect"), "");
+  EXPECT_EQ(proxy_->totals("ep1").usage.output, 6);
+}
+
+TEST_F(ProxyTest, ConcurrentRequestsAreAllCounted) {
+  StartProxy();
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 5; ++i) {
+        const bool anthropic = (t + i) % 2 == 1;
+        StreamResult r = StreamPost(port_, anthropic ? "/v1/messages" : "/v1/chat/completions",
+                                    anthropic ? Message(i % 2 == 0) : Chat(i % 2 == 0),
+                                    [](const std::string&) {});
+        if (r.status == 200) ++ok;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(ok, 20);
+  EXPECT_EQ(fake_.totals().requests, 20);
+  EXPECT_EQ(proxy_->totals("ep1").requests, 20);
+  ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
+}
+
+TEST_F(ProxyTest, UpstreamBreakingOffAStreamTruncatesTheAgentsResponse) {
+  StartProxy();
+  fake_.set_break_streams(true);
+  std::string seen;
+  // The agent gets what was sent, then a cut connection instead of a complete-looking body.
+  EXPECT_THROW(StreamPost(port_, "/v1/chat/completions", Chat(true),
+                          [&](const std::string& s) { seen = s; }),
+               beast::system_error);
+  EXPECT_NE(seen.find("Hello"), std::string::npos);
+  const auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0].status, 200);
+  EXPECT_NE(recs[0].error.find("broke off"), std::string::npos) << recs[0].error;
+  EXPECT_FALSE(recs[0].usage.seen);
+}
+
+TEST_F(ProxyTest, AgentHangingUpMidStreamIsRecorded) {
+  StartProxy();
+  fake_.set_hold_streams(true);
+  {
+    asio::io_context ioc;
+    tcp::socket s(ioc);
+    s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_));
+    http::request<http::string_body> req{http::verb::post, "/v1/chat/completions", 11};
+    req.set(http::field::host, "127.0.0.1");
+    req.body() = Chat(true).dump();
+    req.prepare_payload();
+    http::write(s, req);
+    std::string got;
+    while (got.find("Hello") == std::string::npos) {
+      char b[1024];
+      got.append(b, s.read_some(asio::buffer(b)));
+    }
+  }  // closed with the stream half-way
+  fake_.release_stream();
+  // The proxy notices on its next writes; generous bound.
+  for (int i = 0; i < 200 && sink_.records().empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0].episode, "ep1");
+  // The proxy still works afterwards.
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+}
+
+TEST_F(ProxyTest, UnknownPathIs404AndNotForwarded) {
+  StartProxy();
+  HttpResult r = Post("/v1/embeddings", {{"input", "x"}});
+  EXPECT_EQ(r.status, 404);
+  EXPECT_NE(r.body.find("does not forward"), std::string::npos);
+  EXPECT_EQ(fake_.totals().requests, 0);
+}
+
+TEST_F(ProxyTest, UpstreamKeyReplacesTheAgentsKey) {
+  ProxyOptions opt;
+  opt.upstream_api_key = "sk-real";
+  StartProxy(opt);
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false), {{"authorization", "Bearer dummy"}}).status,
+            200);
+  EXPECT_EQ(fake_.last_header("authorization"), "Bearer sk-real");
+  EXPECT_EQ(fake_.last_header("x-api-key"), "sk-real");
+}
+
+TEST_F(ProxyTest, LatencyIncludesASlowUpstream) {
+  StartProxy();
+  fake_.set_delay_ms(300);
+  EXPECT_EQ(Post("/v1/messages", Message(false)).status, 200);
+  const auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_GE(recs[0].latency_s, 0.25);
+  EXPECT_GE(recs[0].first_byte_s, 0.25);
+}
+
+TEST_F(ProxyTest, CallbackSinkSeesEveryRequest) {
+  std::atomic<int> seen{0};
+  CallbackUsageSink cb([&](const RequestRecord& r) {
+    if (r.status == 200) ++seen;
+  });
+  ProxyOptions opt;
+  opt.upstream_url = fake_.url();
+  MeteringProxy proxy(opt, &cb);
+  auto port = proxy.start();
+  ASSERT_TRUE(port.ok());
+  for (int i = 0; i < 3; ++i) {
+    auto r = http_request("POST", "http://127.0.0.1:" + std::to_string(*port) + "/v1/messages",
+                          Message(false).dump(), {{"content-type", "application/json"}}, 30);
+    ASSERT_TRUE(r.ok());
+  }
+  proxy.stop();
+  EXPECT_EQ(seen, 3);
+}
+
+TEST(SseUsageScanner, ByteByByteEqualsWhole) {
+  const std::string stream =
+      "event: message_start\r\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":"
+      "{\"input_tokens\":5,\"cache_read_input_tokens\":7,\"cache_creation_input_tokens\":2,"
+      "\"output_tokens\":1}}}\r\n\r\n"
+      "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":12}}"
+      "\n\n";
+  SseUsageScanner whole(SseUsageScanner::Api::kAnthropic);
+  whole.feed(stream);
+  SseUsageScanner bytes(SseUsageScanner::Api::kAnthropic);
+  for (char c : stream) bytes.feed(std::string_view(&c, 1));
+  for (SseUsageScanner* s : {&whole, &bytes}) {
+    const TokenUsage u = s->finish();
+    EXPECT_EQ(u.input, 7);
+    EXPECT_EQ(u.cached, 7);
+    EXPECT_EQ(u.output, 12);
+  }
+}
+
+TEST(SseUsageScanner, OpenAIFinalChunkWithoutTrailingNewline) {
+  SseUsageScanner s(SseUsageScanner::Api::kOpenAI);
+  s.feed("data: {\"choices\":[],\"usage\":null}\n\n");
+  EXPECT_FALSE(s.usage().seen);
+  s.feed(
+      "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":3,"
+      "\"prompt_tokens_details\":{\"cached_tokens\":4}}}");
+  const TokenUsage u = s.finish();
+  EXPECT_TRUE(u.seen);
+  EXPECT_EQ(u.input, 6);
+  EXPECT_EQ(u.cached, 4);
+  EXPECT_EQ(u.output, 3);
+}
+
+}  // namespace
+}  // namespace hpcab::harness
