@@ -24,7 +24,7 @@ struct Entry {
   std::string where;  // "<label>:<line> (KEY)" or "<label>: key 'key'"
 };
 
-// Every key, in the order docs/harness_arms.md lists them.
+// Every key, in the order docs/harness.md lists them.
 constexpr std::string_view kKeys[] = {"NAME",
                                       "KERNELS",
                                       "LANGUAGE",

@@ -1,4 +1,4 @@
-// Arm files (SPEC §6; format in docs/harness_arms.md): one campaign configuration, as env-style
+// Arm files (SPEC §6; format in docs/harness.md): one campaign configuration, as env-style
 // `KEY=value` lines or a JSON object with the same keys in lower case. Loading validates every
 // key and names the file, the line (env) or key (JSON) and what was expected; unknown keys are
 // rejected so a typo never silently falls back to a default.

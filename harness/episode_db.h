@@ -1,7 +1,7 @@
 // The harness's episode database (SPEC §6, issue 5 item 6): one row per episode of an arm and
 // one row per model request the metering proxy forwarded. SQLite in WAL mode with a migrations
 // table (PRAGMA user_version), every value bound to a prepared statement, as judge/store.cc.
-// docs/harness_arms.md describes the tables as a researcher reads them.
+// docs/harness.md describes the tables as a researcher reads them.
 //
 // Episode life cycle: queued -> running (claim) -> finished | failed (finish / fail), or
 // running -> queued again once (requeue_for_rerun: stopped by a limit, rerun with a larger one).

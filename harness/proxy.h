@@ -2,7 +2,7 @@
 // listens on loopback, forwards the OpenAI and Anthropic endpoints to one upstream inference URL
 // (streamed responses pass through chunk by chunk), reads each response's usage, records it per
 // request through a UsageSink, keeps running totals per episode, and refuses requests once the
-// current episode's weighted token budget is spent. See docs/harness_proxy.md.
+// current episode's weighted token budget is spent. See docs/harness.md.
 //
 // One proxy per worker: a worker runs one episode at a time, so the proxy attributes every
 // request to the episode set by set_episode() when the request arrives. The agent's base URL is

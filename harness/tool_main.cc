@@ -13,7 +13,7 @@ using namespace hpcab::harness;
 
 namespace {
 
-// Exit codes (docs/harness_tools.md).
+// Exit codes (docs/harness.md).
 constexpr int kExitGraded = 0;
 constexpr int kExitHttp = 1;
 constexpr int kExitUsage = 2;

@@ -1,6 +1,6 @@
 // Token accounting for the metering proxy: what one model request cost, how the costs of an
 // episode add up, where the records go, and the pure functions that read usage out of OpenAI
-// and Anthropic responses (JSON bodies and SSE streams). See docs/harness_proxy.md.
+// and Anthropic responses (JSON bodies and SSE streams). See docs/harness.md.
 #pragma once
 
 #include <cstdint>
