@@ -741,7 +741,9 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
       if (auto f = s.go(&t)) return f;
       if (auto f = s.post(save, tag)) return f;
     }
-    if (s.candidate) {
+    {
+      // Every side, not only the candidate: each call then starts with its thread pool asleep,
+      // so neither side enters a call with threads still spinning from the last one.
       PhaseTimer settling(ctx.phase_s, "settle");
       if (auto f = s.settle_threads()) return f;
     }
