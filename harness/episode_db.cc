@@ -15,6 +15,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/sqlite_query.h"
+
 namespace hpcab::harness {
 namespace {
 
@@ -76,104 +78,14 @@ CREATE INDEX requests_episode ON requests (episode_id);
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
 
 Error sql_error(sqlite3* db, std::string_view context) {
-  return Error{"episode db: " + std::string(context) + ": " + sqlite3_errmsg(db) + " (code " +
-               std::to_string(sqlite3_extended_errcode(db)) + ")"};
+  return hpcab::sql_error(db, "episode db", context);
 }
 
 Error closed_error() { return Error{"episode db: the database is closed"}; }
 
-// One use of a cached prepared statement (bind by name, step, read by name); resets on scope
-// exit. A compact copy of judge/store.cc's Query: the harness does not link the judge.
-class Query {
+class Query : public SqlQuery {
  public:
-  Query(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
-  ~Query() {
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-  }
-  Query(const Query&) = delete;
-  Query& operator=(const Query&) = delete;
-
-  void text(const char* name, std::string_view v) {
-    check(sqlite3_bind_text(stmt_, index(name), v.data(), static_cast<int>(v.size()),
-                            SQLITE_TRANSIENT),
-          name);
-  }
-  void integer(const char* name, int64_t v) {
-    check(sqlite3_bind_int64(stmt_, index(name), v), name);
-  }
-  void real(const char* name, double v) { check(sqlite3_bind_double(stmt_, index(name), v), name); }
-  void opt_integer(const char* name, const std::optional<int64_t>& v) {
-    if (v) return integer(name, *v);
-    check(sqlite3_bind_null(stmt_, index(name)), name);
-  }
-
-  Result<bool> step(std::string_view context) {
-    if (!bind_error_.empty()) {
-      return Error{"episode db: " + std::string(context) + ": " + bind_error_};
-    }
-    int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    return sql_error(db_, context);
-  }
-  Status run(std::string_view context) {
-    auto r = step(context);
-    if (!r.ok()) return r.error();
-    return Ok{};
-  }
-
-  std::string col_text(const char* name) {
-    int i = column(name);
-    if (i < 0) return {};
-    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, i));
-    int n = sqlite3_column_bytes(stmt_, i);
-    return p ? std::string(p, static_cast<std::size_t>(n)) : std::string();
-  }
-  int64_t col_int(const char* name) {
-    int i = column(name);
-    return i < 0 ? 0 : sqlite3_column_int64(stmt_, i);
-  }
-  double col_real(const char* name) {
-    int i = column(name);
-    return i < 0 ? 0 : sqlite3_column_double(stmt_, i);
-  }
-  std::optional<int64_t> col_opt_int(const char* name) {
-    int i = column(name);
-    if (i < 0 || sqlite3_column_type(stmt_, i) == SQLITE_NULL) return std::nullopt;
-    return sqlite3_column_int64(stmt_, i);
-  }
-  std::optional<double> col_opt_real(const char* name) {
-    int i = column(name);
-    if (i < 0 || sqlite3_column_type(stmt_, i) == SQLITE_NULL) return std::nullopt;
-    return sqlite3_column_double(stmt_, i);
-  }
-  const std::string& column_error() const { return column_error_; }
-
- private:
-  int index(const char* name) {
-    int i = sqlite3_bind_parameter_index(stmt_, name);
-    if (i == 0 && bind_error_.empty()) bind_error_ = std::string("no parameter ") + name;
-    return i;
-  }
-  void check(int rc, const char* name) {
-    if (rc != SQLITE_OK && bind_error_.empty()) {
-      bind_error_ = std::string("binding ") + name + ": " + sqlite3_errmsg(db_);
-    }
-  }
-  int column(const char* name) {
-    int n = sqlite3_column_count(stmt_);
-    for (int i = 0; i < n; ++i) {
-      if (std::string_view(sqlite3_column_name(stmt_, i)) == name) return i;
-    }
-    if (column_error_.empty()) column_error_ = std::string("statement has no column ") + name;
-    return -1;
-  }
-
-  sqlite3* db_;
-  sqlite3_stmt* stmt_;
-  std::string bind_error_;
-  std::string column_error_;
+  Query(sqlite3* db, sqlite3_stmt* stmt) : SqlQuery(db, stmt, "episode db") {}
 };
 
 Status exec(sqlite3* db, const char* sql, std::string_view context) {
