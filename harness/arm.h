@@ -12,15 +12,9 @@
 
 #include "common/manifest.h"
 #include "common/result.h"
+#include "harness/usage.h"  // TokenWeights
 
 namespace hpcab::harness {
-
-// Weighted token cost = input * input + cached * cached + output * output (SPEC §6).
-struct TokenWeights {
-  double input = 1.0;
-  double cached = 0.1;
-  double output = 1.0;
-};
 
 // Agents that talk to a model through the metering proxy need MODEL and INFERENCE_URLS.
 inline constexpr std::string_view kModelAgents[] = {"claude-code", "mini-swe-agent", "openhands",
