@@ -50,6 +50,7 @@ struct Arm {
   int max_relaunches = 2;
   double limit_rerun_factor = 2.0;
   std::filesystem::path state_db = "var/harness.db";
+  std::filesystem::path library_dir = "var/shared/libraries";
 
   bool uses_model() const;
 };

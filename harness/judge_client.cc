@@ -205,6 +205,25 @@ Result<json> JudgeClient::post(const std::string& route, const Submission& s) {
 Result<json> JudgeClient::score(const Submission& s) { return post("score", s); }
 
 Result<json> JudgeClient::submit(const Submission& s) {
+  auto r = submit_once(s);
+  // Every graded submit, any policy, for the harness: the last line is the episode's final
+  // submission (docs/harness.md). Only where the harness asked for it (HPCAB_TOOL_STATE).
+  if (r && !settings_.state_dir.empty()) {
+    json line = {
+        {"run_id", settings_.run_id},
+        {"kernel", s.kernel},
+        {"verdict", r->value("verdict", json(nullptr))},
+        {"submission_id", r->value("submission_id", json(nullptr))},
+        {"speedup", r->value("speedup", json(nullptr))},
+        {"time", std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+                     .count()}};
+    std::ofstream out(fs::path(settings_.state_dir) / "submissions.jsonl", std::ios::app);
+    out << line.dump() << "\n";
+  }
+  return r;
+}
+
+Result<json> JudgeClient::submit_once(const Submission& s) {
   if (!settings_.single_submission) return post("submit", s);
   {
     std::lock_guard lock(mu_);

@@ -79,6 +79,7 @@ class JudgeClient {
 
  private:
   Result<json> get(const std::string& path_and_query);
+  Result<json> submit_once(const Submission& s);
   Result<json> post(const std::string& route, const Submission& s);
   Result<json> fail(Failure kind, std::string message);
 

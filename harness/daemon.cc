@@ -1,0 +1,598 @@
+#include "harness/daemon.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "common/hmac.h"
+#include "common/manifest.h"
+#include "harness/agent_process.h"
+#include "harness/agents.h"
+#include "harness/judge_client.h"
+#include "harness/plan.h"
+#include "harness/proxy.h"
+
+namespace hpcab::harness {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double now_unix() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// Reasons recorded in episodes.exit_reason (docs/harness.md, "Exit reasons").
+constexpr const char* kSubmitted = "submitted";
+constexpr const char* kNoSubmission = "no_submission";
+constexpr const char* kWallBudget = "wall_budget";
+constexpr const char* kTokenBudget = "token_budget";
+constexpr const char* kContextOverflow = "context_overflow";
+constexpr const char* kCrash = "crash";
+constexpr const char* kTaskUnavailable = "task_unavailable";
+constexpr const char* kHarnessError = "harness_error";
+constexpr int kHarnessErrorCode = -1;
+
+// One daemon per (database, arm): the lock is held for the daemon's life and released by the
+// kernel when it dies, however it dies.
+class ArmLock {
+ public:
+  static Result<ArmLock> acquire(const fs::path& db, const std::string& arm) {
+    fs::path path = db;
+    path += "." + arm + ".lock";
+    std::error_code ec;
+    if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      return Error{"cannot open the lock file " + path.string() + ": " + std::strerror(errno)};
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      char buf[64] = {};
+      [[maybe_unused]] ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+      ::close(fd);
+      std::string holder(buf);
+      while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+      return Error{"arm '" + arm + "' is already being run by another hpcab-harness" +
+                   (holder.empty() ? std::string() : " (pid " + holder + ")") + " on " +
+                   db.string() + " (lock " + path.string() + ")"};
+    }
+    std::string pid = std::to_string(::getpid()) + "\n";
+    if (::ftruncate(fd, 0) == 0) {
+      [[maybe_unused]] ssize_t n = ::pwrite(fd, pid.data(), pid.size(), 0);
+    }
+    return ArmLock(fd);
+  }
+  ArmLock(ArmLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  ArmLock& operator=(ArmLock&&) = delete;
+  ~ArmLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  explicit ArmLock(int fd) : fd_(fd) {}
+  int fd_ = -1;
+};
+
+// Serialises a worker's use of its database connection between the worker thread and its
+// proxy's connection threads (the sink). One connection per worker keeps SQLite transactions
+// from interleaving.
+struct SharedDb {
+  std::mutex mu;
+  std::unique_ptr<EpisodeDb> db;
+};
+
+// Writes each proxied request as a row of the episode it belongs to. The proxy's episode key is
+// the attempt's run id, "<episode id>#<attempt>", so a rerun gets a fresh budget.
+class DbSink : public UsageSink {
+ public:
+  DbSink(SharedDb& db, TokenWeights weights, std::ostream* log, std::mutex* log_mu)
+      : db_(db), weights_(weights), log_(log), log_mu_(log_mu) {}
+  void record(const RequestRecord& r) override {
+    if (r.episode.empty()) return;  // between episodes: nothing to charge it to
+    const std::string episode = r.episode.substr(0, r.episode.rfind('#'));
+    RequestUsage u;
+    u.at = static_cast<double>(r.started_unix_ms) / 1000.0;
+    u.model = r.model;
+    u.route = r.endpoint;
+    u.input = r.usage.input;
+    u.cached = r.usage.cached;
+    u.output = r.usage.output;
+    u.latency_ms = r.latency_s * 1000.0;
+    u.status = r.status;
+    std::lock_guard lock(db_.mu);
+    if (auto st = db_.db->add_request(episode, u, weights_); !st && log_) {
+      std::lock_guard l(*log_mu_);
+      *log_ << "hpcab-harness: cannot record a model request of " << episode << ": "
+            << st.error().message << "\n";
+    }
+  }
+
+ private:
+  SharedDb& db_;
+  TokenWeights weights_;
+  std::ostream* log_;
+  std::mutex* log_mu_;
+};
+
+std::string env_or(const char* name, const std::string& fallback = "") {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : fallback;
+}
+
+// The attempt's final submission, from what the agent's tools recorded in HPCAB_TOOL_STATE:
+// the last line of submissions.jsonl (every submit, any policy), else the single-policy marker.
+void read_final_submission(const fs::path& state_dir, const std::string& run_id, ExitInfo* exit) {
+  auto take = [&](const std::string& line) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object()) return false;
+    if (j.contains("submission_id") && j["submission_id"].is_number_integer()) {
+      exit->final_submission_id = j["submission_id"].get<int64_t>();
+    }
+    if (j.contains("verdict") && j["verdict"].is_string()) {
+      exit->final_verdict = j["verdict"].get<std::string>();
+    }
+    return exit->final_submission_id.has_value() || !exit->final_verdict.empty();
+  };
+  std::ifstream log(state_dir / "submissions.jsonl");
+  std::string line, last;
+  while (std::getline(log, line)) {
+    if (!line.empty()) last = line;
+  }
+  if (!last.empty() && take(last)) return;
+  std::string name = ".hpcab-submitted";
+  std::string safe;
+  for (unsigned char c : run_id)
+    safe += std::isalnum(c) || c == '.' || c == '_' || c == '-' ? c : '_';
+  if (!run_id.empty()) name += "." + safe;
+  std::ifstream marker(state_dir / name);
+  if (std::getline(marker, line)) take(line);
+}
+
+struct Attempt {
+  ExitInfo exit;
+  bool failed = false;       // a harness-side failure or a crash past its relaunches
+  bool limit = false;        // 124 or 125: eligible for the one rerun
+  bool interrupted = false;  // the daemon is stopping; leave the episode for the next one
+  bool reached_judge = false;
+  int relaunches = 0;
+  double seconds = 0;
+};
+
+class Daemon {
+ public:
+  Daemon(const Arm& arm, const DaemonOptions& opt) : arm_(arm), opt_(opt) {}
+
+  Result<RunSummary> run();
+
+ private:
+  void worker_main(int w);
+  Attempt run_attempt(int w, MeteringProxy* proxy, std::atomic<int>& stop_code, const Pin& pin,
+                      const EpisodeRow& row);
+  bool stopping() const { return opt_.stop && opt_.stop->load(); }
+  void log_line(const std::string& s) {
+    if (!opt_.log) return;
+    std::lock_guard lock(log_mu_);
+    if (opt_.progress_tty && opt_.progress == opt_.log) *opt_.log << "\r\33[K";
+    *opt_.log << s << "\n" << std::flush;
+  }
+  std::vector<std::string> agent_env(const Pin& pin, const AgentContext& ctx,
+                                     const std::string& usage_url, const fs::path& state_dir);
+
+  const Arm& arm_;
+  const DaemonOptions& opt_;
+  std::string arm_marker_;  // HPCAB_ARM_RUN value: which daemon slot an agent belongs to
+  std::map<std::string, fs::path> reference_c_;
+  std::mutex log_mu_;
+  std::mutex summary_mu_;
+  RunSummary summary_;
+  std::atomic<int> workers_left_{0};
+  std::string fatal_;  // guarded by summary_mu_
+};
+
+std::vector<std::string> Daemon::agent_env(const Pin& pin, const AgentContext& ctx,
+                                           const std::string& usage_url,
+                                           const fs::path& state_dir) {
+  std::map<std::string, std::string> env;
+  // Only what an agent needs from the daemon's environment; the rest (the daemon's upstream
+  // API key above all) stays out of the agent's reach.
+  for (const char* k : {"HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TERM", "TMPDIR", "SHELL",
+                        "TZ", "JUDGE_TOKEN", "JUDGE_TOKEN_FILE", "JUDGE_CA_FILE"}) {
+    if (const char* v = std::getenv(k)) env[k] = v;
+  }
+  std::string path = env_or("PATH", "/usr/local/bin:/usr/bin:/bin");
+  env["PATH"] = fs::path(opt_.tool_path).parent_path().string() + ":" + path;
+  env["JUDGE_URL"] = pin.judge_url;
+  env["JUDGE_RANK"] = std::to_string(pin.rank);
+  env["RUN_ID"] = ctx.run_id;
+  env["KERNEL"] = ctx.kernel;
+  env["LANGUAGE"] = ctx.language;
+  env["AGENT"] = arm_.agent;
+  if (!arm_.model.empty()) env["MODEL"] = arm_.model;
+  if (!ctx.model_url.empty()) env["MODEL_URL"] = ctx.model_url;
+  env["HPCAB_SUBMISSION_POLICY"] = arm_.submission_policy;
+  env["HPCAB_TOOL_STATE"] = state_dir.string();
+  env["HPCAB_TOOL"] = opt_.tool_path;
+  env["HPCAB_WORKER"] = std::to_string(pin.worker);
+  if (!usage_url.empty()) env["HPCAB_USAGE_URL"] = usage_url;
+  for (auto& [k, v] : agent_environment(ctx)) env[k] = v;
+  // Markers for the sweeps: the attempt's processes, and every agent of this daemon slot.
+  env["HPCAB_EPISODE"] = ctx.run_id;
+  env["HPCAB_ARM_RUN"] = arm_marker_;
+  std::vector<std::string> out;
+  for (auto& [k, v] : env) out.push_back(k + "=" + v);
+  return out;
+}
+
+Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, std::atomic<int>& stop_code,
+                            const Pin& pin, const EpisodeRow& row) {
+  Attempt a;
+  const auto started = Clock::now();
+  const Budget budget = episode_budget(arm_, row.budget_factor);
+  const auto deadline = started + std::chrono::seconds(budget.wall_s);
+  const std::string run_id = row.id + "#" + std::to_string(row.attempt);
+  auto harness_fail = [&](const char* reason, const std::string& why) {
+    a.failed = true;
+    a.exit.reason = reason;
+    a.exit.code = kHarnessErrorCode;
+    log_line("[w" + std::to_string(w) + "] " + run_id + ": " + why);
+    return a;
+  };
+
+  const fs::path base =
+      fs::absolute(opt_.workspace_root) / arm_.name / row.kernel / std::to_string(row.repetition);
+  const fs::path workspace = base / ("attempt-" + std::to_string(row.attempt));
+  const fs::path state_dir = base / ("attempt-" + std::to_string(row.attempt) + ".tool");
+  const fs::path log_path = base / ("attempt-" + std::to_string(row.attempt) + ".log");
+  std::error_code ec;
+  // The attempt number is new for this database, but a database that was deleted (or a
+  // workspace root shared by mistake) may have left one behind: start from nothing.
+  fs::remove_all(workspace, ec);
+  fs::remove_all(state_dir, ec);
+  fs::create_directories(state_dir, ec);
+  if (ec)
+    return harness_fail(kHarnessError, "cannot create " + state_dir.string() + ": " + ec.message());
+
+  // The task, from the pinned judge, with the rank this worker always sends.
+  auto settings = JudgeSettings::from_env();
+  JudgeSettings js = settings ? *settings : JudgeSettings{};
+  js.url = pin.judge_url;
+  js.rank = pin.rank;
+  js.run_id = run_id;
+  js.optimizer = arm_.agent;
+  js.timeout_s = opt_.judge_timeout_s;
+  js.single_submission = false;
+  js.state_dir = state_dir.string();
+  JudgeClient client(js);
+  Result<nlohmann::json> task = Error{"not asked"};
+  for (int i = 0; i < std::max(1, opt_.task_attempts) && !stopping(); ++i) {
+    task = client.task(row.kernel, arm_.language);
+    if (task || client.last_failure() == Failure::kHttp) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500 * (1 << i)));
+  }
+  if (stopping()) {
+    a.interrupted = true;
+    return a;
+  }
+  if (!task) return harness_fail(kTaskUnavailable, "no task: " + task.error().message);
+  a.reached_judge = true;
+
+  std::string templ;
+  if (!arm_.prompt_template.empty()) {
+    std::ifstream in(arm_.prompt_template);
+    templ.assign(std::istreambuf_iterator<char>(in), {});
+  } else {
+    templ = kDefaultPromptTemplate;
+  }
+  auto prompt = render_prompt(templ, *task, arm_.language, budget, arm_.submission_policy);
+  if (!prompt) return harness_fail(kHarnessError, "prompt: " + prompt.error().message);
+  if (auto st = prepare_workspace(workspace, *task, *prompt); !st) {
+    return harness_fail(kHarnessError, "workspace: " + st.error().message);
+  }
+
+  AgentContext ctx;
+  ctx.kind = arm_.agent;
+  ctx.agent_command = arm_.agent_command;
+  ctx.workspace = workspace.string();
+  ctx.prompt_file = (workspace / "PROMPT.md").string();
+  ctx.prompt = *prompt;
+  ctx.kernel = row.kernel;
+  ctx.language = arm_.language;
+  ctx.model = arm_.model;
+  ctx.model_url = proxy ? "http://127.0.0.1:" + std::to_string(proxy->port()) : "";
+  ctx.judge_url = pin.judge_url;
+  ctx.rank = pin.rank;
+  ctx.run_id = run_id;
+  ctx.worker = pin.worker;
+  ctx.tool_path = opt_.tool_path;
+  if (auto it = reference_c_.find(row.kernel); it != reference_c_.end()) {
+    ctx.reference_c = it->second.string();
+  }
+  ctx.library_dir = fs::absolute(arm_.library_dir).string();
+  auto command = agent_command_line(ctx);
+  if (!command) return harness_fail(kHarnessError, "agent command: " + command.error().message);
+  if (auto st = write_agent_files(ctx); !st) {
+    return harness_fail(kHarnessError, "agent files: " + st.error().message);
+  }
+  const std::string usage_url = ctx.model_url.empty() ? "" : ctx.model_url + "/hpcab/usage";
+  AgentSpawn spawn{*command, workspace.string(), agent_env(pin, ctx, usage_url, state_dir),
+                   log_path.string()};
+
+  stop_code = 0;
+  if (proxy) proxy->set_episode(run_id, static_cast<double>(budget.tokens));
+  auto stop_requested = [&] { return stop_code.load() != 0 || stopping(); };
+  // 124/125/126 by what stopped the agent; relaunch a crash while time and budget remain.
+  for (;;) {
+    auto proc = AgentProcess::start(spawn);
+    if (!proc)
+      return harness_fail(kHarnessError, "cannot start the agent: " + proc.error().message);
+    AgentWait wt = proc->wait(deadline, stop_requested);
+    if (wt.kind != AgentWait::Kind::kExited) wt = proc->terminate(opt_.term_grace_s);
+    proc->kill_group();
+    kill_processes_with_env("HPCAB_EPISODE=" + run_id);
+    const bool token_stop = stop_code == 125 || (proxy && proxy->budget_exhausted(run_id));
+    if (token_stop) {
+      a.exit = {kTokenBudget, 125, {}, ""};
+      a.limit = true;
+      break;
+    }
+    if (stop_code == 126) {
+      a.exit = {kContextOverflow, 126, {}, ""};
+      break;
+    }
+    if (stopping()) {
+      a.interrupted = true;
+      break;
+    }
+    if (Clock::now() >= deadline) {
+      a.exit = {kWallBudget, 124, {}, ""};
+      a.limit = true;
+      break;
+    }
+    if (wt.exit_code == 0) {
+      a.exit = {kNoSubmission, 0, {}, ""};
+      break;
+    }
+    if (a.relaunches >= arm_.max_relaunches) {
+      a.exit = {kCrash, wt.exit_code, {}, ""};
+      a.failed = true;
+      break;
+    }
+    ++a.relaunches;
+    log_line("[w" + std::to_string(w) + "] " + run_id + ": agent exited with " +
+             std::to_string(wt.exit_code) + "; relaunch " + std::to_string(a.relaunches) + " of " +
+             std::to_string(arm_.max_relaunches));
+  }
+  if (proxy) proxy->set_episode("", 0);
+  read_final_submission(state_dir, run_id, &a.exit);
+  if (a.exit.reason == kNoSubmission && a.exit.final_submission_id) a.exit.reason = kSubmitted;
+  a.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return a;
+}
+
+void Daemon::worker_main(int w) {
+  const Pin pin = pin_worker(arm_, w);
+  SharedDb db;
+  auto opened = EpisodeDb::open(arm_.state_db.string());
+  if (!opened) {
+    std::lock_guard lock(summary_mu_);
+    fatal_ = "worker " + std::to_string(w) + ": " + opened.error().message;
+    --workers_left_;
+    return;
+  }
+  db.db = std::move(*opened);
+
+  std::atomic<int> stop_code{0};
+  std::string current_key;
+  std::mutex key_mu;
+  DbSink sink(db, arm_.token_weights, opt_.log, &log_mu_);
+  std::unique_ptr<MeteringProxy> proxy;
+  if (!pin.inference_url.empty()) {
+    ProxyOptions po;
+    po.upstream_url = pin.inference_url;
+    po.upstream_api_key = opt_.upstream_api_key;
+    po.weights = arm_.token_weights;
+    po.on_budget_exhausted = [&stop_code](const std::string&) { stop_code = 125; };
+    proxy = std::make_unique<MeteringProxy>(po, &sink);
+    auto port = proxy->start(0);
+    if (!port) {
+      std::lock_guard lock(summary_mu_);
+      fatal_ = "worker " + std::to_string(w) + ": metering proxy: " + port.error().message;
+      --workers_left_;
+      return;
+    }
+  }
+  log_line("[w" + std::to_string(w) + "] pinned to judge " + pin.judge_url + " (rank " +
+           std::to_string(pin.rank) + ")" +
+           (pin.inference_url.empty() ? std::string()
+                                      : ", inference " + pin.inference_url +
+                                            " via proxy :" + std::to_string(proxy->port())));
+
+  while (!stopping()) {
+    Result<std::optional<EpisodeRow>> claimed = Error{""};
+    {
+      std::lock_guard lock(db.mu);
+      claimed = db.db->claim(arm_.name, pin, now_unix());
+    }
+    if (!claimed) {
+      log_line("[w" + std::to_string(w) + "] cannot claim an episode: " + claimed.error().message);
+      break;
+    }
+    if (!*claimed) break;
+    const EpisodeRow row = **claimed;
+    Attempt a = run_attempt(w, proxy.get(), stop_code, pin, row);
+    {
+      std::lock_guard lock(summary_mu_);
+      ++summary_.attempts_run;
+      if (a.reached_judge) ++summary_.reached_judge;
+    }
+    if (a.interrupted) break;  // left `running`; run() turns it into `interrupted`
+
+    std::lock_guard lock(db.mu);
+    const double now = now_unix();
+    std::string what;
+    Status st = Ok{};
+    if (a.limit && row.limit_reruns == 0) {
+      auto requeued = db.db->requeue_for_rerun(row.id, a.exit, arm_.limit_rerun_factor, now);
+      if (!requeued) {
+        st = Error{requeued.error().message};
+      } else if (*requeued) {
+        what = "rerun queued with " + std::to_string(arm_.limit_rerun_factor) + "x the budget";
+      }
+    }
+    if (what.empty() && st) {
+      st = a.failed ? db.db->fail(row.id, a.exit, now) : db.db->finish(row.id, a.exit, now);
+      what = a.failed ? "failed" : "finished";
+    }
+    if (!st) {
+      log_line("[w" + std::to_string(w) + "] cannot record " + row.id + ": " + st.error().message);
+      continue;
+    }
+    auto after = db.db->get(row.id);
+    std::ostringstream line;
+    line << "[w" << w << " r" << pin.rank << "] " << row.id << " attempt " << row.attempt << ": "
+         << a.exit.reason << " (exit " << a.exit.code << ")";
+    if (a.exit.final_submission_id) line << ", submission " << *a.exit.final_submission_id;
+    if (!a.exit.final_verdict.empty()) line << " verdict " << a.exit.final_verdict;
+    if (a.relaunches) line << ", " << a.relaunches << " relaunch(es)";
+    line << ", " << std::fixed << std::setprecision(1) << a.seconds << " s";
+    if (after && *after) line << ", " << (*after)->weighted_tokens << " weighted tokens";
+    line << "; " << what;
+    log_line(line.str());
+  }
+  --workers_left_;
+}
+
+Result<RunSummary> Daemon::run() {
+  const auto t0 = Clock::now();
+  if (opt_.tool_path.empty() || ::access(opt_.tool_path.c_str(), X_OK) != 0) {
+    return Error{"hpcab-tool not found or not executable at '" + opt_.tool_path +
+                 "' (pass --tool)"};
+  }
+  auto lock = ArmLock::acquire(arm_.state_db, arm_.name);
+  if (!lock) return Error{lock.error().message};
+  auto db = EpisodeDb::open(arm_.state_db.string());
+  if (!db) return Error{db.error().message};
+
+  // A marker per (database, arm): whatever a dead daemon of this slot left running carries it.
+  arm_marker_ =
+      to_hex(sha256(fs::absolute(arm_.state_db).string() + "\n" + arm_.name)).substr(0, 24);
+  if (int n = kill_processes_with_env("HPCAB_ARM_RUN=" + arm_marker_); n > 0) {
+    log_line("killed " + std::to_string(n) + " agent process(es) left by a previous daemon");
+  }
+  auto resumed = (*db)->resume(arm_.name, now_unix());
+  if (!resumed) return Error{resumed.error().message};
+  auto added = (*db)->enqueue(plan_episodes(arm_));
+  if (!added) return Error{added.error().message};
+  if (*resumed > 0) {
+    log_line("resuming: " + std::to_string(*resumed) + " interrupted episode(s) run again");
+  }
+
+  if (!opt_.corpus_dir.empty()) {
+    auto corpus = load_corpus(opt_.corpus_dir);
+    if (corpus) {
+      for (const auto& m : *corpus) reference_c_[m.id] = fs::absolute(m.reference_c());
+    }
+  }
+
+  const int workers = std::max(1, arm_.workers);
+  workers_left_ = workers;
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) threads.emplace_back([this, w] { worker_main(w); });
+
+  auto print_progress = [&](bool final_line) {
+    if (!opt_.progress) return;
+    auto c = (*db)->counts(arm_.name);
+    if (!c) return;
+    const double el = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::lock_guard l(log_mu_);
+    if (opt_.progress_tty) *opt_.progress << "\r\33[K";
+    *opt_.progress << arm_.name << ": " << status_line(*c) << " | elapsed " << format_duration(el);
+    if (!opt_.progress_tty || final_line) *opt_.progress << "\n";
+    *opt_.progress << std::flush;
+  };
+  auto next = Clock::now();
+  while (workers_left_ > 0) {
+    if (Clock::now() >= next) {
+      print_progress(false);
+      next = Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(
+                                std::max(0.1, opt_.progress_interval_s) * 1e3));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  for (auto& t : threads) t.join();
+
+  // Stopped by a signal: what was running is handed to the next daemon.
+  if (stopping()) {
+    (void)(*db)->resume(arm_.name, now_unix());
+    summary_.interrupted = true;
+  }
+  print_progress(true);
+  auto c = (*db)->counts(arm_.name);
+  if (c) summary_.counts = *c;
+  summary_.elapsed_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (!fatal_.empty()) return Error{fatal_};
+  return summary_;
+}
+
+}  // namespace
+
+Result<RunSummary> run_arm(const Arm& arm, const DaemonOptions& options) {
+  Daemon d(arm, options);
+  return d.run();
+}
+
+std::string format_duration(double seconds) {
+  int64_t s = static_cast<int64_t>(std::llround(std::max(0.0, seconds)));
+  std::ostringstream out;
+  if (s >= 3600)
+    out << s / 3600 << " h " << (s % 3600) / 60 << " min";
+  else if (s >= 60)
+    out << s / 60 << " min " << s % 60 << " s";
+  else
+    out << s << " s";
+  return out.str();
+}
+
+std::string episode_table(const std::vector<EpisodeRow>& rows) {
+  std::ostringstream out;
+  auto cell = [](const std::string& s, std::size_t w) {
+    std::string t = s.size() > w ? s.substr(0, w) : s;
+    return t + std::string(w - t.size() + 2, ' ');
+  };
+  std::size_t idw = 7;
+  for (const auto& r : rows) idw = std::max(idw, r.id.size());
+  out << cell("episode", idw) << cell("status", 11) << cell("att", 3) << cell("w", 2)
+      << cell("rank", 4) << cell("exit", 16) << cell("code", 4) << cell("tokens", 9)
+      << cell("wall_s", 7) << cell("submission", 10) << "verdict\n";
+  for (const auto& r : rows) {
+    std::ostringstream tok, wall;
+    tok << std::fixed << std::setprecision(0) << r.weighted_tokens;
+    if (r.started_at && r.ended_at)
+      wall << std::fixed << std::setprecision(1) << (*r.ended_at - *r.started_at);
+    out << cell(r.id, idw) << cell(r.status, 11) << cell(std::to_string(r.attempt), 3)
+        << cell(r.worker ? std::to_string(*r.worker) : "-", 2)
+        << cell(r.rank ? std::to_string(*r.rank) : "-", 4) << cell(r.exit_reason, 16)
+        << cell(r.exit_code ? std::to_string(*r.exit_code) : "", 4) << cell(tok.str(), 9)
+        << cell(wall.str(), 7)
+        << cell(r.final_submission_id ? std::to_string(*r.final_submission_id) : "", 10)
+        << r.final_verdict << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace hpcab::harness

@@ -1,0 +1,73 @@
+// The harness daemon (SPEC §6, issue 5 item 1): runs every episode of one arm with W workers.
+//
+// Worker w is pinned for its whole life to inference_urls[w % I] (through its own metering
+// proxy on loopback) and judge_urls[w % J], and its agents always send rank w % J. A worker
+// claims episodes from the episode database until none is waiting; each attempt gets a fresh
+// workspace, a rendered prompt, and an agent process group that is killed at the end.
+//
+// Limits, as exit codes recorded on the episode: wall clock 124 (SIGTERM to the group, then
+// SIGKILL after a grace period), token budget 125 (the proxy refuses further requests and the
+// group is stopped), context overflow 126. An attempt stopped by 124 or 125 is rerun once with
+// the budget times LIMIT_RERUN_FACTOR. A crashed agent (non-zero exit) is relaunched in the same
+// workspace up to MAX_RELAUNCHES times within the same deadline and token budget.
+//
+// Restartable: one daemon per (database, arm) at a time (a lock file beside the database); a
+// new daemon kills what a dead one left running (every agent carries an environment marker),
+// turns its `running` episodes into `interrupted` and hands them out again; finished episodes
+// are never rerun.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "common/result.h"
+#include "harness/arm.h"
+#include "harness/episode_db.h"
+
+namespace hpcab::harness {
+
+struct DaemonOptions {
+  // Workspaces: <workspace_root>/<arm>/<kernel>/<repetition>/attempt-<n>.
+  std::filesystem::path workspace_root = "var/episodes";
+  std::string tool_path;             // absolute path of hpcab-tool (its folder goes first in PATH)
+  std::filesystem::path corpus_dir;  // where reference.c of each kernel is read (built-ins)
+  double term_grace_s = 5;           // SIGTERM -> SIGKILL
+  double judge_timeout_s = 60;       // the daemon's own /task request
+  int task_attempts = 3;             // /task tries before the episode fails (judge unreachable)
+  // Real API key given to the upstream by the proxies ('' = forward the agent's own header).
+  std::string upstream_api_key;
+  std::string upstream_ca_file;  // extra CA bundle for https inference URLs
+  // Progress: a line every `progress_interval_s` on `progress` (nullptr = silent); rewritten in
+  // place when `progress_tty`. Episode ends are logged as lines on `log` (nullptr = silent).
+  std::ostream* progress = nullptr;
+  bool progress_tty = false;
+  double progress_interval_s = 10;
+  std::ostream* log = nullptr;
+  // Set from a signal handler thread: stop claiming, stop the running agents, leave their
+  // episodes `interrupted` for the next daemon.
+  const std::atomic<bool>* stop = nullptr;
+};
+
+struct RunSummary {
+  EpisodeCounts counts;
+  int attempts_run = 0;      // attempts this daemon started
+  int reached_judge = 0;     // attempts whose /task answered
+  bool interrupted = false;  // stopped by `stop` before the queue drained
+  double elapsed_s = 0;
+};
+
+// Runs the arm until no episode is waiting (or `stop`). Errors: the database cannot be opened,
+// another daemon holds the arm's lock, the tool is missing.
+Result<RunSummary> run_arm(const Arm& arm, const DaemonOptions& options);
+
+// "elapsed 1 min 5 s"-style duration text used by the progress line.
+std::string format_duration(double seconds);
+
+// The episode table `hpcab-harness status` and the demo print: one row per episode with its
+// status, attempt, worker, rank, exit reason and code, tokens, submission and verdict.
+std::string episode_table(const std::vector<EpisodeRow>& rows);
+
+}  // namespace hpcab::harness

@@ -1,0 +1,171 @@
+// hpcab-harness: runs the episodes of an arm (SPEC §6; docs/harness.md). Wiring only: the arm
+// file is parsed by harness/arm.h, the episodes run in harness/daemon.h.
+#include <signal.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include "harness/arm.h"
+#include "harness/daemon.h"
+#include "harness/episode_db.h"
+#include "harness/plan.h"
+
+using namespace hpcab;
+using namespace hpcab::harness;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Exit codes (docs/harness.md).
+constexpr int kExitOk = 0;
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitNoJudge = 3;
+constexpr int kExitInterrupted = 130;
+
+std::string default_tool_path() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("hpcab-tool") : (self.parent_path() / "hpcab-tool").string();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "hpcab-harness: runs the agent episodes of an arm against HPCAgent-Bench judges and "
+      "records them in an episode database (docs/harness.md)."};
+  app.require_subcommand(1);
+
+  std::string arm_file, db_path, corpus_dir = default_corpus_dir().string();
+  auto add_common = [&](CLI::App* cmd) {
+    cmd->add_option("ARM", arm_file, "arm file (KEY=value lines or JSON)")->required();
+    cmd->add_option("--db", db_path, "episode database (default: the arm's STATE_DB)");
+    cmd->add_option("--corpus", corpus_dir, "corpus folder the arm's kernels resolve against");
+  };
+
+  auto* run = app.add_subcommand(
+      "run",
+      "run every waiting episode of ARM; a restarted run skips finished episodes and reruns "
+      "interrupted ones. Exit: 0 queue drained, 1 error, 2 usage, 3 no episode reached a judge, "
+      "130 stopped by a signal (running episodes are left for the next run)");
+  add_common(run);
+  DaemonOptions opt;
+  std::string workspaces = "var/episodes";
+  std::string api_key_env = "HPCAB_UPSTREAM_API_KEY";
+  bool quiet = false;
+  opt.tool_path = default_tool_path();
+  opt.progress_interval_s = -1;
+  run->add_option("--workspaces", workspaces, "folder for episode workspaces (var/episodes)");
+  run->add_option("--tool", opt.tool_path, "hpcab-tool binary (default: beside hpcab-harness)");
+  run->add_option("--api-key-env", api_key_env,
+                  "environment variable holding the real inference API key the proxies send "
+                  "upstream (agents only ever see a dummy key)");
+  run->add_option("--term-grace", opt.term_grace_s, "seconds between SIGTERM and SIGKILL (5)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--progress-interval", opt.progress_interval_s,
+                  "seconds between progress lines (1 on a terminal, 10 otherwise)")
+      ->check(CLI::PositiveNumber);
+  run->add_flag("--quiet,-q", quiet, "no progress line and no episode log");
+
+  auto* status = app.add_subcommand("status", "print ARM's progress and its episode table");
+  add_common(status);
+  bool brief = false;
+  status->add_flag("--brief", brief, "only the status line");
+
+  auto* plan = app.add_subcommand(
+      "plan", "print ARM's episodes and each worker's pinning without running anything");
+  add_common(plan);
+
+  CLI11_PARSE(app, argc, argv);
+
+  auto arm = load_arm(arm_file, corpus_dir);
+  if (!arm) {
+    std::cerr << "hpcab-harness: " << arm.error().message << "\n";
+    return kExitUsage;
+  }
+  if (!db_path.empty()) arm->state_db = db_path;
+
+  if (*plan) {
+    for (int w = 0; w < arm->workers; ++w) {
+      Pin p = pin_worker(*arm, w);
+      std::cout << "worker " << w << ": judge " << p.judge_url << " rank " << p.rank
+                << (p.inference_url.empty() ? "" : ", inference " + p.inference_url) << "\n";
+    }
+    for (const auto& e : plan_episodes(*arm)) std::cout << e.seq << " " << e.id << "\n";
+    return kExitOk;
+  }
+
+  if (*status) {
+    auto db = EpisodeDb::open(arm->state_db.string());
+    if (!db) {
+      std::cerr << "hpcab-harness: " << db.error().message << "\n";
+      return kExitError;
+    }
+    auto c = (*db)->counts(arm->name);
+    auto rows = (*db)->list(arm->name);
+    if (!c || !rows) {
+      std::cerr << "hpcab-harness: " << (!c ? c.error().message : rows.error().message) << "\n";
+      return kExitError;
+    }
+    const int64_t planned = static_cast<int64_t>(plan_episodes(*arm).size());
+    std::cout << arm->name << ": " << status_line(*c);
+    if (c->total() < planned) std::cout << " | not yet enqueued " << planned - c->total();
+    std::cout << "\n";
+    if (!brief) std::cout << episode_table(*rows);
+    return kExitOk;
+  }
+
+  // run
+  opt.workspace_root = workspaces;
+  opt.corpus_dir = corpus_dir;
+  if (const char* k = std::getenv(api_key_env.c_str())) opt.upstream_api_key = k;
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  if (!quiet) {
+    opt.progress = &std::cerr;
+    opt.log = &std::cerr;
+    opt.progress_tty = tty;
+    if (opt.progress_interval_s <= 0) opt.progress_interval_s = tty ? 1 : 10;
+  }
+
+  // SIGINT/SIGTERM: a graceful stop. Blocked in every thread (set before any is created) and
+  // taken synchronously by one waiter, so no handler runs in the middle of the daemon's work.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+  std::atomic<bool> stop{false};
+  opt.stop = &stop;
+  std::thread waiter([&] {
+    int sig = 0;
+    if (sigwait(&stop_signals, &sig) == 0 && sig != 0) {
+      if (!stop.exchange(true)) {
+        std::cerr << "\nhpcab-harness: signal " << sig
+                  << ": stopping the running agents; their episodes stay for the next run\n";
+      }
+    }
+  });
+
+  auto summary = run_arm(*arm, opt);
+  if (!stop.exchange(true)) pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  if (!summary) {
+    std::cerr << "hpcab-harness: " << summary.error().message << "\n";
+    return kExitError;
+  }
+  if (summary->interrupted) return kExitInterrupted;
+  if (summary->attempts_run > 0 && summary->reached_judge == 0) {
+    std::cerr << "hpcab-harness: no episode reached a judge (" << summary->attempts_run
+              << " attempts); check JUDGE_URLS and that the judges are up\n";
+    return kExitNoJudge;
+  }
+  return kExitOk;
+}

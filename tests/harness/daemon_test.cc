@@ -1,0 +1,480 @@
+// End to end: the harness daemon running scripted agents (shell scripts calling the real
+// hpcab-tool and, through the metering proxy, fake inference servers) against real judges on
+// 127.0.0.1. Issue 5 item 7: pinning and ranks, token totals, budgets 124/125 and their rerun,
+// crash relaunch, restart after kill -9, the lock, a graceful stop, final submissions.
+#include "harness/daemon.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "harness/arm.h"
+#include "harness/episode_db.h"
+#include "tests/harness/fake_llm.h"
+#include "tests/judge/judge_process.h"
+
+namespace hpcab::harness {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using judge::test::Judge;
+using judge::test::slurp;
+
+const std::string kBin = HPCAB_BINARY_DIR;
+
+// The model client of the scripted agents: one request through the proxy at $MODEL_URL.
+// Exit 0 answered, 10 refused for budget (402), 11 another HTTP error, 12 no answer.
+constexpr const char* kLlmClient = R"PY(
+import json, os, sys, urllib.request, urllib.error
+base = os.environ["MODEL_URL"]
+kind = sys.argv[1]
+if kind.startswith("anthropic"):
+    url = base + "/v1/messages"
+    body = {"model": "m", "max_tokens": 16, "messages": [{"role": "user", "content": "hi"}]}
+else:
+    url = base + "/v1/chat/completions"
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+if kind.endswith("stream"):
+    body["stream"] = True
+req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={
+    "Content-Type": "application/json", "x-api-key": "dummy", "anthropic-version": "2023-06-01",
+    "Authorization": "Bearer dummy"})
+try:
+    with urllib.request.urlopen(req, timeout=30) as r:
+        r.read()
+    sys.exit(0)
+except urllib.error.HTTPError as e:
+    print(e.code, e.read()[:300])
+    sys.exit(10 if e.code == 402 else 11)
+except Exception as e:
+    print("no answer:", e)
+    sys.exit(12)
+)PY";
+
+class DaemonTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "hpcab-daemon-XXXXXX").string();
+    dir_ = mkdtemp(tmpl.data());
+    std::ofstream(dir_ / "llm.py") << kLlmClient;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // Writes an agent script and returns the AGENT_COMMAND that runs it.
+  std::string agent(const std::string& name, const std::string& body) {
+    fs::path p = dir_ / (name + ".sh");
+    std::ofstream(p) << "#!/bin/sh\nD='" << dir_.string() << "'\n" << body << "\n";
+    return "sh " + p.string();
+  }
+
+  Arm arm(const std::string& text) {
+    fs::path p = dir_ / "arm.env";
+    std::ofstream(p) << text << "\nSTATE_DB=" << (dir_ / "harness.db").string() << "\n";
+    auto a = load_arm(p);
+    EXPECT_TRUE(a) << (a ? "" : a.error().message);
+    return a ? *a : Arm{};
+  }
+
+  DaemonOptions options() {
+    DaemonOptions o;
+    o.workspace_root = dir_ / "ws";
+    o.tool_path = kBin + "/hpcab-tool";
+    o.corpus_dir = default_corpus_dir();
+    o.term_grace_s = 0.5;
+    o.judge_timeout_s = 20;
+    o.log = &log_;
+    return o;
+  }
+
+  std::vector<EpisodeRow> rows(const std::string& arm_name) {
+    auto db = EpisodeDb::open((dir_ / "harness.db").string());
+    EXPECT_TRUE(db);
+    auto r = (*db)->list(arm_name);
+    EXPECT_TRUE(r);
+    return r ? *r : std::vector<EpisodeRow>{};
+  }
+
+  std::vector<std::string> lines(const std::string& file) {
+    std::istringstream in(slurp(dir_ / file));
+    std::vector<std::string> out;
+    for (std::string l; std::getline(in, l);) {
+      if (!l.empty()) out.push_back(l);
+    }
+    return out;
+  }
+
+  fs::path dir_;
+  std::ostringstream log_;
+};
+
+// Processes whose command line contains `needle` (a leftover agent).
+int processes_with(const std::string& needle) {
+  int n = 0;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmd = slurp(e.path() / "cmdline");
+    for (char& c : cmd) c = c == '\0' ? ' ' : c;
+    if (cmd.find(needle) != std::string::npos && std::stoi(name) != getpid()) ++n;
+  }
+  return n;
+}
+
+// 4 workers x 2 inference URLs x 2 judges: every worker keeps its pin, sends its rank, and the
+// episode database counts exactly the tokens the fake servers reported.
+TEST_F(DaemonTest, PinsWorkersRoundRobinAndCountsEveryToken) {
+  Judge j0(json{{"rank", 0}});
+  Judge j1(json{{"rank", 1}});
+  test::FakeLlm m0, m1;
+  m0.start();
+  m1.start();
+  const std::string cmd = agent("pin", R"SH(
+echo "$HPCAB_WORKER $JUDGE_RANK $JUDGE_URL $KERNEL $RUN_ID" >> "$D/seen"
+hpcab-tool task > task.out 2> task.err || exit 5
+python3 "$D/llm.py" openai || exit 6
+python3 "$D/llm.py" anthropic-stream || exit 6
+python3 "$D/llm.py" openai-stream || exit 6
+sleep 0.3
+)SH");
+  Arm a =
+      arm("NAME=pin\nKERNELS=track:loop_level_reasoning\nAGENT=command\n"
+          "AGENT_COMMAND=" +
+          cmd +
+          "\nWORKERS=4\nWALL_BUDGET_S=60\nMAX_RELAUNCHES=0\n"
+          "INFERENCE_URLS=" +
+          m0.url() + "," + m1.url() + "\nJUDGE_URLS=" + j0.url() + "," + j1.url());
+  auto s = run_arm(a, options());
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->counts.finished, 8) << log_.str();
+  EXPECT_EQ(s->reached_judge, 8);
+
+  const std::string judges[2] = {j0.url(), j1.url()};
+  const std::string models[2] = {m0.url(), m1.url()};
+  std::set<int> workers_seen;
+  for (const auto& l : lines("seen")) {
+    std::istringstream in(l);
+    int w = -1, rank = -1;
+    std::string url, kernel, run_id;
+    in >> w >> rank >> url >> kernel >> run_id;
+    ASSERT_GE(w, 0);
+    workers_seen.insert(w);
+    EXPECT_EQ(rank, w % 2) << l;
+    EXPECT_EQ(url, judges[w % 2]) << l;
+  }
+  EXPECT_EQ(workers_seen.size(), 4u) << "every worker should have run an episode";
+
+  test::FakeTotals per_model[2];
+  int64_t in = 0, cached = 0, out = 0, requests = 0;
+  for (const auto& r : rows("pin")) {
+    EXPECT_EQ(r.status, "finished") << r.id << " " << r.exit_reason;
+    EXPECT_EQ(r.exit_code, 0) << r.id;
+    ASSERT_TRUE(r.worker && r.rank);
+    EXPECT_EQ(*r.rank, *r.worker % 2);
+    EXPECT_EQ(r.judge_url, judges[*r.worker % 2]);
+    EXPECT_EQ(r.inference_url, models[*r.worker % 2]);
+    EXPECT_EQ(r.requests, 3) << r.id;
+    auto& t = per_model[*r.worker % 2];
+    t.requests += r.requests;
+    t.input += r.input_tokens;
+    t.cached += r.cached_tokens;
+    t.output += r.output_tokens;
+    in += r.input_tokens;
+    cached += r.cached_tokens;
+    out += r.output_tokens;
+    requests += r.requests;
+  }
+  // Each fake server saw exactly the requests of the workers pinned to it.
+  for (int i = 0; i < 2; ++i) {
+    auto t = (i == 0 ? m0 : m1).totals();
+    EXPECT_EQ(per_model[i].requests, t.requests) << "inference " << i;
+    EXPECT_EQ(per_model[i].input, t.input) << "inference " << i;
+    EXPECT_EQ(per_model[i].cached, t.cached) << "inference " << i;
+    EXPECT_EQ(per_model[i].output, t.output) << "inference " << i;
+  }
+  EXPECT_EQ(requests, 24);
+  EXPECT_GT(in, 0);
+  EXPECT_GT(cached, 0);
+  EXPECT_GT(out, 0);
+}
+
+// Wall clock: SIGTERM to the group, 124, one rerun with twice the budget, then 124 for good.
+// A process that left the group (setsid) is swept too.
+TEST_F(DaemonTest, WallBudgetEndsWith124AndRerunsOnceWithTwiceTheBudget) {
+  Judge j;
+  const std::string cmd = agent("slow", R"SH(
+trap 'echo "$RUN_ID" >> "$D/terms"; exit 0' TERM
+setsid sleep 3107 &
+echo "$(grep -o 'You have [0-9]* seconds' PROMPT.md)" >> "$D/budgets"
+while :; do sleep 0.05; done
+)SH");
+  Arm a = arm("NAME=wall\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+              "\nWALL_BUDGET_S=1\nLIMIT_RERUN_FACTOR=2\nJUDGE_URLS=" + j.url());
+  const auto t0 = std::chrono::steady_clock::now();
+  auto s = run_arm(a, options());
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(s) << s.error().message;
+  auto r = rows("wall");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].status, "finished");
+  EXPECT_EQ(r[0].exit_reason, "wall_budget");
+  EXPECT_EQ(r[0].exit_code, 124);
+  EXPECT_EQ(r[0].attempt, 2);
+  EXPECT_EQ(r[0].limit_reruns, 1);
+  EXPECT_DOUBLE_EQ(r[0].budget_factor, 2.0);
+  // The rerun's prompt states the doubled budget it was held to.
+  EXPECT_EQ(lines("budgets"),
+            (std::vector<std::string>{"You have 1 seconds", "You have 2 seconds"}));
+  // Both attempts got SIGTERM first (their trap ran).
+  EXPECT_EQ(lines("terms"), (std::vector<std::string>{"wall/s000/0#1", "wall/s000/0#2"}));
+  EXPECT_GE(took, 3.0);
+  EXPECT_LT(took, 30.0);
+  EXPECT_EQ(processes_with("sleep 3107"), 0) << "a setsid child outlived its episode";
+}
+
+// Tokens: the proxy refuses once the budget is spent, the episode ends with 125, and its one
+// rerun gets a fresh budget twice as large; the totals count every attempt.
+TEST_F(DaemonTest, TokenBudgetEndsWith125AndRerunsOnce) {
+  Judge j;
+  test::FakeLlm m;
+  m.start();
+  const std::string cmd = agent("spender", R"SH(
+while python3 "$D/llm.py" openai >> "$D/llm.out"; do :; done
+echo "$RUN_ID refused $?" >> "$D/refused"
+sleep 30
+)SH");
+  Arm a = arm("NAME=tok\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+              "\nWALL_BUDGET_S=60\nTOKEN_BUDGET=150\nINFERENCE_URLS=" + m.url() +
+              "\nJUDGE_URLS=" + j.url());
+  auto s = run_arm(a, options());
+  ASSERT_TRUE(s) << s.error().message;
+  auto r = rows("tok");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].exit_reason, "token_budget") << log_.str();
+  EXPECT_EQ(r[0].exit_code, 125);
+  EXPECT_EQ(r[0].attempt, 2);
+  EXPECT_EQ(r[0].limit_reruns, 1);
+  auto t = m.totals();
+  EXPECT_EQ(r[0].input_tokens, t.input);
+  EXPECT_EQ(r[0].cached_tokens, t.cached);
+  EXPECT_EQ(r[0].output_tokens, t.output);
+  // The rerun could spend more than the first attempt: its budget was 300, not what was left.
+  EXPECT_GE(t.requests, 3);
+  auto db = EpisodeDb::open((dir_ / "harness.db").string());
+  auto reqs = (*db)->requests("tok/s000/0");
+  ASSERT_TRUE(reqs);
+  int refused = 0;
+  for (const auto& q : *reqs) refused += q.status == 402;
+  EXPECT_EQ(static_cast<int64_t>(reqs->size()), r[0].requests);
+  // The agent either saw the refusal (402) or was stopped before asking again.
+  EXPECT_LE(refused, 2);
+  EXPECT_EQ(r[0].requests - refused, t.requests);
+}
+
+// A crashing agent is relaunched in the same workspace, within the same deadline.
+TEST_F(DaemonTest, CrashedAgentIsRelaunchedUpToMaxRelaunches) {
+  Judge j;
+  const std::string flaky = agent("flaky", R"SH(
+n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count
+echo "$RUN_ID $n" >> "$D/launches"
+[ "$n" -ge 3 ] && exit 0
+exit 7
+)SH");
+  Arm a = arm("NAME=flaky\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + flaky +
+              "\nMAX_RELAUNCHES=2\nWALL_BUDGET_S=60\nJUDGE_URLS=" + j.url());
+  auto s = run_arm(a, options());
+  ASSERT_TRUE(s) << s.error().message;
+  auto r = rows("flaky");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].status, "finished");
+  EXPECT_EQ(r[0].exit_code, 0);
+  EXPECT_EQ(r[0].attempt, 1) << "relaunches are not new attempts";
+  EXPECT_EQ(lines("launches"),
+            (std::vector<std::string>{"flaky/s000/0#1 1", "flaky/s000/0#1 2", "flaky/s000/0#1 3"}));
+
+  const std::string broken = agent("broken", "echo x >> \"$D/broken\"; exit 7");
+  Arm b = arm("NAME=broken\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + broken +
+              "\nMAX_RELAUNCHES=1\nWALL_BUDGET_S=60\nJUDGE_URLS=" + j.url());
+  ASSERT_TRUE(run_arm(b, options()));
+  r = rows("broken");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].status, "failed");
+  EXPECT_EQ(r[0].exit_reason, "crash");
+  EXPECT_EQ(r[0].exit_code, 7);
+  EXPECT_EQ(lines("broken").size(), 2u) << "one launch and one relaunch";
+}
+
+// The agent's submissions through hpcab-tool become the episode's final submission.
+TEST_F(DaemonTest, RecordsTheFinalSubmission) {
+  Judge j;
+  const std::string cmd = agent("submitter", R"SH(
+cp "$HPCAB_TEST_REFERENCE" mine.c
+hpcab-tool submit mine.c > submit.json || exit 9
+hpcab-tool submit mine.c > second.json 2> second.err
+echo "$?" > "$D/second_exit"
+)SH");
+  const std::string reference =
+      std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
+  Arm a =
+      arm("NAME=sub\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=HPCAB_TEST_REFERENCE=" + reference +
+          " " + cmd + "\nWALL_BUDGET_S=300\nSUBMISSION_POLICY=single\nJUDGE_URLS=" + j.url());
+  auto s = run_arm(a, options());
+  ASSERT_TRUE(s) << s.error().message;
+  auto r = rows("sub");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].exit_reason, "submitted") << log_.str();
+  ASSERT_TRUE(r[0].final_submission_id.has_value());
+  EXPECT_EQ(r[0].final_verdict, "ok");
+  auto rec = j.get("/health");
+  EXPECT_EQ(rec.status, 200);
+  // The single policy refused the second submit (hpcab-tool exit 4).
+  EXPECT_EQ(slurp(dir_ / "second_exit"), "4\n");
+}
+
+// Only one daemon per (database, arm); a stop signal leaves the running episode interrupted,
+// and the next daemon runs it again.
+TEST_F(DaemonTest, OneDaemonPerArmAndAStopLeavesEpisodesForTheNextRun) {
+  Judge j;
+  const std::string cmd = agent("waiter", R"SH(
+echo "$RUN_ID" >> "$D/starts"
+[ -f "$D/release" ] && exit 0
+trap 'echo "$RUN_ID" >> "$D/terms"; exit 0' TERM
+while :; do sleep 0.05; done
+)SH");
+  Arm a = arm("NAME=lock\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+              "\nWALL_BUDGET_S=120\nJUDGE_URLS=" + j.url());
+  std::atomic<bool> stop{false};
+  DaemonOptions o = options();
+  o.stop = &stop;
+  Result<RunSummary> first = Error{"not run"};
+  std::thread t([&] { first = run_arm(a, o); });
+  for (int i = 0; i < 200 && lines("starts").empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(lines("starts").size(), 1u);
+  std::ostringstream second_log;
+  DaemonOptions o2 = options();
+  o2.log = &second_log;
+  auto second = run_arm(a, o2);
+  ASSERT_FALSE(second);
+  EXPECT_NE(second.error().message.find("already being run"), std::string::npos)
+      << second.error().message;
+
+  stop = true;
+  t.join();
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_TRUE(first->interrupted);
+  EXPECT_EQ(lines("terms"), (std::vector<std::string>{"lock/s000/0#1"}));
+  auto r = rows("lock");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].status, "interrupted");
+
+  std::ofstream(dir_ / "release") << "1";
+  auto again = run_arm(a, options());
+  ASSERT_TRUE(again) << again.error().message;
+  r = rows("lock");
+  EXPECT_EQ(r[0].status, "finished");
+  EXPECT_EQ(r[0].attempt, 2);
+}
+
+// The real binary: kill -9 in the middle of an arm; the restarted daemon kills what the dead
+// one left, reruns the interrupted episode, and never reruns a finished one.
+TEST_F(DaemonTest, RestartAfterKill9ResumesWithoutDuplicatingFinishedEpisodes) {
+  Judge j;
+  const std::string cmd = agent("steady", R"SH(
+echo "$RUN_ID" >> "$D/starts"
+python3 -c "import time,os; time.sleep(2.5); open('$D/done','a').write(os.environ['RUN_ID']+'\n')"
+)SH");
+  const fs::path arm_file = dir_ / "arm.env";
+  arm("NAME=k9\nKERNELS=s000,s111,s212\nAGENT=command\nAGENT_COMMAND=" + cmd +
+      "\nWALL_BUDGET_S=60\nJUDGE_URLS=" + j.url());
+  auto start_daemon = [&] {
+    pid_t pid = fork();
+    if (pid == 0) {
+      int devnull = open((dir_ / "daemon.log").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      dup2(devnull, 1);
+      dup2(devnull, 2);
+      execl((kBin + "/hpcab-harness").c_str(), "hpcab-harness", "run", arm_file.c_str(),
+            "--workspaces", (dir_ / "ws").c_str(), "--progress-interval", "0.2", nullptr);
+      _exit(127);
+    }
+    return pid;
+  };
+  pid_t d = start_daemon();
+  // Wait until the first episode is done and the second is running.
+  for (int i = 0; i < 400 && !(lines("done").size() == 1 && lines("starts").size() == 2); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  ASSERT_EQ(lines("done").size(), 1u) << slurp(dir_ / "daemon.log");
+  ASSERT_EQ(lines("starts").size(), 2u);
+  kill(d, SIGKILL);
+  int status = 0;
+  waitpid(d, &status, 0);
+
+  d = start_daemon();
+  waitpid(d, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << slurp(dir_ / "daemon.log");
+  auto r = rows("k9");
+  ASSERT_EQ(r.size(), 3u);
+  for (const auto& e : r) EXPECT_EQ(e.status, "finished") << e.id;
+  EXPECT_EQ(r[0].attempt, 1);
+  EXPECT_EQ(r[1].attempt, 2) << "the interrupted episode runs again as a new attempt";
+  EXPECT_EQ(r[2].attempt, 1);
+  // Every episode finished exactly once; the killed attempt never finished (it was swept).
+  EXPECT_EQ(lines("done"), (std::vector<std::string>{"k9/s000/0#1", "k9/s111/0#2", "k9/s212/0#1"}));
+  EXPECT_EQ(lines("starts"),
+            (std::vector<std::string>{"k9/s000/0#1", "k9/s111/0#1", "k9/s111/0#2", "k9/s212/0#1"}));
+}
+
+// `hpcab-harness status` prints the status line and the episode table; `plan` the pinning.
+TEST_F(DaemonTest, StatusAndPlanCommands) {
+  Judge j;
+  const std::string cmd = agent("quick", "exit 0");
+  const fs::path arm_file = dir_ / "arm.env";
+  Arm a = arm("NAME=st\nKERNELS=s000,s111\nAGENT=command\nAGENT_COMMAND=" + cmd +
+              "\nWORKERS=3\nJUDGE_URLS=" + j.url() + ",http://127.0.0.1:1");
+  auto run_cli = [&](const std::string& sub) {
+    std::string out;
+    std::string command = kBin + "/hpcab-harness " + sub + " " + arm_file.string() + " 2>&1";
+    FILE* f = popen(command.c_str(), "r");
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
+    pclose(f);
+    return out;
+  };
+  std::string plan = run_cli("plan");
+  EXPECT_NE(plan.find("worker 1: judge http://127.0.0.1:1 rank 1"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("worker 2: judge " + j.url() + " rank 0"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("1 st/s111/0"), std::string::npos) << plan;
+  std::string before = run_cli("status");
+  EXPECT_NE(before.find("st: done 0 | running 0 | queued 0"), std::string::npos) << before;
+  EXPECT_NE(before.find("not yet enqueued 2"), std::string::npos) << before;
+
+  // Worker 1 is pinned to a judge that is not there: its episodes fail, the others finish.
+  auto s = run_arm(a, options());
+  ASSERT_TRUE(s);
+  std::string after = run_cli("status");
+  EXPECT_NE(after.find("st/s000/0"), std::string::npos) << after;
+  EXPECT_NE(after.find("st/s111/0"), std::string::npos) << after;
+  EXPECT_NE(after.find("st: done"), std::string::npos) << after;
+}
+
+}  // namespace
+}  // namespace hpcab::harness
