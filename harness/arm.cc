@@ -468,4 +468,8 @@ Result<Arm> load_arm(const fs::path& file, const fs::path& corpus_dir) {
   return arm;
 }
 
+Result<std::vector<std::string>> parse_url_list(const std::string& text) {
+  return parse_urls(Entry{"URLS", text, "URL list"});
+}
+
 }  // namespace hpcab::harness

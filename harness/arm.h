@@ -67,6 +67,10 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label,
 Result<std::vector<std::string>> resolve_kernels(const std::vector<std::string>& selectors,
                                                  const std::vector<Manifest>& corpus);
 
+// A comma list of http(s) URLs as JUDGE_URLS / INFERENCE_URLS take it (trailing '/' dropped);
+// for command-line overrides of an arm's URLs.
+Result<std::vector<std::string>> parse_url_list(const std::string& text);
+
 // The default corpus: HPCAB_SOURCE_DIR/corpus.
 std::filesystem::path default_corpus_dir();
 

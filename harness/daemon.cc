@@ -163,6 +163,46 @@ void read_final_submission(const fs::path& state_dir, const std::string& run_id,
   if (std::getline(marker, line)) take(line);
 }
 
+// The last `bytes` of an agent's log, indented, for the daemon's own log when an agent crashes.
+std::string log_tail(const fs::path& path, std::size_t bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return "  (no log)";
+  const std::streamoff size = in.tellg();
+  const std::streamoff from = size > static_cast<std::streamoff>(bytes) ? size - bytes : 0;
+  in.seekg(from);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  std::string out = "  | ";
+  for (char c : text) out += c == '\n' ? std::string("\n  | ") : std::string(1, c);
+  return out;
+}
+
+// What the proxy's callbacks tell the worker: the attempt (by its run id) must stop with an
+// exit code (125 tokens, 126 context). A callback about another attempt (a straggler request
+// of one already over) is ignored.
+class StopSignal {
+ public:
+  void arm(const std::string& key) {
+    std::lock_guard lock(mu_);
+    key_ = key;
+    code_ = 0;
+  }
+  void raise(const std::string& key, int code) {
+    std::lock_guard lock(mu_);
+    if (key == key_ && code_ == 0) code_ = code;
+  }
+  int load() const {
+    std::lock_guard lock(mu_);
+    return code_;
+  }
+  bool operator==(int code) const { return load() == code; }
+
+ private:
+  mutable std::mutex mu_;
+  std::string key_;
+  int code_ = 0;
+};
+
 struct Attempt {
   ExitInfo exit;
   bool failed = false;       // a harness-side failure or a crash past its relaunches
@@ -181,7 +221,7 @@ class Daemon {
 
  private:
   void worker_main(int w);
-  Attempt run_attempt(int w, MeteringProxy* proxy, std::atomic<int>& stop_code, const Pin& pin,
+  Attempt run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, const Pin& pin,
                       const EpisodeRow& row);
   bool stopping() const { return opt_.stop && opt_.stop->load(); }
   void log_line(const std::string& s) {
@@ -238,8 +278,8 @@ std::vector<std::string> Daemon::agent_env(const Pin& pin, const AgentContext& c
   return out;
 }
 
-Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, std::atomic<int>& stop_code,
-                            const Pin& pin, const EpisodeRow& row) {
+Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, const Pin& pin,
+                            const EpisodeRow& row) {
   Attempt a;
   const auto started = Clock::now();
   const Budget budget = episode_budget(arm_, row.budget_factor);
@@ -332,7 +372,7 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, std::atomic<int>& stop_
   AgentSpawn spawn{*command, workspace.string(), agent_env(pin, ctx, usage_url, state_dir),
                    log_path.string()};
 
-  stop_code = 0;
+  stop_code.arm(run_id);
   if (proxy) proxy->set_episode(run_id, static_cast<double>(budget.tokens));
   auto stop_requested = [&] { return stop_code.load() != 0 || stopping(); };
   // 124/125/126 by what stopped the agent; relaunch a crash while time and budget remain.
@@ -370,6 +410,9 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, std::atomic<int>& stop_
     if (a.relaunches >= arm_.max_relaunches) {
       a.exit = {kCrash, wt.exit_code, {}, ""};
       a.failed = true;
+      log_line("[w" + std::to_string(w) + "] " + run_id + ": agent exited with " +
+               std::to_string(wt.exit_code) + "; the end of " + log_path.string() + ":\n" +
+               log_tail(log_path, 800));
       break;
     }
     ++a.relaunches;
@@ -396,9 +439,7 @@ void Daemon::worker_main(int w) {
   }
   db.db = std::move(*opened);
 
-  std::atomic<int> stop_code{0};
-  std::string current_key;
-  std::mutex key_mu;
+  StopSignal stop_code;
   DbSink sink(db, arm_.token_weights, opt_.log, &log_mu_);
   std::unique_ptr<MeteringProxy> proxy;
   if (!pin.inference_url.empty()) {
@@ -406,7 +447,7 @@ void Daemon::worker_main(int w) {
     po.upstream_url = pin.inference_url;
     po.upstream_api_key = opt_.upstream_api_key;
     po.weights = arm_.token_weights;
-    po.on_budget_exhausted = [&stop_code](const std::string&) { stop_code = 125; };
+    po.on_budget_exhausted = [&stop_code](const std::string& key) { stop_code.raise(key, 125); };
     proxy = std::make_unique<MeteringProxy>(po, &sink);
     auto port = proxy->start(0);
     if (!port) {

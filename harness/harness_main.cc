@@ -43,10 +43,15 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::string arm_file, db_path, corpus_dir = default_corpus_dir().string();
+  std::string judge_urls, inference_urls;
   auto add_common = [&](CLI::App* cmd) {
     cmd->add_option("ARM", arm_file, "arm file (KEY=value lines or JSON)")->required();
     cmd->add_option("--db", db_path, "episode database (default: the arm's STATE_DB)");
     cmd->add_option("--corpus", corpus_dir, "corpus folder the arm's kernels resolve against");
+    cmd->add_option("--judge-urls", judge_urls,
+                    "comma list replacing the arm's JUDGE_URLS (rank order), e.g. from a launcher");
+    cmd->add_option("--inference-urls", inference_urls,
+                    "comma list replacing the arm's INFERENCE_URLS");
   };
 
   auto* run = app.add_subcommand(
@@ -90,6 +95,17 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   if (!db_path.empty()) arm->state_db = db_path;
+  for (auto [flag, text, target] :
+       {std::tuple{"--judge-urls", &judge_urls, &arm->judge_urls},
+        std::tuple{"--inference-urls", &inference_urls, &arm->inference_urls}}) {
+    if (text->empty()) continue;
+    auto urls = parse_url_list(*text);
+    if (!urls) {
+      std::cerr << "hpcab-harness: " << flag << ": " << urls.error().message << "\n";
+      return kExitUsage;
+    }
+    *target = *urls;
+  }
 
   if (*plan) {
     for (int w = 0; w < arm->workers; ++w) {
