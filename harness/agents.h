@@ -32,7 +32,25 @@ struct AgentContext {
   std::string tool_path;    // absolute path of the hpcab-tool binary
   std::string reference_c;  // absolute path of the kernel's corpus reference.c (built-ins)
   std::string library_dir;  // absolute; where autopar built-ins put libraries for the judge
+  // The variables hpcab-tool reads (JUDGE_URL, JUDGE_RANK, RUN_ID, AGENT, KERNEL, LANGUAGE,
+  // HPCAB_SUBMISSION_POLICY, HPCAB_TOOL_STATE, JUDGE_TOKEN, ...), as the daemon sets them for
+  // the agent. Written into the MCP server entries of the agent's configuration, because several
+  // MCP clients start stdio servers with a minimal environment rather than their own (the MCP
+  // Python SDK used by OpenHands, Codex). Values derived from the fields above (judge_url, rank,
+  // run_id, kind, kernel, language) fill in whatever this map lacks.
+  std::map<std::string, std::string> tool_env;
 };
+
+// The folder, inside the workspace, that holds the agents' configuration files and state
+// (MCP configuration, CODEX_HOME, OpenHands and mini-swe-agent settings, Claude Code's config).
+inline constexpr std::string_view kAgentFilesDir = ".hpcab-agent";
+
+// `s` as one POSIX shell word: in single quotes, each embedded ' written as '\''.
+std::string shell_quote(std::string_view s);
+
+// The environment an `hpcab-tool mcp` server entry carries: ctx.tool_env over the values derived
+// from ctx (JUDGE_URL, JUDGE_RANK, RUN_ID, AGENT, KERNEL, LANGUAGE).
+std::map<std::string, std::string> mcp_server_env(const AgentContext& ctx);
 
 // The kind's built-in command template (with {placeholders}, see kCommandPlaceholders in
 // harness/arm.h). '' for `command`, which has none (its arm must set AGENT_COMMAND).

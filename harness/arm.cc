@@ -42,7 +42,8 @@ constexpr std::string_view kKeys[] = {"NAME",
                                       "PROMPT_TEMPLATE",
                                       "MAX_RELAUNCHES",
                                       "LIMIT_RERUN_FACTOR",
-                                      "STATE_DB"};
+                                      "STATE_DB",
+                                      "LIBRARY_DIR"};
 
 bool known_key(std::string_view k) {
   return std::find(std::begin(kKeys), std::end(kKeys), k) != std::end(kKeys);
@@ -390,6 +391,9 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs:
     } else if (k == "STATE_DB") {
       if (v.empty()) return Error{e.where + ": expected a file path"};
       arm.state_db = v;
+    } else if (k == "LIBRARY_DIR") {
+      if (v.empty()) return Error{e.where + ": expected a folder path"};
+      arm.library_dir = v;
     }
   }
 

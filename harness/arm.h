@@ -24,10 +24,11 @@ inline constexpr std::string_view kAgentKinds[] = {
     "claude-code", "mini-swe-agent", "openhands",   "codex",        "command",
     "identity",    "replay",         "autopar-gcc", "autopar-polly"};
 inline constexpr std::string_view kLanguages[] = {"c", "cpp", "fortran"};
-// The {placeholders} an AGENT_COMMAND may use (filled when the agent is started).
+// The {placeholders} an AGENT_COMMAND may use (filled when the agent is started, each as one
+// shell-quoted word: see harness/agents.h). {tool_path} is the absolute hpcab-tool binary.
 inline constexpr std::string_view kCommandPlaceholders[] = {
     "workspace", "prompt_file", "prompt", "kernel", "language", "model",
-    "model_url", "judge_url",   "rank",   "run_id", "worker"};
+    "model_url", "judge_url",   "rank",   "run_id", "worker",   "tool_path"};
 
 struct Arm {
   std::filesystem::path file;  // the arm file as given
@@ -50,6 +51,8 @@ struct Arm {
   int max_relaunches = 2;
   double limit_rerun_factor = 2.0;
   std::filesystem::path state_db = "var/harness.db";
+  // Where the autopar built-ins write the libraries they build, relative to the daemon's working
+  // directory. The judge must be started with a --shared-dir that contains it.
   std::filesystem::path library_dir = "var/shared/libraries";
 
   bool uses_model() const;

@@ -230,8 +230,11 @@ class Daemon {
     if (opt_.progress_tty && opt_.progress == opt_.log) *opt_.log << "\r\33[K";
     *opt_.log << s << "\n" << std::flush;
   }
-  std::vector<std::string> agent_env(const Pin& pin, const AgentContext& ctx,
-                                     const std::string& usage_url, const fs::path& state_dir);
+  // The variables the agent's tools read (also written into MCP server entries).
+  std::map<std::string, std::string> tool_env(const Pin& pin, const AgentContext& ctx,
+                                              const std::string& usage_url,
+                                              const fs::path& state_dir) const;
+  std::vector<std::string> agent_env(const Pin& pin, const AgentContext& ctx) const;
 
   const Arm& arm_;
   const DaemonOptions& opt_;
@@ -244,31 +247,39 @@ class Daemon {
   std::string fatal_;  // guarded by summary_mu_
 };
 
-std::vector<std::string> Daemon::agent_env(const Pin& pin, const AgentContext& ctx,
-                                           const std::string& usage_url,
-                                           const fs::path& state_dir) {
+std::map<std::string, std::string> Daemon::tool_env(const Pin& pin, const AgentContext& ctx,
+                                                   const std::string& usage_url,
+                                                   const fs::path& state_dir) const {
   std::map<std::string, std::string> env;
-  // Only what an agent needs from the daemon's environment; the rest (the daemon's upstream
-  // API key above all) stays out of the agent's reach.
-  for (const char* k : {"HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TERM", "TMPDIR", "SHELL",
-                        "TZ", "JUDGE_TOKEN", "JUDGE_TOKEN_FILE", "JUDGE_CA_FILE"}) {
+  for (const char* k : {"JUDGE_TOKEN", "JUDGE_TOKEN_FILE", "JUDGE_CA_FILE"}) {
     if (const char* v = std::getenv(k)) env[k] = v;
   }
-  std::string path = env_or("PATH", "/usr/local/bin:/usr/bin:/bin");
-  env["PATH"] = fs::path(opt_.tool_path).parent_path().string() + ":" + path;
   env["JUDGE_URL"] = pin.judge_url;
   env["JUDGE_RANK"] = std::to_string(pin.rank);
   env["RUN_ID"] = ctx.run_id;
   env["KERNEL"] = ctx.kernel;
   env["LANGUAGE"] = ctx.language;
   env["AGENT"] = arm_.agent;
-  if (!arm_.model.empty()) env["MODEL"] = arm_.model;
-  if (!ctx.model_url.empty()) env["MODEL_URL"] = ctx.model_url;
   env["HPCAB_SUBMISSION_POLICY"] = arm_.submission_policy;
   env["HPCAB_TOOL_STATE"] = state_dir.string();
+  if (!usage_url.empty()) env["HPCAB_USAGE_URL"] = usage_url;
+  return env;
+}
+
+std::vector<std::string> Daemon::agent_env(const Pin& pin, const AgentContext& ctx) const {
+  std::map<std::string, std::string> env = ctx.tool_env;
+  // Only what an agent needs from the daemon's environment; the rest (the daemon's upstream
+  // API key above all) stays out of the agent's reach.
+  for (const char* k :
+       {"HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TERM", "TMPDIR", "SHELL", "TZ"}) {
+    if (const char* v = std::getenv(k)) env[k] = v;
+  }
+  std::string path = env_or("PATH", "/usr/local/bin:/usr/bin:/bin");
+  env["PATH"] = fs::path(opt_.tool_path).parent_path().string() + ":" + path;
+  if (!arm_.model.empty()) env["MODEL"] = arm_.model;
+  if (!ctx.model_url.empty()) env["MODEL_URL"] = ctx.model_url;
   env["HPCAB_TOOL"] = opt_.tool_path;
   env["HPCAB_WORKER"] = std::to_string(pin.worker);
-  if (!usage_url.empty()) env["HPCAB_USAGE_URL"] = usage_url;
   for (auto& [k, v] : agent_environment(ctx)) env[k] = v;
   // Markers for the sweeps: the attempt's processes, and every agent of this daemon slot.
   env["HPCAB_EPISODE"] = ctx.run_id;
@@ -363,13 +374,14 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, 
     ctx.reference_c = it->second.string();
   }
   ctx.library_dir = fs::absolute(arm_.library_dir).string();
+  const std::string usage_url = ctx.model_url.empty() ? "" : ctx.model_url + "/hpcab/usage";
+  ctx.tool_env = tool_env(pin, ctx, usage_url, state_dir);
   auto command = agent_command_line(ctx);
   if (!command) return harness_fail(kHarnessError, "agent command: " + command.error().message);
   if (auto st = write_agent_files(ctx); !st) {
     return harness_fail(kHarnessError, "agent files: " + st.error().message);
   }
-  const std::string usage_url = ctx.model_url.empty() ? "" : ctx.model_url + "/hpcab/usage";
-  AgentSpawn spawn{*command, workspace.string(), agent_env(pin, ctx, usage_url, state_dir),
+  AgentSpawn spawn{*command, workspace.string(), agent_env(pin, ctx),
                    log_path.string()};
 
   stop_code.arm(run_id);

@@ -163,7 +163,8 @@ Result<json> JudgeClient::baseline(const std::string& kernel, const std::string&
                     {"rank", std::to_string(settings_.rank)}}));
 }
 
-Result<json> JudgeClient::post(const std::string& route, const Submission& s) {
+Result<json> JudgeClient::post(const std::string& route, const Submission& s,
+                               const std::string& library) {
   {
     std::lock_guard lock(mu_);
     last_failure_ = Failure::kNone;
@@ -171,11 +172,11 @@ Result<json> JudgeClient::post(const std::string& route, const Submission& s) {
   if (settings_.url.empty())
     return fail(Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
   if (s.kernel.empty()) return fail(Failure::kLocal, "no kernel: pass one or set KERNEL");
-  if (s.source.empty()) return fail(Failure::kLocal, "the source is empty");
+  if (library.empty() && s.source.empty()) return fail(Failure::kLocal, "the source is empty");
   json body = {{"kernel", s.kernel},
                {"language", s.language.empty() ? "c" : s.language},
                {"rank", settings_.rank},
-               {"source", s.source},
+               {library.empty() ? "source" : "library", library.empty() ? s.source : library},
                {"build", json::array()},
                {"workspace_bytes", nullptr},
                {"preset", s.preset.empty() ? json(nullptr) : json(s.preset)},
@@ -202,10 +203,13 @@ Result<json> JudgeClient::post(const std::string& route, const Submission& s) {
   return answer;
 }
 
-Result<json> JudgeClient::score(const Submission& s) { return post("score", s); }
+Result<json> JudgeClient::score(const Submission& s) { return post("score", s, ""); }
 
 Result<json> JudgeClient::submit(const Submission& s) {
-  auto r = submit_once(s);
+  return record_submission(s, submit_impl(s, ""));
+}
+
+Result<json> JudgeClient::record_submission(const Submission& s, Result<json> r) {
   // Every graded submit, any policy, for the harness: the last line is the episode's final
   // submission (docs/harness.md). Only where the harness asked for it (HPCAB_TOOL_STATE).
   if (r && !settings_.state_dir.empty()) {
@@ -223,8 +227,18 @@ Result<json> JudgeClient::submit(const Submission& s) {
   return r;
 }
 
-Result<json> JudgeClient::submit_once(const Submission& s) {
-  if (!settings_.single_submission) return post("submit", s);
+Result<json> JudgeClient::score_library(const Submission& s, const std::string& library_path) {
+  if (library_path.empty()) return fail(Failure::kLocal, "no library path");
+  return post("score", s, library_path);
+}
+
+Result<json> JudgeClient::submit_library(const Submission& s, const std::string& library_path) {
+  if (library_path.empty()) return fail(Failure::kLocal, "no library path");
+  return record_submission(s, submit_impl(s, library_path));
+}
+
+Result<json> JudgeClient::submit_impl(const Submission& s, const std::string& library) {
+  if (!settings_.single_submission) return post("submit", s, library);
   {
     std::lock_guard lock(mu_);
     last_failure_ = Failure::kNone;
@@ -234,7 +248,7 @@ Result<json> JudgeClient::submit_once(const Submission& s) {
   if (settings_.url.empty())
     return fail(Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
   if (s.kernel.empty()) return fail(Failure::kLocal, "no kernel: pass one or set KERNEL");
-  if (s.source.empty()) return fail(Failure::kLocal, "the source is empty");
+  if (library.empty() && s.source.empty()) return fail(Failure::kLocal, "the source is empty");
   // O_EXCL: of two concurrent calls (two tool processes, or two MCP calls) exactly one creates
   // the marker and submits.
   const std::string marker = submission_marker();
@@ -253,7 +267,7 @@ Result<json> JudgeClient::submit_once(const Submission& s) {
     return fail(Failure::kLocal,
                 "cannot create the submission marker " + marker + ": " + std::strerror(errno));
   }
-  auto r = post("submit", s);
+  auto r = post("submit", s, library);
   json record = {
       {"run_id", settings_.run_id},
       {"kernel", s.kernel},

@@ -68,6 +68,11 @@ class JudgeClient {
   Result<json> score(const Submission& s);
   // With the single policy, a second submit in the same run is refused before any request.
   Result<json> submit(const Submission& s);
+  // A prebuilt shared library instead of source (the judge's `library` field; s.source is
+  // ignored): `library_path` must name a file inside the judge's --shared-dir, and the judge must
+  // run with --input-mode library or any. The same policy applies as for submit.
+  Result<json> score_library(const Submission& s, const std::string& library_path);
+  Result<json> submit_library(const Submission& s, const std::string& library_path);
 
   Failure last_failure() const {
     std::lock_guard lock(mu_);
@@ -79,8 +84,11 @@ class JudgeClient {
 
  private:
   Result<json> get(const std::string& path_and_query);
-  Result<json> submit_once(const Submission& s);
-  Result<json> post(const std::string& route, const Submission& s);
+  // `library` non-empty: send it as `library` instead of s.source.
+  Result<json> post(const std::string& route, const Submission& s, const std::string& library);
+  Result<json> submit_impl(const Submission& s, const std::string& library);
+  // Appends a graded submit to HPCAB_TOOL_STATE/submissions.jsonl (the harness reads the last).
+  Result<json> record_submission(const Submission& s, Result<json> r);
   Result<json> fail(Failure kind, std::string message);
 
   JudgeSettings settings_;

@@ -1,10 +1,12 @@
-// hpcab-tool: the agent's tools (SPEC §6) as a command line (task, baseline, score, submit) and
-// as a stdio MCP server (mcp). Wiring only: harness/judge_client.h and harness/mcp.h do the work.
+// hpcab-tool: the agent's tools (SPEC §6) as a command line (task, baseline, score, submit), as
+// a stdio MCP server (mcp), and the built-in optimizers (builtin). Wiring only:
+// harness/judge_client.h, harness/mcp.h and harness/builtin.h do the work.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
 #include <string>
 
+#include "harness/builtin.h"
 #include "harness/judge_client.h"
 #include "harness/mcp.h"
 
@@ -13,34 +15,13 @@ using namespace hpcab::harness;
 
 namespace {
 
-// Exit codes (docs/harness.md).
-constexpr int kExitGraded = 0;
-constexpr int kExitHttp = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitTransport = 3;
-constexpr int kExitRefused = 4;
-
 std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::string(v) : fallback;
 }
 
 int report(JudgeClient& client, const Result<json>& r) {
-  if (r) {
-    std::cout << r->dump(2, ' ', false, json::error_handler_t::replace) << "\n";
-    return kExitGraded;
-  }
-  std::cerr << "hpcab-tool: " << r.error().message << "\n";
-  switch (client.last_failure()) {
-    case Failure::kHttp:
-      return kExitHttp;
-    case Failure::kTransport:
-      return kExitTransport;
-    case Failure::kPolicy:
-      return kExitRefused;
-    default:
-      return kExitUsage;
-  }
+  return report_judge_answer(client, r, std::cout, std::cerr);
 }
 
 }  // namespace
@@ -51,7 +32,7 @@ int main(int argc, char** argv) {
       "JUDGE_RANK, RUN_ID, AGENT, KERNEL, LANGUAGE, JUDGE_TOKEN, HPCAB_SUBMISSION_POLICY; the "
       "flags override them. Prints the judge's JSON answer. Exit codes: 0 graded answer, 1 judge "
       "HTTP error, 2 usage or local error, 3 judge unreachable, 4 submit refused by the "
-      "single-submission policy."};
+      "single-submission policy, 5 (builtin autopar) the compiler failed."};
   app.require_subcommand(1);
   app.fallthrough();  // global flags may follow the subcommand
 
@@ -110,6 +91,43 @@ int main(int argc, char** argv) {
   auto* mcp = app.add_subcommand(
       "mcp", "serve the tools over MCP: JSON-RPC 2.0, one message per line on stdin/stdout");
 
+  BuiltinOptions builtin_options;
+  builtin_options.reference_c = env_or("HPCAB_REFERENCE_C", "");
+  builtin_options.library_dir = env_or("HPCAB_LIBRARY_DIR", "");
+  auto* builtin = app.add_subcommand(
+      "builtin",
+      "run a built-in optimizer and submit its answer (POST /submit): identity submits the "
+      "kernel's reference.c; replay submits DIR/<kernel>.<ext> or DIR/<kernel>/kernel.<ext> "
+      "(nothing, exit 0, when there is none); autopar-gcc and autopar-polly compile reference.c "
+      "with automatic parallelization into a library in the library folder and submit it (the "
+      "judge needs --shared-dir containing that folder and --input-mode library or any). Exit "
+      "5 when the compiler fails.");
+  builtin
+      ->add_option("KIND", builtin_options.kind, "identity, replay, autopar-gcc or autopar-polly")
+      ->required()
+      ->check(CLI::IsMember({"identity", "replay", "autopar-gcc", "autopar-polly"}));
+  builtin->add_option("--kernel", kernel, "kernel id (KERNEL)");
+  builtin->add_option("--language", language, "c, cpp or fortran (LANGUAGE, default c)");
+  builtin->add_option("--reference", builtin_options.reference_c,
+                      "the kernel's reference.c (HPCAB_REFERENCE_C, else found in the corpus)");
+  builtin->add_option("--library-dir", builtin_options.library_dir,
+                      "autopar: where the library is written (HPCAB_LIBRARY_DIR); must be inside "
+                      "the judge's shared directory");
+  builtin->add_option("--dir", builtin_options.replay_dir,
+                      "replay: the folder of prepared sources");
+  builtin
+      ->add_option("--threads", builtin_options.threads,
+                   "autopar-gcc: -ftree-parallelize-loops=N (default: the online CPUs)")
+      ->check(CLI::PositiveNumber);
+  builtin
+      ->add_option("--compile-timeout", builtin_options.compile_timeout_s,
+                   "autopar: seconds the compiler may take (default 600)")
+      ->check(CLI::PositiveNumber);
+  builtin->add_option("--preset", builtin_options.preset,
+                      "problem-size preset (default: the judge's)");
+  builtin->add_option("--precision", builtin_options.precision,
+                      "fp64 (default) or another supported precision");
+
   CLI11_PARSE(app, argc, argv);
 
   if (!token_file.empty()) {
@@ -127,6 +145,11 @@ int main(int argc, char** argv) {
     McpServer server(client, {kernel, env_or("LANGUAGE", "c")});
     server.serve(std::cin, std::cout);
     return 0;
+  }
+  if (*builtin) {
+    builtin_options.kernel = kernel;
+    builtin_options.language = !language.empty() ? language : env_or("LANGUAGE", "c");
+    return run_builtin(client, builtin_options, std::cout, std::cerr);
   }
   if (*task || *baseline) {
     const std::string lang = !language.empty() ? language : env_or("LANGUAGE", "c");

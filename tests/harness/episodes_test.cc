@@ -129,6 +129,24 @@ TEST(ArmFile, DefaultsForAMinimalBuiltinArm) {
   EXPECT_FALSE(a.uses_model());
 }
 
+TEST(ArmFile, LibraryDirForTheAutoparBuiltins) {
+  // Default: relative to the daemon's working directory, inside the judge's shared directory.
+  EXPECT_EQ(parse_ok("NAME=x\nKERNELS=all\nAGENT=autopar-gcc\n").library_dir,
+            fs::path("var/shared/libraries"));
+  Arm env = parse_ok("NAME=x\nKERNELS=all\nAGENT=autopar-gcc\nLIBRARY_DIR=/srv/shared/libs\n");
+  EXPECT_EQ(env.library_dir, fs::path("/srv/shared/libs"));
+  auto json_arm = parse_arm(
+      R"({"name":"x","kernels":"all","agent":"autopar-polly","library_dir":"shared/libs"})",
+      "a.json", "/arms");
+  ASSERT_TRUE(json_arm.ok()) << json_arm.error().message;
+  EXPECT_EQ(json_arm->library_dir, fs::path("shared/libs"));  // not resolved against the arm
+
+  std::string e = parse_error("NAME=x\nKERNELS=all\nAGENT=identity\nLIBRARY_DIR=\n");
+  EXPECT_NE(e.find("arm.env:4 (LIBRARY_DIR): expected a folder path"), std::string::npos) << e;
+  e = parse_error(R"({"name":"x","kernels":"all","agent":"identity","LIBRARY_DIR":"l"})", "a.json");
+  EXPECT_NE(e.find("lower case: library_dir"), std::string::npos) << e;
+}
+
 TEST(ArmFile, JsonFormatMatchesEnv) {
   const char* text = R"arm({
     "name": "claude-loops",

@@ -1,0 +1,257 @@
+// The built-in optimizers (harness/builtin.h) against a fake judge transport: what each one
+// sends, the library the autopar kinds build, and the exit codes of their failures. The real
+// judge grades them in builtin_e2e_test.cc.
+#include "harness/builtin.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <vector>
+
+namespace hpcab::harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kReference =
+    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool have(const char* program) {
+  return std::system((std::string("command -v ") + program + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+class BuiltinTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string t = (fs::temp_directory_path() / "hpcab-builtin-XXXXXX").string();
+    root_ = mkdtemp(t.data());
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  // A client whose transport records each request body and answers a grade.
+  JudgeClient client(bool single = false) {
+    JudgeSettings s;
+    s.url = "http://judge.test";
+    s.rank = 2;
+    s.run_id = "ctl/s000/0";
+    s.optimizer = "autopar-gcc";
+    s.single_submission = single;
+    s.state_dir = root_.string();
+    return JudgeClient(s,
+                       [this](const std::string& method, const std::string& url,
+                              const std::string& body) -> Result<HttpResult> {
+                         requests_.push_back({method, url, body});
+                         HttpResult r;
+                         r.status = 200;
+                         r.body = json{{"verdict", "ok"}, {"submission_id", 9}}.dump();
+                         return r;
+                       });
+  }
+
+  int run(JudgeClient& c, const BuiltinOptions& o) {
+    out_.str("");
+    err_.str("");
+    return run_builtin(c, o, out_, err_);
+  }
+
+  BuiltinOptions options(const std::string& kind) {
+    BuiltinOptions o;
+    o.kind = kind;
+    o.kernel = "s000";
+    o.language = "c";
+    o.reference_c = kReference;
+    o.library_dir = (root_ / "shared" / "libraries").string();
+    o.threads = 2;
+    return o;
+  }
+
+  struct Request {
+    std::string method, url, body;
+  };
+  fs::path root_;
+  std::vector<Request> requests_;
+  std::ostringstream out_, err_;
+};
+
+TEST_F(BuiltinTest, IdentitySubmitsTheReferenceSource) {
+  auto c = client();
+  ASSERT_EQ(run(c, options("identity")), kExitGraded) << err_.str();
+  ASSERT_EQ(requests_.size(), 1u);
+  EXPECT_EQ(requests_[0].url, "http://judge.test/submit");
+  json body = json::parse(requests_[0].body);
+  EXPECT_EQ(body["source"], slurp(kReference));
+  EXPECT_EQ(body["language"], "c");
+  EXPECT_EQ(body["kernel"], "s000");
+  EXPECT_EQ(body["rank"], 2);
+  EXPECT_EQ(body["run_id"], "ctl/s000/0");
+  EXPECT_FALSE(body.contains("library"));
+  EXPECT_EQ(json::parse(out_.str())["verdict"], "ok");
+
+  // Without HPCAB_REFERENCE_C the corpus's reference.c is found by kernel id.
+  auto o = options("identity");
+  o.reference_c.clear();
+  ASSERT_EQ(run(c, o), kExitGraded) << err_.str();
+  EXPECT_EQ(json::parse(requests_.back().body)["source"], slurp(kReference));
+}
+
+TEST_F(BuiltinTest, IdentityNeedsCAndAReference) {
+  auto c = client();
+  auto o = options("identity");
+  o.language = "fortran";
+  EXPECT_EQ(run(c, o), kExitUsage);
+  EXPECT_NE(err_.str().find("LANGUAGE is 'fortran'"), std::string::npos) << err_.str();
+  o = options("identity");
+  o.reference_c = (root_ / "missing.c").string();
+  EXPECT_EQ(run(c, o), kExitUsage);
+  EXPECT_NE(err_.str().find("missing.c"), std::string::npos) << err_.str();
+  o = options("identity");
+  o.reference_c.clear();
+  o.kernel = "no_such_kernel";
+  EXPECT_EQ(run(c, o), kExitUsage);
+  EXPECT_NE(err_.str().find("HPCAB_REFERENCE_C"), std::string::npos) << err_.str();
+  o.kernel = "";
+  EXPECT_EQ(run(c, o), kExitUsage);
+  EXPECT_NE(err_.str().find("KERNEL"), std::string::npos) << err_.str();
+  EXPECT_TRUE(requests_.empty());
+}
+
+TEST_F(BuiltinTest, ReplayFindsBothLayoutsOrSubmitsNothing) {
+  const fs::path dir = root_ / "prepared";
+  fs::create_directories(dir / "s000");
+  std::ofstream(dir / "s000" / "kernel.cpp") << "// nested cpp\n";
+  std::ofstream(dir / "s000.c") << "// flat c\n";
+  std::ofstream(dir / "s000" / "kernel.c") << "// nested c (the flat file wins)\n";
+  EXPECT_EQ(find_prepared_source(dir.string(), "s000", "c"), (dir / "s000.c").string());
+  EXPECT_EQ(find_prepared_source(dir.string(), "s000", "cpp"),
+            (dir / "s000" / "kernel.cpp").string());
+  EXPECT_EQ(find_prepared_source(dir.string(), "s000", "fortran"), std::nullopt);
+
+  auto c = client();
+  auto o = options("replay");
+  o.replay_dir = dir.string();
+  o.language = "cpp";
+  ASSERT_EQ(run(c, o), kExitGraded) << err_.str();
+  ASSERT_EQ(requests_.size(), 1u);
+  json body = json::parse(requests_[0].body);
+  EXPECT_EQ(body["source"], "// nested cpp\n");
+  EXPECT_EQ(body["language"], "cpp");
+
+  o.language = "fortran";
+  ASSERT_EQ(run(c, o), kExitGraded);
+  EXPECT_EQ(requests_.size(), 1u);  // nothing sent
+  EXPECT_TRUE(out_.str().empty());
+  EXPECT_NE(err_.str().find("no prepared source for s000 in " + dir.string()), std::string::npos)
+      << err_.str();
+
+  o.replay_dir = (root_ / "nope").string();
+  EXPECT_EQ(run(c, o), kExitUsage);  // a missing folder is a mistake, not "nothing prepared"
+  o.replay_dir.clear();
+  EXPECT_EQ(run(c, o), kExitUsage);
+  EXPECT_EQ(requests_.size(), 1u);
+}
+
+TEST_F(BuiltinTest, AutoparGccBuildsALibraryAndSubmitsItsPath) {
+  if (!have("gcc")) GTEST_SKIP() << "gcc not installed";
+  auto c = client();
+  ASSERT_EQ(run(c, options("autopar-gcc")), kExitGraded) << err_.str();
+  ASSERT_EQ(requests_.size(), 1u);
+  json body = json::parse(requests_[0].body);
+  EXPECT_FALSE(body.contains("source"));
+  const std::string lib = body["library"];
+  EXPECT_EQ(body["language"], "c");
+  EXPECT_EQ(fs::path(lib).parent_path(), root_ / "shared" / "libraries");
+  EXPECT_TRUE(std::regex_match(fs::path(lib).filename().string(),
+                               std::regex("s000-autopar-gcc-[0-9a-f]{12}\\.so")))
+      << lib;
+  struct stat st {};
+  ASSERT_EQ(::stat(lib.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0755u);
+  // Nothing else is left in the folder (the temporary was renamed).
+  int files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(root_ / "shared" / "libraries")) {
+    ++files;
+  }
+  EXPECT_EQ(files, 1);
+  EXPECT_NE(err_.str().find("-ftree-parallelize-loops=2"), std::string::npos) << err_.str();
+
+  // The same source builds the same bytes: the same name, still one file.
+  ASSERT_EQ(run(c, options("autopar-gcc")), kExitGraded) << err_.str();
+  EXPECT_EQ(json::parse(requests_.back().body)["library"], lib);
+}
+
+TEST_F(BuiltinTest, AutoparPollyBuildsALibrary) {
+  if (!have("clang")) GTEST_SKIP() << "clang not installed";
+  auto c = client();
+  ASSERT_EQ(run(c, options("autopar-polly")), kExitGraded) << err_.str();
+  ASSERT_EQ(requests_.size(), 1u);
+  const std::string lib = json::parse(requests_[0].body)["library"];
+  EXPECT_TRUE(std::regex_match(fs::path(lib).filename().string(),
+                               std::regex("s000-autopar-polly-[0-9a-f]{12}\\.so")))
+      << lib;
+  EXPECT_TRUE(fs::is_regular_file(lib));
+}
+
+TEST_F(BuiltinTest, CompilerFailureShowsItsOutputAndSendsNothing) {
+  if (!have("gcc")) GTEST_SKIP() << "gcc not installed";
+  const fs::path bad = root_ / "broken.c";
+  std::ofstream(bad) << "void s000_fp64(double *a) { this is not C; }\n";
+  auto c = client();
+  auto o = options("autopar-gcc");
+  o.reference_c = bad.string();
+  EXPECT_EQ(run(c, o), kExitCompile);
+  EXPECT_TRUE(requests_.empty());
+  EXPECT_TRUE(out_.str().empty());
+  EXPECT_NE(err_.str().find("the compiler failed (exit code 1)"), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("broken.c:1"), std::string::npos) << err_.str();  // gcc's message
+  EXPECT_TRUE(fs::is_empty(root_ / "shared" / "libraries"));                  // no temporary left
+
+  o = options("autopar-gcc");
+  o.library_dir.clear();
+  EXPECT_EQ(run(c, o), kExitUsage);
+  EXPECT_NE(err_.str().find("HPCAB_LIBRARY_DIR"), std::string::npos) << err_.str();
+}
+
+TEST_F(BuiltinTest, LibrarySubmissionsFollowTheSinglePolicy) {
+  auto c = client(/*single=*/true);
+  Submission s;
+  s.kernel = "s000";
+  ASSERT_TRUE(c.submit_library(s, "/srv/shared/a.so").ok());
+  auto again = c.submit_library(s, "/srv/shared/a.so");
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(c.last_failure(), Failure::kPolicy);
+  EXPECT_EQ(requests_.size(), 1u);
+  EXPECT_EQ(json::parse(requests_[0].body)["library"], "/srv/shared/a.so");
+  ASSERT_TRUE(c.score_library(s, "/srv/shared/a.so").ok());
+  EXPECT_EQ(requests_.back().url, "http://judge.test/score");
+  EXPECT_FALSE(c.score_library(s, "").ok());
+  EXPECT_EQ(c.last_failure(), Failure::kLocal);
+}
+
+TEST(Builtin, AutoparCommandsAreArgvNotShell) {
+  auto gcc = autopar_command("autopar-gcc", "/r e f.c", "/o.so", 8);
+  EXPECT_EQ(gcc,
+            (std::vector<std::string>{"gcc", "-O3", "-march=native", "-fPIC", "-shared",
+                                      "-ftree-parallelize-loops=8", "-o", "/o.so", "/r e f.c"}));
+  auto polly = autopar_command("autopar-polly", "/ref.c", "/o.so", 8);
+  EXPECT_EQ(polly.front(), "clang");
+  EXPECT_EQ(polly.back(), "-lgomp");
+  for (const char* flag : {"-polly", "-polly-parallel", "-polly-omp-backend=GNU"}) {
+    EXPECT_NE(std::find(polly.begin(), polly.end(), flag), polly.end()) << flag;
+  }
+}
+
+}  // namespace
+}  // namespace hpcab::harness
