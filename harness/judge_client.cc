@@ -87,11 +87,12 @@ Result<JudgeSettings> JudgeSettings::from_env() {
     return Error{"HPCAB_SUBMISSION_POLICY must be 'single' or 'multiple', got '" + policy + "'"};
   s.single_submission = policy == "single";
   s.state_dir = env_or("HPCAB_TOOL_STATE", "");
+  s.usage_url = env_or("HPCAB_USAGE_URL", "");
   return s;
 }
 
-JudgeClient::JudgeClient(JudgeSettings settings, Transport transport)
-    : settings_(std::move(settings)), transport_(std::move(transport)) {
+JudgeClient::JudgeClient(JudgeSettings settings, Transport transport, UsageFetch usage)
+    : settings_(std::move(settings)), transport_(std::move(transport)), usage_(std::move(usage)) {
   if (!transport_) {
     HttpOptions options{settings_.token, settings_.ca_file};
     const double timeout = settings_.timeout_s;
@@ -102,6 +103,30 @@ JudgeClient::JudgeClient(JudgeSettings settings, Transport transport)
       return http_request(method, url, body, headers, timeout, options);
     };
   }
+  if (!usage_) {
+    const double timeout = settings_.usage_timeout_s;
+    usage_ = [timeout](const std::string& url) {
+      return http_request("GET", url, "", {}, timeout, HttpOptions{});
+    };
+  }
+}
+
+std::optional<std::int64_t> JudgeClient::tokens_used() {
+  if (settings_.usage_url.empty()) return std::nullopt;
+  auto r = usage_(settings_.usage_url);
+  if (!r || r->status != 200) return std::nullopt;
+  const json j = json::parse(r->body, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return std::nullopt;
+  std::int64_t total = 0;
+  for (const char* field : {"input", "cached", "output"}) {
+    auto it = j.find(field);
+    if (it == j.end() || !it->is_number_integer()) return std::nullopt;
+    if (it->is_number_unsigned() ? it->get<std::uint64_t>() > std::uint64_t{INT64_MAX} / 4
+                                 : it->get<std::int64_t>() < 0)
+      return std::nullopt;
+    total += it->get<std::int64_t>();
+  }
+  return total;
 }
 
 Result<json> JudgeClient::fail(Failure kind, std::string message) {
@@ -183,6 +208,8 @@ Result<json> JudgeClient::post(const std::string& route, const Submission& s,
                {"run_id", settings_.run_id},
                {"optimizer", settings_.optimizer},
                {"tokens", nullptr}};
+  // After the local checks, so a call that sends nothing asks nothing either.
+  if (auto tokens = tokens_used()) body["tokens"] = *tokens;
   if (!s.precision.empty()) body["precision"] = s.precision;
   std::string base = settings_.url;
   while (!base.empty() && base.back() == '/') base.pop_back();

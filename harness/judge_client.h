@@ -1,8 +1,10 @@
 // The agent tools' judge client (SPEC §6): task, baseline, score and submit against one judge,
-// adding rank, run id and optimizer to every request, and enforcing the single-submission
-// policy locally. Shared by the `hpcab-tool` command line and its stdio MCP server.
+// adding rank, run id and optimizer to every request and the episode's token count (read from
+// the metering proxy) to each score and submit, and enforcing the single-submission policy
+// locally. Shared by the `hpcab-tool` command line and its stdio MCP server.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -30,6 +32,11 @@ struct JudgeSettings {
   double timeout_s = 1800;          // HPCAB_TOOL_TIMEOUT: grading a submission can take minutes
   bool single_submission = false;   // HPCAB_SUBMISSION_POLICY=single
   std::string state_dir;            // HPCAB_TOOL_STATE, else the working directory
+  // HPCAB_USAGE_URL: the metering proxy's usage endpoint (http://127.0.0.1:<port>/hpcab/usage).
+  // When set, score and submit first GET it and send the episode's tokens so far (input +
+  // cached + output) as the judge request's "tokens"; unset, or the fetch fails: null.
+  std::string usage_url;
+  double usage_timeout_s = 2;  // the usage fetch; it must never hold up a score or submit
 
   // Errors: a malformed JUDGE_RANK, policy or timeout, or an unreadable token file.
   static Result<JudgeSettings> from_env();
@@ -38,6 +45,10 @@ struct JudgeSettings {
 // One HTTP exchange; a fake in tests. Errors are transport failures only.
 using Transport = std::function<Result<HttpResult>(
     const std::string& method, const std::string& url, const std::string& body)>;
+
+// GET of the proxy's usage endpoint; a fake in tests. The real one sends no judge credentials
+// and gives up after JudgeSettings::usage_timeout_s.
+using UsageFetch = std::function<Result<HttpResult>(const std::string& url)>;
 
 // What failed in the last call that returned an error (the CLI maps it to its exit code).
 enum class Failure {
@@ -58,8 +69,8 @@ struct Submission {
 
 class JudgeClient {
  public:
-  // `transport` empty: real HTTP(S) through common/http_client.h.
-  explicit JudgeClient(JudgeSettings settings, Transport transport = {});
+  // `transport` and `usage` empty: real HTTP(S) through common/http_client.h.
+  explicit JudgeClient(JudgeSettings settings, Transport transport = {}, UsageFetch usage = {});
 
   Result<json> task(const std::string& kernel, const std::string& language,
                     const std::string& preset = "", const std::string& precision = "");
@@ -81,6 +92,10 @@ class JudgeClient {
   const JudgeSettings& settings() const { return settings_; }
   // The marker that records this run's submission under the single policy.
   std::string submission_marker() const;
+  // The episode's tokens so far (input + cached + output) from settings().usage_url; nullopt
+  // when it is unset, unreachable, not 200, or not a usage document with those three
+  // non-negative integers.
+  std::optional<std::int64_t> tokens_used();
 
  private:
   Result<json> get(const std::string& path_and_query);
@@ -93,6 +108,7 @@ class JudgeClient {
 
   JudgeSettings settings_;
   Transport transport_;
+  UsageFetch usage_;
   mutable std::mutex mu_;  // last_failure_ (the MCP loop is single-threaded; tests are not)
   Failure last_failure_ = Failure::kNone;
 };

@@ -1,15 +1,22 @@
 // The metering proxy. Each connection runs on its own thread with a private io_context; every
 // socket operation is asynchronous (so a beast::tcp_stream deadline bounds it) but awaited at
 // once by Await(), which keeps the per-request logic a straight line: read the agent's request,
-// connect upstream, forward it, then relay the response piece by piece (http::async_read_some
-// into a fixed buffer, each piece written on as one chunk) while the usage is read from it.
+// connect upstream (a TLS handshake for https), forward it, then relay the response piece by
+// piece (http::async_read_some into a fixed buffer, each piece written on as one chunk) while
+// the usage, or an error answer's reason, is read from it.
 #include "harness/proxy.h"
+
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include <algorithm>
 #include <atomic>
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -29,38 +36,52 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 using nlohmann::json;
 
+// The body of an upstream's error answer kept to look for a context overflow in.
+constexpr std::size_t kMaxErrorBody = 1u << 20;
+
 struct Upstream {
-  std::string host;
+  bool tls = false;
+  std::string host;  // without brackets for IPv6
   std::string port;
   std::string prefix;  // path prepended to the agent's target, without a trailing '/'
-  std::string base;    // for messages: http://host:port
+  std::string base;    // for messages: http[s]://host:port
 };
 
 Result<Upstream> ParseUpstream(const std::string& url) {
-  const std::string scheme = "http://";
   auto bad = [&url](const std::string& why) {
-    return Error{"bad upstream URL '" + url + "': " + why + " (expected http://host:port[/path])"};
+    return Error{"bad upstream URL '" + url + "': " + why +
+                 " (expected http[s]://host[:port][/path])"};
   };
-  if (url.rfind(scheme, 0) != 0) return bad("only http:// is supported");
+  Upstream u;
+  std::string scheme;
+  if (url.rfind("https://", 0) == 0) {
+    scheme = "https://";
+    u.tls = true;
+  } else if (url.rfind("http://", 0) == 0) {
+    scheme = "http://";
+  } else {
+    return bad("only http:// and https:// are supported");
+  }
+  const std::string default_port = u.tls ? "443" : "80";
   const std::string rest = url.substr(scheme.size());
   const std::size_t slash = rest.find('/');
   const std::string authority = rest.substr(0, slash);
   std::string path = slash == std::string::npos ? "" : rest.substr(slash);
   if (authority.empty() || authority.find_first_of("@?# ") != std::string::npos)
     return bad("bad host");
-  Upstream u;
   if (authority.front() == '[') {
     const std::size_t close = authority.find(']');
     if (close == std::string::npos) return bad("unterminated IPv6 address");
     u.host = authority.substr(1, close - 1);
     const std::string after = authority.substr(close + 1);
-    u.port = after.size() > 1 && after[0] == ':' ? after.substr(1) : "80";
+    u.port = after.size() > 1 && after[0] == ':' ? after.substr(1) : default_port;
   } else {
     const std::size_t colon = authority.find(':');
     u.host = authority.substr(0, colon);
-    u.port = colon == std::string::npos ? "80" : authority.substr(colon + 1);
+    u.port = colon == std::string::npos ? default_port : authority.substr(colon + 1);
   }
   if (u.host.empty()) return bad("missing host");
   if (u.port.empty() || u.port.size() > 5 ||
@@ -131,13 +152,95 @@ std::string FormatTokens(double v) {
   return buf;
 }
 
+// The client side of https upstreams: TLS 1.2 or later, the peer verified against the system's
+// trust store plus `extra_ca_file`. Made once at start() and shared by every connection (an
+// SSL_CTX is safe to create connections from concurrently once it is set up).
+Result<std::unique_ptr<asio::ssl::context>> MakeUpstreamTlsContext(
+    const std::string& extra_ca_file) {
+  auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_client);
+  ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                   asio::ssl::context::no_tlsv1_1);
+  SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+  beast::error_code ec;
+  ctx->set_default_verify_paths(ec);
+  if (ec && extra_ca_file.empty())
+    return Error{"cannot load the system's CA certificates for the https upstream: " +
+                 ec.message()};
+  if (!extra_ca_file.empty()) {
+    ctx->load_verify_file(extra_ca_file, ec);
+    if (ec) return Error{"cannot load the upstream CA file " + extra_ca_file + ": " + ec.message()};
+  }
+  ctx->set_verify_mode(asio::ssl::verify_peer);
+  return ctx;
+}
+
+// The name the upstream's certificate must carry (a DNS name, or an IP address SAN), and SNI
+// for DNS names (RFC 6066 has no SNI for address literals).
+std::string ExpectPeer(TlsStream& stream, const std::string& host) {
+  SSL* ssl = stream.native_handle();
+  X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
+  beast::error_code ec;
+  asio::ip::make_address(host, ec);
+  const bool is_ip = !ec;
+  if (is_ip ? X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str()) != 1
+            : X509_VERIFY_PARAM_set1_host(param, host.c_str(), host.size()) != 1)
+    return "cannot set the expected TLS peer name '" + host + "'";
+  if (!is_ip && SSL_set_tlsext_host_name(ssl, host.c_str()) != 1)
+    return "cannot set the TLS server name '" + host + "'";
+  return "";
+}
+
+// Every string in a JSON document (bounded depth), for phrase matching: providers and the
+// gateways in front of them nest the message in different places (error.message, message,
+// detail, a JSON text inside a string).
+void CollectStrings(const json& j, std::string& out, int depth) {
+  if (depth > 16 || out.size() > kMaxErrorBody) return;
+  if (j.is_string()) {
+    out += j.get_ref<const std::string&>();
+    out += '\n';
+  } else if (j.is_object() || j.is_array()) {
+    for (const auto& v : j) CollectStrings(v, out, depth + 1);
+  }
+}
+
 }  // namespace
+
+bool context_overflow_error(int status, std::string_view body) {
+  if (status < 400 || status > 499) return false;
+  std::string text;
+  const json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    text.assign(body.substr(0, kMaxErrorBody));  // plain text, or an SSE error event
+  } else {
+    CollectStrings(j, text, 0);
+  }
+  for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  // Each phrase names the context window (or is a provider's code for it); none matches the
+  // neighbouring refusals ("max_tokens: N > M, which is the maximum allowed number of output
+  // tokens", "max_completion_tokens is too large", authentication, rate limits).
+  static constexpr std::string_view kPhrases[] = {
+      "context_length_exceeded",                 // OpenAI's error code
+      "maximum context length",                  // OpenAI, vLLM, SGLang
+      "longer than the model's context length",  // SGLang, Together
+      "longer than the maximum model length",    // vLLM: "The decoder prompt (length N) is ..."
+      "context length exceeded",
+      "exceeds the context window",  // OpenAI Responses API
+      "prompt is too long",          // Anthropic: "prompt is too long: N tokens > M maximum"
+      "exceed context limit",        // Anthropic: "input length and `max_tokens` exceed ..."
+  };
+  for (std::string_view p : kPhrases) {
+    if (text.find(p) != std::string::npos) return true;
+  }
+  return false;
+}
 
 struct MeteringProxy::Impl {
   struct EpisodeState {
     double budget = 0;
     EpisodeTotals totals;
-    bool fired = false;
+    bool fired = false;       // on_budget_exhausted called for the current budget
+    bool overflowed = false;  // a context overflow since set_episode(); on_context_overflow called
     bool exhausted() const { return budget > 0 && totals.weighted >= budget; }
   };
 
@@ -151,6 +254,7 @@ struct MeteringProxy::Impl {
   ProxyOptions opt;
   UsageSink* sink;
   Upstream up;
+  std::unique_ptr<asio::ssl::context> tls;  // https upstreams
 
   asio::io_context accept_ioc;
   std::optional<tcp::acceptor> acceptor;
@@ -337,6 +441,8 @@ struct MeteringProxy::Impl {
     }
     rec.episode = episode;
 
+    if (path == "/hpcab/usage") return AnswerUsage(c, client, req, episode);
+
     // Answers by the proxy itself: recorded like any other request.
     auto answer = [&](int status, const std::string& type, const std::string& message) {
       rec.status = status;
@@ -406,7 +512,8 @@ struct MeteringProxy::Impl {
         continue;
       fwd.insert(f.name_string(), f.value());
     }
-    fwd.set(http::field::host, up.host + ":" + up.port);
+    const bool v6 = up.host.find(':') != std::string::npos;
+    fwd.set(http::field::host, (v6 ? "[" + up.host + "]" : up.host) + ":" + up.port);
     fwd.set(http::field::accept_encoding, "identity");  // usage must be readable
     if (!opt.upstream_api_key.empty()) {
       fwd.set(http::field::authorization, "Bearer " + opt.upstream_api_key);
@@ -416,16 +523,73 @@ struct MeteringProxy::Impl {
     fwd.body() = std::move(body);
     fwd.prepare_payload();
 
-    const std::string where = "upstream inference server " + up.base;
+    if (up.tls) {
+      TlsStream upstream(c.ioc, *tls);
+      if (std::string why = ExpectPeer(upstream, up.host); !why.empty())
+        return answer(502, "upstream_error", "upstream inference server " + up.base + ": " + why);
+      return Relay(c, client, upstream, fwd, route, keep_alive, t0, rec, answer);
+    }
     beast::tcp_stream upstream(c.ioc);
+    return Relay(c, client, upstream, fwd, route, keep_alive, t0, rec, answer);
+  }
+
+  // GET /hpcab/usage: the current episode's totals, for the agent tools (judge_client.cc sends
+  // them with each score and submit). Not a model request, so not recorded or counted.
+  bool AnswerUsage(Conn& c, beast::tcp_stream& client, const http::request<http::string_body>& req,
+                   const std::string& episode) {
+    const bool keep_alive = req.keep_alive();
+    if (req.method() != http::verb::get) {
+      return SendSimple(
+          c, client, 405, keep_alive,
+          ErrorBody(Api::kOpenAI, "invalid_request_error",
+                    "/hpcab/usage takes GET, not " + std::string(req.method_string())));
+    }
+    json j;
+    {
+      std::lock_guard lock(ep_mu);
+      auto it = episodes.find(episode);
+      const EpisodeState s = it == episodes.end() ? EpisodeState{} : it->second;
+      j = {{"episode", episode},
+           {"requests", s.totals.requests},
+           {"input", s.totals.usage.input},
+           {"cached", s.totals.usage.cached},
+           {"output", s.totals.usage.output},
+           {"weighted", s.totals.weighted},
+           {"budget", s.budget},
+           {"exhausted", s.exhausted()}};
+    }
+    return SendSimple(c, client, 200, keep_alive, j.dump());
+  }
+
+  // Connects to the upstream (TLS handshake for https), sends `fwd`, and relays the answer to
+  // the agent piece by piece. `Stream` is beast::tcp_stream or TlsStream.
+  template <typename Stream, typename Answer>
+  bool Relay(Conn& c, beast::tcp_stream& client, Stream& upstream,
+             http::request<http::string_body>& fwd, const Route& route, bool keep_alive,
+             Clock::time_point t0, RequestRecord& rec, Answer& answer) {
+    constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
+    beast::tcp_stream& tcp_layer = beast::get_lowest_layer(upstream);
+    const std::string where = "upstream inference server " + up.base;
     tcp::resolver resolver(c.ioc);
     beast::error_code ec;
     const auto endpoints = resolver.resolve(up.host, up.port, ec);
     if (ec) return answer(502, "upstream_error", where + " unreachable: resolve: " + ec.message());
-    upstream.expires_after(Secs(opt.connect_timeout_s));
-    ec = Await(c, [&](auto h) { upstream.async_connect(endpoints, h); });
+    tcp_layer.expires_after(Secs(opt.connect_timeout_s));
+    ec = Await(c, [&](auto h) { tcp_layer.async_connect(endpoints, h); });
     if (ec) return answer(502, "upstream_error", where + " unreachable: connect: " + ec.message());
-    upstream.expires_after(Secs(opt.upstream_idle_s));
+    if constexpr (kTls) {
+      tcp_layer.expires_after(Secs(opt.connect_timeout_s));
+      ec = Await(c, [&](auto h) { upstream.async_handshake(asio::ssl::stream_base::client, h); });
+      if (ec) {
+        std::string why = ec == beast::error::timeout ? std::string("timed out") : ec.message();
+        // "certificate verify failed" alone does not say why; OpenSSL's verify result does.
+        const long verify = SSL_get_verify_result(upstream.native_handle());
+        if (verify != X509_V_OK)
+          why += std::string(" (") + X509_verify_cert_error_string(verify) + ")";
+        return answer(502, "upstream_error", where + " unreachable: TLS handshake: " + why);
+      }
+    }
+    tcp_layer.expires_after(Secs(opt.upstream_idle_s));
     ec = Await(c, [&](auto h) { http::async_write(upstream, fwd, h); });
     if (ec) return answer(502, "upstream_error", where + " failed: sending: " + ec.message());
 
@@ -433,7 +597,7 @@ struct MeteringProxy::Impl {
     http::response_parser<http::buffer_body> rp;
     rp.body_limit(std::numeric_limits<std::uint64_t>::max());  // not boost::none: 1.74 bug
     rp.header_limit(static_cast<std::uint32_t>(opt.max_header_bytes));
-    upstream.expires_after(Secs(opt.upstream_idle_s));
+    tcp_layer.expires_after(Secs(opt.upstream_idle_s));
     ec = Await(c, [&](auto h) { http::async_read_header(upstream, ubuf, rp, h); });
     if (ec) {
       return answer(502, "upstream_error",
@@ -456,6 +620,9 @@ struct MeteringProxy::Impl {
     SseUsageScanner scanner(route.api == Api::kAnthropic ? SseUsageScanner::Api::kAnthropic
                                                          : SseUsageScanner::Api::kOpenAI);
     std::string whole;  // non-streamed bodies, to read usage from at the end
+    // An error answer's body, to tell a context overflow from other refusals.
+    const bool keep_error = route.metered && rec.status >= 400 && rec.status <= 499;
+    std::string error_body;
 
     http::response_serializer<http::empty_body> sr{res};
     client.expires_after(Secs(opt.client_timeout_s));
@@ -467,9 +634,17 @@ struct MeteringProxy::Impl {
     while (client_ok && !rp.is_done()) {
       rp.get().body().data = buf;
       rp.get().body().size = sizeof buf;
-      upstream.expires_after(Secs(opt.upstream_idle_s));
+      tcp_layer.expires_after(Secs(opt.upstream_idle_s));
       ec = Await(c, [&](auto h) { http::async_read_some(upstream, ubuf, rp, h); });
       if (ec == http::error::need_buffer) ec = {};
+      if constexpr (kTls) {
+        // A server that ends its body by closing without close_notify: complete if the body
+        // was delimited by the connection's end, an error otherwise.
+        if (ec == asio::ssl::error::stream_truncated) {
+          ec = {};
+          rp.put_eof(ec);
+        }
+      }
       const std::size_t n = sizeof buf - rp.get().body().size;
       if (n > 0) {
         const std::string_view piece(buf, n);
@@ -480,6 +655,8 @@ struct MeteringProxy::Impl {
             whole.append(piece);
           }
         }
+        if (keep_error && error_body.size() < kMaxErrorBody)
+          error_body.append(piece.substr(0, kMaxErrorBody - error_body.size()));
         client.expires_after(Secs(opt.client_timeout_s));
         beast::error_code wec = Await(c, [&](auto h) {
           asio::async_write(client, http::make_chunk(asio::buffer(buf, n)), h);
@@ -503,11 +680,13 @@ struct MeteringProxy::Impl {
                                                  : openai_usage_from_body(whole);
       }
     }
+    if (keep_error) rec.context_overflow = context_overflow_error(rec.status, error_body);
     beast::error_code ignored;
-    upstream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    upstream.close();
+    tcp_layer.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    tcp_layer.close();
     // Recorded before the last chunk goes out: once the agent (or a test) has the whole
-    // response, its tokens are in the totals and an exhausted budget has been reported.
+    // response, its tokens are in the totals and an exhausted budget or a context overflow has
+    // been reported.
     rec.latency_s = std::chrono::duration<double>(Clock::now() - t0).count();
     Finish(rec);
     if (client_ok && upstream_ok) {
@@ -524,6 +703,7 @@ struct MeteringProxy::Impl {
   void Finish(RequestRecord& rec) {
     rec.weighted = opt.weights.cost(rec.usage);
     bool fire = false;
+    bool fire_overflow = false;
     {
       std::lock_guard lock(ep_mu);
       EpisodeState& s = episodes[rec.episode];
@@ -534,9 +714,14 @@ struct MeteringProxy::Impl {
         s.fired = true;
         fire = true;
       }
+      if (rec.context_overflow && !s.overflowed) {
+        s.overflowed = true;
+        fire_overflow = true;
+      }
     }
     if (sink != nullptr) sink->record(rec);
     if (fire && opt.on_budget_exhausted) opt.on_budget_exhausted(rec.episode);
+    if (fire_overflow && opt.on_context_overflow) opt.on_context_overflow(rec.episode);
   }
 };
 
@@ -551,6 +736,11 @@ Result<std::uint16_t> MeteringProxy::start(std::uint16_t port) {
   auto up = ParseUpstream(m.opt.upstream_url);
   if (!up) return up.error();
   m.up = *up;
+  if (m.up.tls) {
+    auto tls = MakeUpstreamTlsContext(m.opt.upstream_ca_file);
+    if (!tls) return tls.error();
+    m.tls = std::move(*tls);
+  }
   beast::error_code ec;
   m.acceptor.emplace(m.accept_ioc);
   const tcp::endpoint ep(asio::ip::make_address("127.0.0.1"), port);
@@ -592,6 +782,7 @@ void MeteringProxy::set_episode(const std::string& episode, double budget) {
   auto& state = impl_->episodes[episode];
   if (state.budget != budget) state.fired = false;  // a new budget can be exhausted anew
   state.budget = budget;
+  state.overflowed = false;  // a new attempt can overflow anew
 }
 
 EpisodeTotals MeteringProxy::totals(const std::string& episode) const {
@@ -604,6 +795,12 @@ bool MeteringProxy::budget_exhausted(const std::string& episode) const {
   std::lock_guard lock(impl_->ep_mu);
   auto it = impl_->episodes.find(episode);
   return it != impl_->episodes.end() && it->second.exhausted();
+}
+
+bool MeteringProxy::context_overflowed(const std::string& episode) const {
+  std::lock_guard lock(impl_->ep_mu);
+  auto it = impl_->episodes.find(episode);
+  return it != impl_->episodes.end() && it->second.overflowed;
 }
 
 }  // namespace hpcab::harness

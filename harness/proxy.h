@@ -1,8 +1,10 @@
 // The token-metering proxy (SPEC §6, issue 5 item 3). Agents reach the model only through it: it
 // listens on loopback, forwards the OpenAI and Anthropic endpoints to one upstream inference URL
-// (streamed responses pass through chunk by chunk), reads each response's usage, records it per
-// request through a UsageSink, keeps running totals per episode, and refuses requests once the
-// current episode's weighted token budget is spent. See docs/harness.md.
+// (http or https; streamed responses pass through chunk by chunk), reads each response's usage,
+// records it per request through a UsageSink, keeps running totals per episode, refuses requests
+// once the current episode's weighted token budget is spent, reports an upstream's "prompt exceeds
+// the context window" refusal, and answers GET /hpcab/usage with the current episode's totals
+// (the agent tools send them to the judge). See docs/harness.md.
 //
 // One proxy per worker: a worker runs one episode at a time, so the proxy attributes every
 // request to the episode set by set_episode() when the request arrives. The agent's base URL is
@@ -10,14 +12,15 @@
 // request needs to name the episode.
 //
 // Threads: an accept thread plus one thread per connection (at most max_connections), with
-// socket timeouts on every read and write. The sink and the budget callback are called from
-// connection threads.
+// socket timeouts on every read and write. The sink and the callbacks are called from connection
+// threads.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "common/result.h"
 #include "harness/usage.h"
@@ -25,9 +28,15 @@
 namespace hpcab::harness {
 
 struct ProxyOptions {
-  // Upstream inference server: http://host:port with an optional path prefix. A trailing "/v1"
-  // is dropped, so the worker's OpenAI-style base URL can be given as is.
+  // Upstream inference server: http://host[:port] or https://host[:port], with an optional path
+  // prefix. A trailing "/v1" is dropped, so the worker's OpenAI-style base URL can be given as
+  // is. https: TLS 1.2 or later, SNI set for host names, and the server's certificate must chain
+  // to a trusted CA and name the host (DNS name or IP address); there is no way to turn
+  // verification off.
   std::string upstream_url;
+  // https only: a PEM file of CA certificates trusted in addition to the system's store (a
+  // private CA, or a test's throwaway certificate). Unreadable: start() fails.
+  std::string upstream_ca_file;
   // When non-empty, replaces the agent's credentials upstream: `Authorization: Bearer <key>` and
   // `x-api-key: <key>`. The agent then only ever holds a dummy key.
   std::string upstream_api_key;
@@ -42,7 +51,28 @@ struct ProxyOptions {
   // Called once per episode, from the connection thread whose response took the episode's
   // weighted cost to its budget or beyond. The harness stops the episode (exit 125).
   std::function<void(const std::string& episode)> on_budget_exhausted;
+  // Called from the connection thread whose metered request the upstream refused because the
+  // prompt does not fit the model's context window (see context_overflow_error() for the forms
+  // recognised), once per episode: later overflows of the same episode only mark their records,
+  // until set_episode() names the episode again. The refusal is still relayed to the agent
+  // unchanged, and recorded (RequestRecord::context_overflow) before its last byte is sent. The
+  // harness stops the episode (exit 126).
+  std::function<void(const std::string& episode)> on_context_overflow;
 };
+
+// Whether an upstream's answer (its status and body as received) is a refusal because the
+// prompt exceeds the model's context window. Only 4xx statuses can be. Recognised, in the JSON
+// body's strings (any nesting; the raw text if the body is not JSON), case-insensitively:
+//   OpenAI           code "context_length_exceeded"; "This model's maximum context length is ..."
+//   vLLM             "This model's maximum context length is ...", "... is longer than the
+//                    maximum model length of ..."
+//   SGLang, Together "The input (N tokens) is longer than the model's context length (M tokens)",
+//                    "... exceeds the model's maximum context length of ..."
+//   Anthropic        "prompt is too long: N tokens > M maximum", "input length and `max_tokens`
+//                    exceed context limit: ..."
+// Other 4xx answers (max_tokens above the model's output limit, authentication, rate limits) are
+// not.
+bool context_overflow_error(int status, std::string_view body);
 
 class MeteringProxy {
  public:
@@ -62,10 +92,14 @@ class MeteringProxy {
 
   // Requests arriving from now on belong to `episode`, with a weighted token budget of
   // `budget` (<= 0: unlimited). Setting an episode seen before keeps its totals; giving it a
-  // different budget re-arms on_budget_exhausted (a rerun with a larger limit).
+  // different budget re-arms on_budget_exhausted (a rerun with a larger limit); setting it at all
+  // re-arms on_context_overflow (each attempt may overflow anew).
   void set_episode(const std::string& episode, double budget);
   EpisodeTotals totals(const std::string& episode) const;
   bool budget_exhausted(const std::string& episode) const;
+  // Whether the upstream refused one of the episode's requests for context overflow since
+  // set_episode() last named it.
+  bool context_overflowed(const std::string& episode) const;
 
  private:
   struct Impl;

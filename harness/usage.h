@@ -52,6 +52,9 @@ struct RequestRecord {
   double first_byte_s = 0;  // request received -> response header from upstream
   int status = 0;           // the status the agent saw (402 budget, 502 upstream down, ...)
   std::string error;        // why the proxy answered by itself or the exchange broke; else ""
+  // The upstream refused the request because the prompt exceeds the model's context window
+  // (context_overflow_error() in proxy.h); the refusal was relayed to the agent as it was.
+  bool context_overflow = false;
   std::int64_t started_unix_ms = 0;
 };
 

@@ -9,7 +9,10 @@
 
 #include <utility>  // before Asio: Boost 1.74 misses it for GCC 12 coroutines
 //
+#include <openssl/ssl.h>
+
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
@@ -30,9 +33,74 @@ std::string SseEvent(const std::string& type, const json& j) {
   return "event: " + type + "\ndata: " + j.dump() + "\n\n";
 }
 
+// The 400 bodies real servers send, texts as they write them.
+json ErrorBody(FakeLlm::Error e) {
+  using E = FakeLlm::Error;
+  auto openai = [](const std::string& message, const json& param, const json& code) {
+    return json{{"error",
+                 {{"message", message},
+                  {"type", "invalid_request_error"},
+                  {"param", param},
+                  {"code", code}}}};
+  };
+  // vLLM and SGLang: the bare ErrorResponse (newer vLLM wraps the same fields in "error").
+  auto server = [](const std::string& message) {
+    return json{{"object", "error"},
+                {"message", message},
+                {"type", "BadRequestError"},
+                {"param", nullptr},
+                {"code", 400}};
+  };
+  auto anthropic = [](const std::string& message) {
+    return json{{"type", "error"},
+                {"error", {{"type", "invalid_request_error"}, {"message", message}}},
+                {"request_id", "req_011CTestOverflow"}};
+  };
+  switch (e) {
+    case E::kOpenAIContextLength:
+      return openai(
+          "This model's maximum context length is 128000 tokens. However, your messages "
+          "resulted in 130512 tokens. Please reduce the length of the messages.",
+          "messages", "context_length_exceeded");
+    case E::kVllmContextLength:
+      return server(
+          "This model's maximum context length is 4096 tokens. However, you requested 5000 "
+          "tokens (4000 in the messages, 1000 in the completion). Please reduce the length of "
+          "the messages or completion.");
+    case E::kVllmMaxModelLen:
+      return {{"error",
+               {{"message",
+                 "The decoder prompt (length 5000) is longer than the maximum model length of "
+                 "4096. Make sure that `max_model_len` is no smaller than the number of text "
+                 "tokens."},
+                {"type", "BadRequestError"},
+                {"param", nullptr},
+                {"code", 400}}}};
+    case E::kSglangContextLength:
+      return server(
+          "The input (5000 tokens) is longer than the model's context length (4096 tokens).");
+    case E::kAnthropicPromptTooLong:
+      return anthropic("prompt is too long: 208310 tokens > 200000 maximum");
+    case E::kOpenAIMaxTokens:
+      return openai(
+          "max_tokens is too large: 100000. This model supports at most 16384 completion "
+          "tokens, whereas you provided 100000.",
+          "max_tokens", "invalid_value");
+    case E::kAnthropicMaxTokens:
+      return anthropic(
+          "max_tokens: 10000 > 4096, which is the maximum allowed number of output tokens for "
+          "claude-3-5-sonnet-20240620");
+    case E::kNone:
+      break;
+  }
+  return json::object();
+}
+
 }  // namespace
 
 FakeLlm::~FakeLlm() { stop(); }
+
+std::string FakeLlm::error_body(Error e) { return ErrorBody(e).dump(); }
 
 std::uint16_t FakeLlm::start() {
   listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -108,6 +176,11 @@ std::string FakeLlm::last_body() const {
   return last_body_;
 }
 
+std::string FakeLlm::last_sni() const {
+  std::lock_guard lock(mu_);
+  return last_sni_;
+}
+
 std::string FakeLlm::last_header(const std::string& name) const {
   std::lock_guard lock(mu_);
   const std::string key = name + ": ";
@@ -121,15 +194,13 @@ std::string FakeLlm::last_header(const std::string& name) const {
   return "";
 }
 
-void FakeLlm::serve(int fd) {
-  asio::io_context ioc;
-  tcp::socket socket(ioc);
-  socket.assign(tcp::v4(), fd);
+template <typename Stream>
+void FakeLlm::exchange(Stream& conn) {
   beast::flat_buffer buffer;
   beast::error_code ec;
   for (;;) {
     http::request<http::string_body> req;
-    http::read(socket, buffer, req, ec);
+    http::read(conn, buffer, req, ec);
     if (ec) break;
     const std::string path(req.target());
     json body = json::parse(req.body(), nullptr, false);
@@ -153,7 +224,7 @@ void FakeLlm::serve(int fd) {
       res.keep_alive(req.keep_alive());
       res.body() = j.dump();
       res.prepare_payload();
-      http::write(socket, res, ec);
+      http::write(conn, res, ec);
     };
     auto count = [&](std::int64_t input, std::int64_t cached, std::int64_t output) {
       std::lock_guard lock(mu_);
@@ -164,7 +235,10 @@ void FakeLlm::serve(int fd) {
     const bool stream = body.is_object() && body.value("stream", false);
     const std::string model = body.is_object() ? body.value("model", "fake-model") : "fake-model";
 
-    if (path == "/v1/models") {
+    const Error error = error_;
+    if (error != Error::kNone && path != "/v1/models") {
+      send_json(400, ErrorBody(error));
+    } else if (path == "/v1/models") {
       send_json(200,
                 {{"object", "list"},
                  {"data", {{{"id", "fake-model"}, {"object", "model"}, {"owned_by", "test"}}}}});
@@ -197,7 +271,7 @@ void FakeLlm::serve(int fd) {
         res.keep_alive(req.keep_alive());
         res.chunked(true);
         http::response_serializer<http::empty_body> sr{res};
-        http::write_header(socket, sr, ec);
+        http::write_header(conn, sr, ec);
         auto piece = [&](const std::string& text, bool finish) {
           json delta = chat ? json{{"delta", {{"content", text}}}} : json{{"text", text}};
           delta["index"] = 0;
@@ -210,7 +284,7 @@ void FakeLlm::serve(int fd) {
           return Sse(chunk);
         };
         auto write = [&](const std::string& s) {
-          if (!ec) asio::write(socket, http::make_chunk(asio::buffer(s)), ec);
+          if (!ec) asio::write(conn, http::make_chunk(asio::buffer(s)), ec);
         };
         write(piece("Hello", false));
         if (break_) ec = asio::error::connection_aborted;  // skips the rest of the stream
@@ -232,7 +306,7 @@ void FakeLlm::serve(int fd) {
                      {"usage", usage}}));
         }
         write("data: [DONE]\n\n");
-        if (!ec) asio::write(socket, http::make_chunk_last(), ec);
+        if (!ec) asio::write(conn, http::make_chunk_last(), ec);
       }
     } else if (path == "/v1/messages") {
       const std::int64_t input = 50 + n, creation = 20, read = 40 + n, output = 8 + n;
@@ -255,9 +329,9 @@ void FakeLlm::serve(int fd) {
         res.keep_alive(req.keep_alive());
         res.chunked(true);
         http::response_serializer<http::empty_body> sr{res};
-        http::write_header(socket, sr, ec);
+        http::write_header(conn, sr, ec);
         auto write = [&](const std::string& s) {
-          if (!ec) asio::write(socket, http::make_chunk(asio::buffer(s)), ec);
+          if (!ec) asio::write(conn, http::make_chunk(asio::buffer(s)), ec);
         };
         write(SseEvent("message_start", {{"type", "message_start"},
                                          {"message",
@@ -295,12 +369,37 @@ void FakeLlm::serve(int fd) {
                                          {"delta", {{"stop_reason", "end_turn"}}},
                                          {"usage", {{"output_tokens", output}}}}));
         write(SseEvent("message_stop", {{"type", "message_stop"}}));
-        if (!ec) asio::write(socket, http::make_chunk_last(), ec);
+        if (!ec) asio::write(conn, http::make_chunk_last(), ec);
       }
     } else {
       send_json(404, {{"error", {{"message", "no such path " + path}, {"type", "not_found"}}}});
     }
     if (ec || !req.keep_alive()) break;
+  }
+}
+
+void FakeLlm::serve(int fd) {
+  asio::io_context ioc;
+  tcp::socket socket(ioc);
+  socket.assign(tcp::v4(), fd);
+  if (cert_file_.empty()) {
+    exchange(socket);
+  } else {
+    asio::ssl::context ctx(asio::ssl::context::tls_server);
+    beast::error_code ec;
+    ctx.use_certificate_chain_file(cert_file_, ec);
+    if (!ec) ctx.use_private_key_file(key_file_, asio::ssl::context::pem, ec);
+    asio::ssl::stream<tcp::socket&> stream(socket, ctx);
+    if (!ec) stream.handshake(asio::ssl::stream_base::server, ec);
+    if (!ec) {
+      ++tls_handshakes_;
+      const char* sni = SSL_get_servername(stream.native_handle(), TLSEXT_NAMETYPE_host_name);
+      {
+        std::lock_guard lock(mu_);
+        last_sni_ = sni != nullptr ? sni : "";
+      }
+      exchange(stream);
+    }
   }
   beast::error_code ignored;
   socket.shutdown(tcp::socket::shutdown_both, ignored);

@@ -2,7 +2,8 @@
 // (/v1/chat/completions, /v1/completions, /v1/models) and Anthropic (/v1/messages), JSON and SSE
 // streaming, with usage fields including cached tokens. It counts the usage it reported, in the
 // proxy's definitions (input = uncached prompt tokens, cached, output), so tests can compare the
-// proxy's totals with what the "model" actually said.
+// proxy's totals with what the "model" actually said. It can speak https (a test certificate),
+// and answer with the error bodies real servers send, context-window overflows among them.
 #pragma once
 
 #include <atomic>
@@ -24,15 +25,36 @@ struct FakeTotals {
 
 class FakeLlm {
  public:
+  // What the completions and messages endpoints answer instead of a completion (all 400, bodies
+  // as the named servers send them).
+  enum class Error {
+    kNone,
+    kOpenAIContextLength,     // OpenAI: code context_length_exceeded, "maximum context length"
+    kVllmContextLength,       // vLLM (bare ErrorResponse): "maximum context length ... requested"
+    kVllmMaxModelLen,         // vLLM: "The decoder prompt ... longer than the maximum model length"
+    kSglangContextLength,     // SGLang: "The input (N tokens) is longer than the model's context"
+    kAnthropicPromptTooLong,  // Anthropic: "prompt is too long: N tokens > M maximum"
+    kOpenAIMaxTokens,         // not an overflow: max_tokens above the model's output limit
+    kAnthropicMaxTokens,      // not an overflow: "max_tokens: N > M, which is the maximum ..."
+  };
+
   FakeLlm() = default;
   ~FakeLlm();
   FakeLlm(const FakeLlm&) = delete;
   FakeLlm& operator=(const FakeLlm&) = delete;
 
+  // Before start(): serve https with this certificate and key (PEM files).
+  void use_tls(const std::string& cert_file, const std::string& key_file) {
+    cert_file_ = cert_file;
+    key_file_ = key_file;
+  }
   // Listens on 127.0.0.1:0 and returns the port.
   std::uint16_t start();
   void stop();
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::string url() const {
+    return (cert_file_.empty() ? "http://127.0.0.1:" : "https://127.0.0.1:") +
+           std::to_string(port_);
+  }
 
   // Waits this long before answering each request (a slow model).
   void set_delay_ms(int ms) { delay_ms_ = ms; }
@@ -41,15 +63,23 @@ class FakeLlm {
   void release_stream();
   // OpenAI streams stop dead after their first content event (no usage, no final chunk).
   void set_break_streams(bool brk) { break_ = brk; }
+  // Every completion and message request from now on gets this error (kNone: answers again).
+  void set_error(Error e) { error_ = e; }
+  // The body sent for `e`, byte for byte.
+  static std::string error_body(Error e);
   // True when the last held stream was released by release_stream() rather than the timeout.
   bool last_hold_released() const { return last_hold_released_; }
 
   FakeTotals totals() const;
   std::string last_body() const;
   std::string last_header(const std::string& name) const;  // lower-case name; "" if absent
+  std::string last_sni() const;  // https: the server name of the last handshake ("" if none)
+  int tls_handshakes() const { return tls_handshakes_; }
 
  private:
   void serve(int fd);
+  template <typename Stream>
+  void exchange(Stream& stream);
 
   std::uint16_t port_ = 0;
   int listen_fd_ = -1;
@@ -58,6 +88,9 @@ class FakeLlm {
   std::atomic<int> delay_ms_{0};
   std::atomic<bool> hold_{false};
   std::atomic<bool> break_{false};
+  std::atomic<Error> error_{Error::kNone};
+  std::string cert_file_, key_file_;
+  std::atomic<int> tls_handshakes_{0};
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -66,6 +99,7 @@ class FakeLlm {
   FakeTotals totals_;
   std::string last_body_;
   std::string last_headers_;  // "name: value\n" lines, lower-case names
+  std::string last_sni_;
   std::list<std::thread> threads_;
   std::list<int> fds_;
 };

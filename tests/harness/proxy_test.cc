@@ -1,14 +1,17 @@
 // The token-metering proxy against the fake inference servers: forwarding (JSON and SSE, both
-// dialects), usage accounting equal to what the fake reported, weights, budgets and errors.
+// dialects, http and https upstreams), usage accounting equal to what the fake reported, weights,
+// budgets, context overflows, the usage endpoint and errors.
 #include "harness/proxy.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -19,7 +22,9 @@
 #include <vector>
 
 #include "common/http_client.h"
+#include "harness/judge_client.h"
 #include "tests/harness/fake_llm.h"
+#include "tests/judge/tls_test_util.h"
 
 namespace hpcab::harness {
 namespace {
@@ -83,6 +88,10 @@ class ProxyTest : public ::testing::Test {
       std::lock_guard lock(mu_);
       exhausted_.push_back(episode);
     };
+    opt.on_context_overflow = [this](const std::string& episode) {
+      std::lock_guard lock(mu_);
+      overflows_.push_back(episode);
+    };
     proxy_ = std::make_unique<MeteringProxy>(std::move(opt), &sink_);
     auto port = proxy_->start();
     ASSERT_TRUE(port.ok()) << port.error().message;
@@ -118,6 +127,17 @@ class ProxyTest : public ::testing::Test {
     std::lock_guard lock(mu_);
     return exhausted_;
   }
+  std::vector<std::string> Overflows() {
+    std::lock_guard lock(mu_);
+    return overflows_;
+  }
+  json Usage() {
+    auto r = http_request("GET", Url("/hpcab/usage"), "", {}, 30);
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    if (!r.ok()) return json();
+    EXPECT_EQ(r->status, 200) << r->body;
+    return json::parse(r->body, nullptr, false);
+  }
 
   test::FakeLlm fake_;
   MemoryUsageSink sink_;
@@ -125,6 +145,7 @@ class ProxyTest : public ::testing::Test {
   std::uint16_t port_ = 0;
   std::mutex mu_;
   std::vector<std::string> exhausted_;
+  std::vector<std::string> overflows_;
 };
 
 void ExpectTotalsEqualFake(const EpisodeTotals& t, const test::FakeTotals& f) {
@@ -535,6 +556,401 @@ TEST_F(ProxyTest, CallbackSinkSeesEveryRequest) {
   }
   proxy.stop();
   EXPECT_EQ(seen, 3);
+}
+
+// ---- context overflow (exit 126) ----
+
+struct OverflowCase {
+  test::FakeLlm::Error error;
+  const char* path;
+  bool stream;
+};
+
+TEST_F(ProxyTest, ContextOverflowFiresOncePerEpisodeAndIsRelayedUnchanged) {
+  StartProxy();
+  using E = test::FakeLlm::Error;
+  const OverflowCase cases[] = {
+      {E::kOpenAIContextLength, "/v1/chat/completions", false},
+      {E::kOpenAIContextLength, "/v1/chat/completions", true},
+      {E::kVllmContextLength, "/v1/completions", false},
+      {E::kVllmMaxModelLen, "/v1/chat/completions", true},
+      {E::kSglangContextLength, "/v1/chat/completions", false},
+      {E::kAnthropicPromptTooLong, "/v1/messages", false},
+      {E::kAnthropicPromptTooLong, "/v1/messages", true},
+  };
+  std::vector<std::string> expected;
+  int n = 0;
+  for (const OverflowCase& c : cases) {
+    const std::string episode = "ov-" + std::to_string(n++);
+    SCOPED_TRACE(episode + " " + c.path);
+    proxy_->set_episode(episode, 1000);
+    fake_.set_error(c.error);
+    const bool anthropic = std::string(c.path) == "/v1/messages";
+    const json body = anthropic ? Message(c.stream) : Chat(c.stream);
+    // Twice: an agent that retries the same prompt. The callback fires for the first only.
+    for (int i = 0; i < 2; ++i) {
+      StreamResult r = StreamPost(port_, c.path, body, [](const std::string&) {});
+      EXPECT_EQ(r.status, 400);
+      EXPECT_EQ(r.body, test::FakeLlm::error_body(c.error));  // the upstream's answer, as sent
+      EXPECT_EQ(r.content_type, "application/json");
+    }
+    expected.push_back(episode);
+    EXPECT_EQ(Overflows(), expected);  // reported before the agent had the whole answer
+    EXPECT_TRUE(proxy_->context_overflowed(episode));
+    EXPECT_FALSE(proxy_->budget_exhausted(episode));
+    EXPECT_EQ(proxy_->totals(episode).requests, 2);
+  }
+  const auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 2 * std::size(cases));
+  for (const RequestRecord& rec : recs) {
+    EXPECT_TRUE(rec.context_overflow) << rec.episode;
+    EXPECT_EQ(rec.status, 400);
+    EXPECT_FALSE(rec.usage.seen);
+    EXPECT_EQ(rec.weighted, 0);
+  }
+
+  // Naming an episode again (a relaunch) re-arms the callback; a good answer does not fire it.
+  fake_.set_error(E::kNone);
+  proxy_->set_episode("ov-0", 1000);
+  EXPECT_FALSE(proxy_->context_overflowed("ov-0"));
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+  EXPECT_EQ(Overflows().size(), std::size(cases));
+  EXPECT_FALSE(sink_.records().back().context_overflow);
+  fake_.set_error(E::kOpenAIContextLength);
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 400);
+  EXPECT_EQ(Overflows().size(), std::size(cases) + 1);
+  EXPECT_EQ(Overflows().back(), "ov-0");
+}
+
+TEST_F(ProxyTest, OtherBadRequestsAreNotContextOverflows) {
+  StartProxy();
+  using E = test::FakeLlm::Error;
+  fake_.set_error(E::kOpenAIMaxTokens);
+  HttpResult r = Post("/v1/chat/completions", Chat(false));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.body, test::FakeLlm::error_body(E::kOpenAIMaxTokens));
+  fake_.set_error(E::kAnthropicMaxTokens);
+  HttpResult a = Post("/v1/messages", Message(false));
+  EXPECT_EQ(a.status, 400);
+  EXPECT_EQ(a.body, test::FakeLlm::error_body(E::kAnthropicMaxTokens));
+  // An unknown path (404 from the proxy) and a 200 are not either.
+  EXPECT_EQ(Post("/v1/embeddings", {{"input", "x"}}).status, 404);
+  fake_.set_error(E::kNone);
+  EXPECT_EQ(Post("/v1/messages", Message(false)).status, 200);
+  EXPECT_TRUE(Overflows().empty());
+  EXPECT_FALSE(proxy_->context_overflowed("ep1"));
+  for (const RequestRecord& rec : sink_.records()) EXPECT_FALSE(rec.context_overflow);
+}
+
+// Error bodies in each dialect's shape.
+std::string OpenAIError(const std::string& message, const json& code = nullptr) {
+  return json{{"error",
+               {{"message", message},
+                {"type", "invalid_request_error"},
+                {"param", nullptr},
+                {"code", code}}}}
+      .dump();
+}
+std::string ServerError(const std::string& message) {  // vLLM's and SGLang's bare ErrorResponse
+  return json{{"object", "error"},
+              {"message", message},
+              {"type", "BadRequestError"},
+              {"param", nullptr},
+              {"code", 400}}
+      .dump();
+}
+std::string AnthropicError(const std::string& type, const std::string& message) {
+  return json{{"type", "error"}, {"error", {{"type", type}, {"message", message}}}}.dump();
+}
+
+TEST(ContextOverflowError, RecognisesTheWireForms) {
+  // OpenAI, with the code alone and with the message alone.
+  EXPECT_TRUE(context_overflow_error(400, R"({"error":{"code":"context_length_exceeded"}})"));
+  EXPECT_TRUE(context_overflow_error(
+      400, OpenAIError("This model's maximum context length is 8192 tokens. However, your "
+                       "messages resulted in 9001 tokens.")));
+  // OpenAI Responses API.
+  EXPECT_TRUE(context_overflow_error(
+      400, OpenAIError("Your input exceeds the context window of this model. Please adjust your "
+                       "input and try again.")));
+  // vLLM's max_tokens check names the context window too: the prompt plus the agent's reply
+  // no longer fit, and will not on a retry.
+  EXPECT_TRUE(context_overflow_error(
+      400, ServerError("'max_tokens' or 'max_completion_tokens' is too large: 8000. This model's "
+                       "maximum context length is 4096 tokens and your request has 2778 input "
+                       "tokens (8000 > 4096 - 2778). None")));
+  // SGLang's total-length check.
+  EXPECT_TRUE(context_overflow_error(
+      400, ServerError("Requested token count exceeds the model's maximum context length of 4096 "
+                       "tokens. You requested a total of 5000 tokens: 4000 tokens from the input "
+                       "messages and 1000 tokens for the completion.")));
+  // Anthropic's input + max_tokens check.
+  EXPECT_TRUE(context_overflow_error(
+      400, AnthropicError("invalid_request_error",
+                          "input length and `max_tokens` exceed context limit: 197626 + 21333 > "
+                          "200000, decrease input length or `max_tokens` and try again")));
+  // A gateway nesting the upstream's JSON in a string, and a plain-text or SSE error body.
+  EXPECT_TRUE(context_overflow_error(
+      400, OpenAIError(AnthropicError("invalid_request_error",
+                                      "prompt is too long: 210000 tokens > 200000 maximum"))));
+  EXPECT_TRUE(context_overflow_error(400, "Prompt is too long: 210000 tokens > 200000 maximum"));
+  EXPECT_TRUE(context_overflow_error(
+      400, "event: error\ndata: " +
+               AnthropicError("invalid_request_error", "prompt is too long: 2 tokens > 1 maximum") +
+               "\n\n"));
+
+  // Not overflows: other refusals, and any non-4xx status whatever its text.
+  EXPECT_FALSE(context_overflow_error(
+      400, ServerError("max_completion_tokens is too large: 100000.This model supports at most "
+                       "16384 completion tokens.")));
+  EXPECT_FALSE(context_overflow_error(
+      400, AnthropicError("invalid_request_error",
+                          "max_tokens: 10000 > 4096, which is the maximum allowed number of "
+                          "output tokens for claude-3-5-sonnet-20240620")));
+  EXPECT_FALSE(
+      context_overflow_error(401, OpenAIError("Incorrect API key provided", "invalid_api_key")));
+  EXPECT_FALSE(context_overflow_error(429, AnthropicError("rate_limit_error", "Rate limited")));
+  EXPECT_FALSE(context_overflow_error(
+      413, AnthropicError("request_too_large", "Request exceeds the maximum size")));
+  EXPECT_FALSE(context_overflow_error(500, R"({"error":{"code":"context_length_exceeded"}})"));
+  EXPECT_FALSE(context_overflow_error(200, R"({"choices":[{"text":"maximum context length"}]})"));
+  EXPECT_FALSE(context_overflow_error(400, ""));
+}
+
+// ---- GET /hpcab/usage ----
+
+TEST_F(ProxyTest, UsageEndpointReportsTheCurrentEpisode) {
+  StartProxy();
+  proxy_->set_episode("ep-u", 500);
+  json u = Usage();
+  EXPECT_EQ(u, (json{{"episode", "ep-u"},
+                     {"requests", 0},
+                     {"input", 0},
+                     {"cached", 0},
+                     {"output", 0},
+                     {"weighted", 0.0},
+                     {"budget", 500.0},
+                     {"exhausted", false}}));
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+  EXPECT_EQ(Post("/v1/messages", Message(false)).status, 200);
+  u = Usage();
+  const EpisodeTotals t = proxy_->totals("ep-u");
+  EXPECT_EQ(u["episode"], "ep-u");
+  EXPECT_EQ(u["requests"], 2);
+  EXPECT_EQ(u["input"], t.usage.input);
+  EXPECT_EQ(u["cached"], t.usage.cached);
+  EXPECT_EQ(u["output"], t.usage.output);
+  EXPECT_DOUBLE_EQ(u["weighted"].get<double>(), t.weighted);
+  EXPECT_EQ(u["exhausted"], false);
+  ExpectTotalsEqualFake(t, fake_.totals());
+  // Answered by the proxy: never forwarded, never recorded as a model request.
+  EXPECT_EQ(fake_.totals().requests, 2);
+  EXPECT_EQ(sink_.records().size(), 2u);
+  EXPECT_EQ(proxy_->totals("ep-u").requests, 2);
+
+  // A spent budget shows; a refused request is counted (it is a request) with no tokens.
+  proxy_->set_episode("ep-u", 100);
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 402);
+  u = Usage();
+  EXPECT_EQ(u["budget"], 100.0);
+  EXPECT_EQ(u["exhausted"], true);
+  EXPECT_EQ(u["requests"], 3);
+
+  // The next episode starts at zero.
+  proxy_->set_episode("ep-v", 0);
+  u = Usage();
+  EXPECT_EQ(u["episode"], "ep-v");
+  EXPECT_EQ(u["requests"], 0);
+  EXPECT_EQ(u["exhausted"], false);
+
+  auto post = http_request("POST", Url("/hpcab/usage"), "{}", {}, 30);
+  ASSERT_TRUE(post.ok());
+  EXPECT_EQ(post->status, 405);
+  EXPECT_EQ(fake_.totals().requests, 2);
+}
+
+// The tools' client against the real endpoint: score and submit carry the episode's tokens.
+TEST_F(ProxyTest, JudgeClientSendsTheProxysTokenCount) {
+  StartProxy();
+  proxy_->set_episode("ep-t", 0);
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+  EXPECT_EQ(Post("/v1/messages", Message(false)).status, 200);
+  const EpisodeTotals t = proxy_->totals("ep-t");
+  const std::int64_t tokens = t.usage.input + t.usage.cached + t.usage.output;
+  ASSERT_GT(tokens, 0);
+
+  std::mutex mu;
+  std::vector<std::string> bodies;
+  Transport judge = [&](const std::string&, const std::string&,
+                        const std::string& body) -> Result<HttpResult> {
+    std::lock_guard lock(mu);
+    bodies.push_back(body);
+    return HttpResult{200, R"({"verdict":"ok"})", {}};
+  };
+  JudgeSettings s;
+  s.url = "http://judge.invalid:8800";
+  s.usage_url = Url("/hpcab/usage");
+  JudgeClient client(s, judge);  // the real usage fetch
+  ASSERT_TRUE(client.score({"s000", "c", "int x;", "", ""}));
+  ASSERT_TRUE(client.submit({"s000", "c", "int x;", "", ""}));
+  ASSERT_EQ(bodies.size(), 2u);
+  EXPECT_EQ(json::parse(bodies[0])["tokens"], tokens);
+  EXPECT_EQ(json::parse(bodies[1])["tokens"], tokens);
+
+  // The proxy gone: the call still goes out, with tokens null.
+  proxy_->stop();
+  ASSERT_TRUE(client.score({"s000", "c", "int x;", "", ""}));
+  EXPECT_TRUE(json::parse(bodies.back())["tokens"].is_null());
+}
+
+// ---- https upstreams ----
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string t = (std::filesystem::temp_directory_path() / "hpcab-proxy-tls-XXXXXX").string();
+    path_ = mkdtemp(t.data());
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+class ProxyTlsTest : public ProxyTest {
+ protected:
+  void SetUp() override {
+    cert_ = tls_testing::MakeSelfSignedCertificate(dir_.path(), "upstream");
+    ASSERT_FALSE(cert_.cert_file.empty());
+    fake_.use_tls(cert_.cert_file, cert_.key_file);
+    ProxyTest::SetUp();
+  }
+
+  // The fake's https URL under another host name (same port).
+  std::string UrlFor(const std::string& host) const {
+    const std::string url = fake_.url();
+    return "https://" + host + url.substr(url.rfind(':'));
+  }
+
+  TempDir dir_;
+  tls_testing::TestCertificate cert_;
+};
+
+TEST_F(ProxyTlsTest, JsonAndStreamsThroughHttps) {
+  ProxyOptions opt;
+  opt.upstream_url = UrlFor("localhost") + "/v1";
+  opt.upstream_ca_file = cert_.cert_file;
+  StartProxy(opt);
+
+  HttpResult r = Post("/v1/chat/completions", Chat(false));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["choices"][0]["message"]["content"], "Hello world");
+  EXPECT_EQ(fake_.last_sni(), "localhost");  // SNI set for a host name
+
+  // Streams still arrive piece by piece: the fake holds the rest until we saw the first piece.
+  fake_.set_hold_streams(true);
+  bool released = false;
+  StreamResult s = StreamPost(port_, "/v1/chat/completions", Chat(true), [&](const std::string& b) {
+    if (!released && b.find("Hello") != std::string::npos) {
+      released = true;
+      fake_.release_stream();
+    }
+  });
+  EXPECT_EQ(s.status, 200);
+  EXPECT_EQ(s.content_type, "text/event-stream");
+  EXPECT_TRUE(fake_.last_hold_released()) << "the proxy buffered the stream";
+  EXPECT_NE(s.body.find("data: [DONE]"), std::string::npos);
+  EXPECT_EQ(json::parse(fake_.last_body())["stream_options"]["include_usage"], true);
+
+  released = false;
+  StreamResult a = StreamPost(port_, "/v1/messages", Message(true), [&](const std::string& b) {
+    if (!released && b.find("Hello") != std::string::npos) {
+      released = true;
+      fake_.release_stream();
+    }
+  });
+  EXPECT_EQ(a.status, 200);
+  EXPECT_TRUE(fake_.last_hold_released()) << "the proxy buffered the stream";
+  EXPECT_NE(a.body.find("message_stop"), std::string::npos);
+
+  EXPECT_EQ(fake_.tls_handshakes(), 3);
+  EXPECT_EQ(proxy_->totals("ep1").requests, 3);
+  ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
+  for (const RequestRecord& rec : sink_.records()) {
+    EXPECT_EQ(rec.status, 200);
+    EXPECT_TRUE(rec.usage.seen);
+    EXPECT_EQ(rec.error, "");
+  }
+}
+
+TEST_F(ProxyTlsTest, AddressUpstreamIsVerifiedAgainstTheIpSan) {
+  ProxyOptions opt;
+  opt.upstream_url = fake_.url();  // https://127.0.0.1:port
+  opt.upstream_ca_file = cert_.cert_file;
+  StartProxy(opt);
+  EXPECT_EQ(Post("/v1/messages", Message(false)).status, 200);
+  EXPECT_EQ(fake_.last_sni(), "");  // no SNI for an address
+  ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
+}
+
+TEST_F(ProxyTlsTest, WrongCaIs502WithAReadableError) {
+  const auto other = tls_testing::MakeSelfSignedCertificate(dir_.path(), "other-ca");
+  ASSERT_FALSE(other.cert_file.empty());
+  ProxyOptions opt;
+  opt.upstream_url = UrlFor("localhost");
+  opt.upstream_ca_file = other.cert_file;
+  StartProxy(opt);
+  HttpResult r = Post("/v1/chat/completions", Chat(false));
+  EXPECT_EQ(r.status, 502);
+  const std::string message = json::parse(r.body)["error"]["message"];
+  EXPECT_NE(message.find(opt.upstream_url), std::string::npos) << message;
+  EXPECT_NE(message.find("TLS handshake"), std::string::npos) << message;
+  EXPECT_NE(message.find("certificate verify failed"), std::string::npos) << message;
+  EXPECT_EQ(json::parse(r.body)["error"]["type"], "upstream_error");
+  HttpResult a = Post("/v1/messages", Message(false));
+  EXPECT_EQ(a.status, 502);
+  EXPECT_EQ(json::parse(a.body)["type"], "error");
+  EXPECT_EQ(fake_.totals().requests, 0);  // nothing was sent
+  const auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(recs[0].status, 502);
+  EXPECT_NE(recs[0].error.find("TLS handshake"), std::string::npos);
+}
+
+TEST_F(ProxyTlsTest, CertificateForAnotherNameIs502) {
+  // Trusted, but issued for another name than the one in the URL.
+  const auto elsewhere =
+      tls_testing::MakeSelfSignedCertificate(dir_.path(), "elsewhere", "DNS:elsewhere.invalid");
+  ASSERT_FALSE(elsewhere.cert_file.empty());
+  fake_.stop();
+  test::FakeLlm other;
+  other.use_tls(elsewhere.cert_file, elsewhere.key_file);
+  other.start();
+  ProxyOptions opt;
+  opt.upstream_url = other.url();
+  opt.upstream_ca_file = elsewhere.cert_file;
+  StartProxy(opt);
+  HttpResult r = Post("/v1/chat/completions", Chat(false));
+  EXPECT_EQ(r.status, 502);
+  const std::string message = json::parse(r.body)["error"]["message"];
+  EXPECT_NE(message.find("mismatch"), std::string::npos) << message;
+  EXPECT_EQ(other.totals().requests, 0);
+}
+
+TEST_F(ProxyTlsTest, UnreadableCaFileOrBadSchemeFailsStart) {
+  ProxyOptions opt;
+  opt.upstream_url = fake_.url();
+  opt.upstream_ca_file = dir_.path() + "/missing.pem";
+  MeteringProxy proxy(opt, nullptr);
+  auto port = proxy.start();
+  ASSERT_FALSE(port.ok());
+  EXPECT_NE(port.error().message.find("missing.pem"), std::string::npos) << port.error().message;
+  opt.upstream_url = "ftp://127.0.0.1:1";
+  MeteringProxy bad(opt, nullptr);
+  auto p2 = bad.start();
+  ASSERT_FALSE(p2.ok());
+  EXPECT_NE(p2.error().message.find("https://"), std::string::npos) << p2.error().message;
 }
 
 TEST(SseUsageScanner, ByteByByteEqualsWhole) {

@@ -1,7 +1,10 @@
 // The agent tools without a judge: the MCP server's JSON-RPC handling (a scripted session), the
-// client's request shapes and the single-submission policy, against a fake transport that
-// records every HTTP exchange.
+// client's request shapes, the token count it sends and the single-submission policy, against a
+// fake transport that records every HTTP exchange (and a fake usage endpoint).
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -405,6 +408,127 @@ TEST(JudgeClient, LocalErrorsSendNothing) {
   EXPECT_TRUE(judge.calls().empty());
 }
 
+// A usage endpoint answering from a script; counts its calls.
+struct FakeUsage {
+  UsageFetch fetch() {
+    return [this](const std::string& url) -> Result<HttpResult> {
+      std::lock_guard lock(mu);
+      urls.push_back(url);
+      if (unreachable) return Error{"HTTP GET " + url + " failed: connect: Connection refused"};
+      return HttpResult{status, body, {}};
+    };
+  }
+  std::mutex mu;
+  std::vector<std::string> urls;
+  bool unreachable = false;
+  int status = 200;
+  std::string body =
+      json{{"episode", "ep"}, {"requests", 4},      {"input", 1200}, {"cached", 300},
+           {"output", 45},    {"weighted", 1275.0}, {"budget", 0.0}, {"exhausted", false}}
+          .dump();
+};
+
+TEST(JudgeClient, ScoreAndSubmitSendTheEpisodesTokens) {
+  TempDir dir;
+  FakeJudge judge;
+  FakeUsage usage;
+  JudgeSettings s = settings(dir.path(), /*single=*/true);
+  s.usage_url = "http://127.0.0.1:9/hpcab/usage";
+  JudgeClient client(s, judge.transport(), usage.fetch());
+  Submission sub{"s000", "c", "void f(void) {}", "", ""};
+  ASSERT_TRUE(client.score(sub));
+  ASSERT_TRUE(client.submit(sub));
+  ASSERT_EQ(judge.calls().size(), 2u);
+  for (const auto& call : judge.calls()) {
+    EXPECT_EQ(json::parse(call.body)["tokens"], 1545) << call.body;  // 1200 + 300 + 45
+  }
+  // One fetch per graded call, at the configured URL; task and baseline send no tokens.
+  EXPECT_EQ(usage.urls, (std::vector<std::string>{s.usage_url, s.usage_url}));
+  ASSERT_TRUE(client.task("s000", "c"));
+  EXPECT_EQ(usage.urls.size(), 2u);
+  EXPECT_EQ(client.tokens_used(), 1545);
+
+  // The MCP tools go through the same client.
+  usage.body = json{{"input", 10}, {"cached", 0}, {"output", 2}}.dump();
+  McpServer server(client, {"s000", "c"});
+  auto r = server.handle(
+      request(1, "tools/call", {{"name", "score"}, {"arguments", {{"source", "int x;"}}}}));
+  EXPECT_EQ((*r)["result"]["isError"], false) << r->dump();
+  EXPECT_EQ(json::parse(judge.calls().back().body)["tokens"], 12);
+}
+
+TEST(JudgeClient, UsageFailuresSendNullTokensAndDoNotFailTheCall) {
+  TempDir dir;
+  FakeJudge judge;
+  FakeUsage usage;
+  JudgeSettings s = settings(dir.path());
+  s.usage_url = "http://127.0.0.1:9/hpcab/usage";
+  JudgeClient client(s, judge.transport(), usage.fetch());
+  Submission sub{"s000", "c", "void f(void) {}", "", ""};
+  auto null_tokens = [&] {
+    auto r = client.score(sub);
+    EXPECT_TRUE(r) << r.error().message;
+    return json::parse(judge.calls().back().body)["tokens"].is_null();
+  };
+  usage.unreachable = true;
+  EXPECT_TRUE(null_tokens());
+  usage.unreachable = false;
+  usage.status = 404;
+  EXPECT_TRUE(null_tokens());
+  usage.status = 200;
+  for (const std::string& body :
+       {std::string("not json"), std::string("[1,2]"), json{{"input", 1}, {"cached", 2}}.dump(),
+        json{{"input", -1}, {"cached", 0}, {"output", 0}}.dump(),
+        json{{"input", 1.5}, {"cached", 0}, {"output", 0}}.dump(),
+        json{{"input", "7"}, {"cached", 0}, {"output", 0}}.dump(),
+        std::string(R"({"input":18446744073709551615,"cached":0,"output":0})")}) {
+    usage.body = body;
+    EXPECT_TRUE(null_tokens()) << body;
+  }
+  EXPECT_EQ(usage.urls.size(), 9u);
+
+  // No usage URL: nothing fetched, tokens null.
+  FakeUsage unused;
+  JudgeClient plain(settings(dir.path()), judge.transport(), unused.fetch());
+  ASSERT_TRUE(plain.score(sub));
+  EXPECT_TRUE(json::parse(judge.calls().back().body)["tokens"].is_null());
+  EXPECT_TRUE(unused.urls.empty());
+
+  // A call refused locally asks the proxy nothing either.
+  JudgeSettings no_judge = s;
+  no_judge.url.clear();
+  FakeUsage asked;
+  JudgeClient local(no_judge, judge.transport(), asked.fetch());
+  EXPECT_FALSE(local.score(sub));
+  EXPECT_TRUE(asked.urls.empty());
+}
+
+// The real fetch gives up after usage_timeout_s on an endpoint that never answers.
+TEST(JudgeClient, SilentUsageEndpointTimesOutToNull) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(fd, 8), 0);  // connections complete in the backlog; nothing is answered
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  TempDir dir;
+  FakeJudge judge;
+  JudgeSettings s = settings(dir.path());
+  s.usage_url = "http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/hpcab/usage";
+  s.usage_timeout_s = 0.5;
+  JudgeClient client(s, judge.transport());
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(client.score({"s000", "c", "int x;", "", ""}));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(took, 5);
+  EXPECT_GE(took, 0.4);
+  EXPECT_TRUE(json::parse(judge.calls().back().body)["tokens"].is_null());
+  ::close(fd);
+}
+
 TEST(JudgeClient, LanguageFromExtension) {
   EXPECT_EQ(language_from_extension("a/b/k.c"), "c");
   EXPECT_EQ(language_from_extension("k.cpp"), "cpp");
@@ -421,6 +545,7 @@ TEST(JudgeClient, SettingsFromEnvironment) {
   setenv("RUN_ID", "r1", 1);
   setenv("AGENT", "codex", 1);
   setenv("HPCAB_SUBMISSION_POLICY", "single", 1);
+  setenv("HPCAB_USAGE_URL", "http://127.0.0.1:4100/hpcab/usage", 1);
   auto s = JudgeSettings::from_env();
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_EQ(s->url, "http://127.0.0.1:9");
@@ -428,6 +553,9 @@ TEST(JudgeClient, SettingsFromEnvironment) {
   EXPECT_EQ(s->run_id, "r1");
   EXPECT_EQ(s->optimizer, "codex");
   EXPECT_TRUE(s->single_submission);
+  EXPECT_EQ(s->usage_url, "http://127.0.0.1:4100/hpcab/usage");
+  EXPECT_EQ(s->usage_timeout_s, 2);
+  unsetenv("HPCAB_USAGE_URL");
   setenv("JUDGE_RANK", "-1", 1);
   EXPECT_FALSE(JudgeSettings::from_env());
   setenv("JUDGE_RANK", "0", 1);
@@ -439,6 +567,7 @@ TEST(JudgeClient, SettingsFromEnvironment) {
   ASSERT_TRUE(d);
   EXPECT_EQ(d->optimizer, "agent");
   EXPECT_FALSE(d->single_submission);
+  EXPECT_EQ(d->usage_url, "");
   for (const char* v : {"JUDGE_URL", "JUDGE_RANK", "RUN_ID"}) unsetenv(v);
 }
 
