@@ -459,7 +459,9 @@ void Daemon::worker_main(int w) {
     po.upstream_url = pin.inference_url;
     po.upstream_api_key = opt_.upstream_api_key;
     po.weights = arm_.token_weights;
+    po.upstream_ca_file = opt_.upstream_ca_file;
     po.on_budget_exhausted = [&stop_code](const std::string& key) { stop_code.raise(key, 125); };
+    po.on_context_overflow = [&stop_code](const std::string& key) { stop_code.raise(key, 126); };
     proxy = std::make_unique<MeteringProxy>(po, &sink);
     auto port = proxy->start(0);
     if (!port) {

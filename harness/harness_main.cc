@@ -71,6 +71,9 @@ int main(int argc, char** argv) {
   run->add_option("--api-key-env", api_key_env,
                   "environment variable holding the real inference API key the proxies send "
                   "upstream (agents only ever see a dummy key)");
+  run->add_option("--upstream-ca-file", opt.upstream_ca_file,
+                  "extra CA bundle (PEM) trusted for https INFERENCE_URLS")
+      ->check(CLI::ExistingFile);
   run->add_option("--term-grace", opt.term_grace_s, "seconds between SIGTERM and SIGKILL (5)")
       ->check(CLI::NonNegativeNumber);
   run->add_option("--progress-interval", opt.progress_interval_s,

@@ -287,6 +287,34 @@ sleep 30
   EXPECT_EQ(r[0].requests - refused, t.requests);
 }
 
+// The model says the prompt no longer fits its context window: 126, no relaunch (the agent
+// exits non-zero right after) and no rerun (a larger budget would not make the window larger).
+TEST_F(DaemonTest, ContextOverflowEndsWith126WithoutRelaunchOrRerun) {
+  Judge j;
+  test::FakeLlm m;
+  m.start();
+  m.set_error(test::FakeLlm::Error::kAnthropicPromptTooLong);
+  const std::string cmd = agent("overflow", R"SH(
+echo "$RUN_ID" >> "$D/launches"
+python3 "$D/llm.py" anthropic
+exit 3
+)SH");
+  Arm a = arm("NAME=ctx\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+              "\nWALL_BUDGET_S=60\nMAX_RELAUNCHES=2\nINFERENCE_URLS=" + m.url() +
+              "\nJUDGE_URLS=" + j.url());
+  auto s = run_arm(a, options());
+  ASSERT_TRUE(s) << s.error().message;
+  auto r = rows("ctx");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].status, "finished");
+  EXPECT_EQ(r[0].exit_reason, "context_overflow") << log_.str();
+  EXPECT_EQ(r[0].exit_code, 126);
+  EXPECT_EQ(r[0].attempt, 1);
+  EXPECT_EQ(r[0].limit_reruns, 0);
+  EXPECT_EQ(lines("launches"), (std::vector<std::string>{"ctx/s000/0#1"}));
+  EXPECT_EQ(r[0].requests, 1);
+}
+
 // A crashing agent is relaunched in the same workspace, within the same deadline.
 TEST_F(DaemonTest, CrashedAgentIsRelaunchedUpToMaxRelaunches) {
   Judge j;
