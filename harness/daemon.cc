@@ -248,8 +248,8 @@ class Daemon {
 };
 
 std::map<std::string, std::string> Daemon::tool_env(const Pin& pin, const AgentContext& ctx,
-                                                   const std::string& usage_url,
-                                                   const fs::path& state_dir) const {
+                                                    const std::string& usage_url,
+                                                    const fs::path& state_dir) const {
   std::map<std::string, std::string> env;
   for (const char* k : {"JUDGE_TOKEN", "JUDGE_TOKEN_FILE", "JUDGE_CA_FILE"}) {
     if (const char* v = std::getenv(k)) env[k] = v;
@@ -381,8 +381,7 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, 
   if (auto st = write_agent_files(ctx); !st) {
     return harness_fail(kHarnessError, "agent files: " + st.error().message);
   }
-  AgentSpawn spawn{*command, workspace.string(), agent_env(pin, ctx),
-                   log_path.string()};
+  AgentSpawn spawn{*command, workspace.string(), agent_env(pin, ctx), log_path.string()};
 
   stop_code.arm(run_id);
   if (proxy) proxy->set_episode(run_id, static_cast<double>(budget.tokens));

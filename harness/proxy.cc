@@ -104,11 +104,13 @@ struct Route {
   Api api = Api::kOpenAI;
   bool metered = false;
   const char* method = "POST";
+  bool responses = false;  // the OpenAI Responses API (usage fields of its own)
 };
 
 Route RouteFor(std::string_view path) {
   if (path == "/v1/chat/completions" || path == "/v1/completions")
     return {true, Api::kOpenAI, true, "POST"};
+  if (path == "/v1/responses") return {true, Api::kOpenAI, true, "POST", true};
   if (path == "/v1/models" || path.rfind("/v1/models/", 0) == 0)
     return {true, Api::kOpenAI, false, "GET"};
   if (path == "/v1/messages") return {true, Api::kAnthropic, true, "POST"};
@@ -455,8 +457,8 @@ struct MeteringProxy::Impl {
     if (!route.known) {
       return answer(404, route.api == Api::kAnthropic ? "not_found_error" : "not_found",
                     "the token-metering proxy does not forward " + path +
-                        " (forwarded: /v1/chat/completions, /v1/completions, /v1/models, "
-                        "/v1/messages)");
+                        " (forwarded: /v1/chat/completions, /v1/completions, /v1/responses, "
+                        "/v1/models, /v1/messages)");
     }
     if (req.method_string() != route.method) {
       return answer(405, "invalid_request_error",
@@ -471,7 +473,8 @@ struct MeteringProxy::Impl {
           rec.model = j["model"].get<std::string>();
         rec.stream = j.contains("stream") && j["stream"].is_boolean() && j["stream"].get<bool>();
         // OpenAI streams carry usage only when asked; ask on the agent's behalf.
-        if (route.api == Api::kOpenAI && route.metered && rec.stream) {
+        // (The Responses API always reports usage in its final event.)
+        if (route.api == Api::kOpenAI && route.metered && rec.stream && !route.responses) {
           if (!j.contains("stream_options") || !j["stream_options"].is_object())
             j["stream_options"] = json::object();
           j["stream_options"]["include_usage"] = true;
@@ -618,6 +621,7 @@ struct MeteringProxy::Impl {
     const bool sse =
         beast::iequals(uh[http::field::content_type].substr(0, 17), "text/event-stream");
     SseUsageScanner scanner(route.api == Api::kAnthropic ? SseUsageScanner::Api::kAnthropic
+                            : route.responses            ? SseUsageScanner::Api::kResponses
                                                          : SseUsageScanner::Api::kOpenAI);
     std::string whole;  // non-streamed bodies, to read usage from at the end
     // An error answer's body, to tell a context overflow from other refusals.
@@ -677,6 +681,7 @@ struct MeteringProxy::Impl {
         rec.usage = scanner.finish();
       } else {
         rec.usage = route.api == Api::kAnthropic ? anthropic_usage_from_body(whole)
+                    : route.responses            ? responses_usage_from_body(whole)
                                                  : openai_usage_from_body(whole);
       }
     }

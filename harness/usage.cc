@@ -84,6 +84,28 @@ TokenUsage anthropic_usage_from_json(const json& usage) {
   return u;
 }
 
+TokenUsage responses_usage_from_json(const json& usage) {
+  TokenUsage u;
+  if (!usage.is_object()) return u;
+  u.seen = true;
+  const std::int64_t input = Count(usage, "input_tokens");
+  std::int64_t cached = 0;
+  if (auto it = usage.find("input_tokens_details"); it != usage.end()) {
+    cached = Count(*it, "cached_tokens");
+  }
+  cached = std::min(cached, input);
+  u.cached = cached;
+  u.input = input - cached;
+  u.output = Count(usage, "output_tokens");
+  return u;
+}
+
+TokenUsage responses_usage_from_body(std::string_view body) {
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("usage")) return {};
+  return responses_usage_from_json(j["usage"]);
+}
+
 TokenUsage openai_usage_from_body(std::string_view body) {
   json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || !j.contains("usage")) return {};
@@ -140,6 +162,16 @@ void SseUsageScanner::data(std::string_view d) {
   if (api_ == Api::kOpenAI) {
     auto it = j.find("usage");
     if (it != j.end() && it->is_object()) usage_ = openai_usage_from_json(*it);
+    return;
+  }
+  if (api_ == Api::kResponses) {
+    // The terminal events (response.completed, .incomplete, .failed) carry the whole response
+    // with its usage; earlier events carry none.
+    auto it = j.find("response");
+    if (it != j.end() && it->is_object()) {
+      auto u = it->find("usage");
+      if (u != it->end() && u->is_object()) usage_ = responses_usage_from_json(*u);
+    }
     return;
   }
   const json* usage = nullptr;

@@ -99,6 +99,9 @@ class CallbackUsageSink : public UsageSink {
 // give a usage with seen == false.
 TokenUsage openai_usage_from_body(std::string_view body);
 TokenUsage anthropic_usage_from_body(std::string_view body);
+// OpenAI Responses API (/v1/responses, what Codex speaks): `usage.input_tokens` includes the
+// cached ones (`usage.input_tokens_details.cached_tokens`), `usage.output_tokens`.
+TokenUsage responses_usage_from_body(std::string_view body);
 
 // Reads usage from an SSE stream fed in arbitrary pieces (chunk boundaries need not match event
 // boundaries). OpenAI: every `data:` JSON with a non-null `usage` replaces the previous one (the
@@ -107,7 +110,7 @@ TokenUsage anthropic_usage_from_body(std::string_view body);
 // usage with the cumulative output count; each field takes its latest value.
 class SseUsageScanner {
  public:
-  enum class Api { kOpenAI, kAnthropic };
+  enum class Api { kOpenAI, kAnthropic, kResponses };
   explicit SseUsageScanner(Api api) : api_(api) {}
   void feed(std::string_view bytes);
   // Flushes a last line without a newline.
@@ -129,5 +132,6 @@ class SseUsageScanner {
 // Applies the raw usage object of either API to a TokenUsage (exposed for tests).
 TokenUsage openai_usage_from_json(const nlohmann::json& usage);
 TokenUsage anthropic_usage_from_json(const nlohmann::json& usage);
+TokenUsage responses_usage_from_json(const nlohmann::json& usage);
 
 }  // namespace hpcab::harness

@@ -308,6 +308,47 @@ void FakeLlm::exchange(Stream& conn) {
         write("data: [DONE]\n\n");
         if (!ec) asio::write(conn, http::make_chunk_last(), ec);
       }
+    } else if (path == "/v1/responses") {
+      // The OpenAI Responses API: input_tokens include the cached ones.
+      const std::int64_t input = 200 + 10 * n, cached = 60 + n, output = 12 + n;
+      const json usage = {{"input_tokens", input},
+                          {"input_tokens_details", {{"cached_tokens", cached}}},
+                          {"output_tokens", output},
+                          {"output_tokens_details", {{"reasoning_tokens", 0}}},
+                          {"total_tokens", input + output}};
+      json response = {{"id", "resp_" + std::to_string(n)},
+                       {"object", "response"},
+                       {"status", "completed"},
+                       {"model", model},
+                       {"output",
+                        {{{"type", "message"},
+                          {"role", "assistant"},
+                          {"content", {{{"type", "output_text"}, {"text", "Hello world"}}}}}}},
+                       {"usage", usage}};
+      count(input - cached, cached, output);
+      if (!stream) {
+        send_json(200, response);
+      } else {
+        http::response<http::empty_body> res{http::status::ok, 11};
+        res.set(http::field::content_type, "text/event-stream");
+        res.keep_alive(req.keep_alive());
+        res.chunked(true);
+        http::response_serializer<http::empty_body> sr{res};
+        http::write_header(conn, sr, ec);
+        auto event = [&](const std::string& type, json data) {
+          data["type"] = type;
+          std::string text = "event: " + type + "\n" + Sse(data);
+          if (!ec) asio::write(conn, http::make_chunk(asio::buffer(text)), ec);
+        };
+        json created = response;
+        created["status"] = "in_progress";
+        created["usage"] = nullptr;
+        event("response.created", {{"response", created}});
+        event("response.output_text.delta", {{"delta", "Hello"}});
+        event("response.output_text.delta", {{"delta", " world"}});
+        event("response.completed", {{"response", response}});
+        if (!ec) asio::write(conn, http::make_chunk_last(), ec);
+      }
     } else if (path == "/v1/messages") {
       const std::int64_t input = 50 + n, creation = 20, read = 40 + n, output = 8 + n;
       count(input + creation, read, output);

@@ -262,6 +262,35 @@ TEST_F(ProxyTest, AnthropicStreamArrivesIncrementallyAndIsMetered) {
   EXPECT_FALSE(json::parse(fake_.last_body()).contains("stream_options"));
 }
 
+// Codex speaks the Responses API: its usage counts cached tokens inside input_tokens, and
+// streams report it in the final response.completed event (no include_usage to inject).
+TEST_F(ProxyTest, ResponsesApiJsonAndStreamAreMetered) {
+  StartProxy();
+  json body = {{"model", "gpt-x"}, {"input", "hi"}, {"stream", false}};
+  HttpResult r = Post("/v1/responses", body);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["object"], "response");
+  body["stream"] = true;
+  StreamResult st = StreamPost(port_, "/v1/responses", body, [](const std::string&) {});
+  EXPECT_EQ(st.status, 200);
+  EXPECT_NE(st.body.find("response.completed"), std::string::npos);
+  EXPECT_FALSE(json::parse(fake_.last_body()).contains("stream_options"));
+  auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(recs[0].endpoint, "/v1/responses");
+  EXPECT_EQ(recs[0].model, "gpt-x");
+  // Fake request 1: input 210 of which 61 cached, output 13.
+  EXPECT_EQ(recs[0].usage.input, 149);
+  EXPECT_EQ(recs[0].usage.cached, 61);
+  EXPECT_EQ(recs[0].usage.output, 13);
+  EXPECT_TRUE(recs[1].stream);
+  EXPECT_TRUE(recs[1].usage.seen);
+  EXPECT_EQ(recs[1].usage.input, 220 - 62);
+  EXPECT_EQ(recs[1].usage.cached, 62);
+  EXPECT_EQ(recs[1].usage.output, 14);
+  ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
+}
+
 TEST_F(ProxyTest, ModelsPassThroughUnmetered) {
   StartProxy();
   auto r = http_request("GET", Url("/v1/models"), "", {}, 30);
