@@ -315,6 +315,38 @@ exit 3
   EXPECT_EQ(r[0].requests, 1);
 }
 
+// The agent sees an allow-listed environment: its episode's variables, a dummy key, and none
+// of the daemon's secrets (the real upstream key, anything else in the daemon's environment).
+TEST_F(DaemonTest, AgentEnvironmentIsAllowListed) {
+  Judge j;
+  test::FakeLlm m;
+  m.start();
+  setenv("HPCAB_TEST_DAEMON_SECRET", "s3cret-daemon-value", 1);
+  const std::string cmd = agent("env", R"SH(
+env > "$D/env.txt"
+python3 "$D/llm.py" openai
+)SH");
+  Arm a = arm("NAME=env\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+              "\nMODEL=m1\nINFERENCE_URLS=" + m.url() + "\nJUDGE_URLS=" + j.url());
+  DaemonOptions o = options();
+  o.upstream_api_key = "sk-real-upstream-key";
+  auto s = run_arm(a, o);
+  unsetenv("HPCAB_TEST_DAEMON_SECRET");
+  ASSERT_TRUE(s) << s.error().message;
+  const std::string env = slurp(dir_ / "env.txt");
+  EXPECT_EQ(env.find("s3cret-daemon-value"), std::string::npos) << env;
+  EXPECT_EQ(env.find("sk-real-upstream-key"), std::string::npos) << env;
+  EXPECT_NE(env.find("JUDGE_URL=" + j.url() + "\n"), std::string::npos) << env;
+  EXPECT_NE(env.find("JUDGE_RANK=0\n"), std::string::npos) << env;
+  EXPECT_NE(env.find("RUN_ID=env/s000/0#1\n"), std::string::npos) << env;
+  EXPECT_NE(env.find("KERNEL=s000\n"), std::string::npos) << env;
+  EXPECT_NE(env.find("HPCAB_SUBMISSION_POLICY=single\n"), std::string::npos) << env;
+  EXPECT_NE(env.find("PATH=" + kBin + ":"), std::string::npos) << env;
+  EXPECT_NE(env.find("HPCAB_USAGE_URL=http://127.0.0.1:"), std::string::npos) << env;
+  // The proxy put the real key on the upstream request; the agent only ever had a dummy.
+  EXPECT_EQ(m.last_header("authorization"), "Bearer sk-real-upstream-key");
+}
+
 // A crashing agent is relaunched in the same workspace, within the same deadline.
 TEST_F(DaemonTest, CrashedAgentIsRelaunchedUpToMaxRelaunches) {
   Judge j;
