@@ -29,8 +29,11 @@ int report(JudgeClient& client, const Result<json>& r) {
 int main(int argc, char** argv) {
   CLI::App app{
       "hpcab-tool: an agent's tools for one HPCAgent-Bench judge. Settings come from JUDGE_URL, "
-      "JUDGE_RANK, RUN_ID, AGENT, KERNEL, LANGUAGE, JUDGE_TOKEN, HPCAB_SUBMISSION_POLICY; the "
-      "flags override them. Prints the judge's JSON answer. Exit codes: 0 graded answer, 1 judge "
+      "JUDGE_RANK, RUN_ID, AGENT, KERNEL, LANGUAGE, JUDGE_TOKEN, HPCAB_SUBMISSION_POLICY, "
+      "HPCAB_TOOL_STATE; "
+      "HPCAB_USAGE_URL (set by the harness) supplies the token count sent with score and submit. "
+      "The flags override them. Prints the judge's JSON answer. Exit codes: 0 graded answer, 1 "
+      "judge "
       "HTTP error, 2 usage or local error, 3 judge unreachable, 4 submit refused by the "
       "single-submission policy, 5 (builtin autopar) the compiler failed."};
   app.require_subcommand(1);
