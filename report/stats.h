@@ -1,0 +1,56 @@
+// Statistics for research outputs (SPEC §8, issue 7; definitions in docs/research.md): summaries
+// of an arm (geometric-mean speedup with a bootstrap interval, fast_p) and intervention efficacy
+// between two arms paired by kernel (exact McNemar, log-t interval and paired t-test on speedup
+// ratios, Benjamini-Hochberg q-values). Pure functions; no I/O.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace hpcab::report {
+
+struct Interval {
+  double lo = 0, hi = 0;
+};
+
+// Geometric mean; NaN for an empty input or any value <= 0 or non-finite.
+double geometric_mean(std::span<const double> v);
+
+// Percentile bootstrap interval of the geometric mean: `resamples` resamples with replacement
+// of v (deterministic for a given seed), the (1-level)/2 and (1+level)/2 quantiles of their
+// geometric means. nullopt for fewer than 2 values.
+std::optional<Interval> bootstrap_geomean_ci(std::span<const double> v, int resamples = 10000,
+                                             double level = 0.95, std::uint64_t seed = 1);
+
+// fast_p (KernelBench): the fraction of attempted kernels that are solved AND have speedup > p.
+// `speedups[i]` is nullopt for an unsolved kernel. 0 for an empty input.
+double fast_p(std::span<const std::optional<double>> speedups, double p);
+
+// Exact McNemar test (two-sided) on the discordant pairs: b = pairs only the control solved,
+// c = pairs only the treatment solved. p = min(1, 2 * P(X <= min(b, c))), X ~ Binomial(b + c,
+// 1/2); 1 when b + c = 0.
+double mcnemar_exact_p(std::int64_t b, std::int64_t c);
+
+// Paired comparison of ratios r_i = speedup_treatment / speedup_control on jointly solved
+// kernels, on the log scale: geometric-mean ratio exp(mean(log r)), a `level` log-t interval
+// exp(mean ± t_{n-1} * sd / sqrt(n)) only when n >= min_pairs, and the two-sided one-sample
+// t-test of mean(log r) = 0 (the paired t-test of log speedups) when n >= 2 and sd > 0.
+struct RatioTest {
+  int n = 0;
+  double geomean_ratio = 0;         // NaN for n = 0
+  std::optional<Interval> ci;       // nullopt below min_pairs
+  std::optional<double> t;          // t statistic
+  std::optional<double> p_value;    // two-sided
+  // Wilcoxon signed-rank test on log r (two-sided; exact without ties/zeros for n <= 25,
+  // normal approximation with tie correction otherwise), a distribution-free companion.
+  std::optional<double> wilcoxon_p;
+};
+RatioTest paired_log_ratio_test(std::span<const double> ratios, double level = 0.95,
+                                int min_pairs = 6);
+
+// Benjamini-Hochberg adjusted p-values (q-values), in the order of the input.
+std::vector<double> benjamini_hochberg(std::span<const double> p);
+
+}  // namespace hpcab::report
