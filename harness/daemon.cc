@@ -548,6 +548,18 @@ Result<RunSummary> Daemon::run() {
   if (int n = kill_processes_with_env("HPCAB_ARM_RUN=" + arm_marker_); n > 0) {
     log_line("killed " + std::to_string(n) + " agent process(es) left by a previous daemon");
   }
+  {
+    ArmRecord rec{arm_.name, arm_.agent, arm_.model, arm_.language, arm_setup_json(arm_),
+                  "",        "",         ""};
+    rec.arm_file = fs::absolute(arm_.file).string();
+    std::ifstream in(arm_.file);
+    rec.arm_text.assign(std::istreambuf_iterator<char>(in), {});
+    if (!arm_.prompt_template.empty()) {
+      std::ifstream pt(arm_.prompt_template);
+      rec.prompt_text.assign(std::istreambuf_iterator<char>(pt), {});
+    }
+    if (auto st = (*db)->record_arm(rec, now_unix()); !st) return Error{st.error().message};
+  }
   auto resumed = (*db)->resume(arm_.name, now_unix());
   if (!resumed) return Error{resumed.error().message};
   auto added = (*db)->enqueue(plan_episodes(arm_));
@@ -608,6 +620,32 @@ Result<RunSummary> Daemon::run() {
 Result<RunSummary> run_arm(const Arm& arm, const DaemonOptions& options) {
   Daemon d(arm, options);
   return d.run();
+}
+
+std::string arm_setup_json(const Arm& a) {
+  nlohmann::json j = {{"name", a.name},
+                      {"kernels", a.kernels},
+                      {"kernel_selectors", a.kernel_selectors},
+                      {"language", a.language},
+                      {"agent", a.agent},
+                      {"agent_command", a.agent_command},
+                      {"model", a.model},
+                      {"inference_urls", a.inference_urls},
+                      {"judge_urls", a.judge_urls},
+                      {"workers", a.workers},
+                      {"repetitions", a.repetitions},
+                      {"wall_budget_s", a.wall_budget_s},
+                      {"token_budget", a.token_budget},
+                      {"token_weights",
+                       {{"input", a.token_weights.input},
+                        {"cached", a.token_weights.cached},
+                        {"output", a.token_weights.output}}},
+                      {"submission_policy", a.submission_policy},
+                      {"prompt_template", a.prompt_template.string()},
+                      {"max_relaunches", a.max_relaunches},
+                      {"limit_rerun_factor", a.limit_rerun_factor},
+                      {"library_dir", a.library_dir.string()}};
+  return j.dump();
 }
 
 std::string format_duration(double seconds) {

@@ -63,6 +63,10 @@ struct RunSummary {
 // another daemon holds the arm's lock, the tool is missing.
 Result<RunSummary> run_arm(const Arm& arm, const DaemonOptions& options);
 
+// Every setting of the arm as a JSON object (lower-case keys as in a JSON arm file, kernels
+// resolved), recorded in the episode database's `arms` table for research outputs.
+std::string arm_setup_json(const Arm& arm);
+
 // "elapsed 1 min 5 s"-style duration text used by the progress line.
 std::string format_duration(double seconds);
 

@@ -73,6 +73,20 @@ CREATE TABLE requests (
 );
 CREATE INDEX requests_episode ON requests (episode_id);
 )sql"},
+    {2, "arms: each arm's setup, for research outputs", R"sql(
+CREATE TABLE arms (
+  name TEXT PRIMARY KEY,
+  agent TEXT NOT NULL,
+  model TEXT NOT NULL,
+  language TEXT NOT NULL,
+  setup_json TEXT NOT NULL,              -- every setting of the arm, as JSON (docs/harness.md)
+  arm_file TEXT NOT NULL,                -- the path it was loaded from
+  arm_text TEXT NOT NULL,                -- the arm file's text, verbatim
+  prompt_text TEXT NOT NULL,             -- the prompt template ('' = the built-in one)
+  first_run_at REAL NOT NULL,            -- unix seconds (UTC) of the first daemon run
+  last_run_at REAL NOT NULL              -- and of the latest
+);
+)sql"},
 };
 
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
@@ -116,6 +130,16 @@ Result<std::string> query_text(sqlite3* db, const char* sql, std::string_view co
   sqlite3_finalize(stmt);
   return out;
 }
+
+constexpr const char* kRecordArm = R"sql(
+INSERT INTO arms (name, agent, model, language, setup_json, arm_file, arm_text, prompt_text,
+                  first_run_at, last_run_at)
+VALUES (:name, :agent, :model, :language, :setup_json, :arm_file, :arm_text, :prompt_text,
+        :now, :now)
+ON CONFLICT (name) DO UPDATE SET agent = excluded.agent, model = excluded.model,
+  language = excluded.language, setup_json = excluded.setup_json, arm_file = excluded.arm_file,
+  arm_text = excluded.arm_text, prompt_text = excluded.prompt_text, last_run_at = excluded.last_run_at
+)sql";
 
 constexpr const char* kInsertEpisode = R"sql(
 INSERT INTO episodes (id, arm, kernel, repetition, seq)
@@ -379,6 +403,25 @@ void EpisodeDb::close() {
 int EpisodeDb::schema_version() const {
   std::lock_guard lock(impl_->mu);
   return impl_->version;
+}
+
+Status EpisodeDb::record_arm(const ArmRecord& a, double now) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto stmt = im.prepare(kRecordArm);
+  if (!stmt.ok()) return stmt.error();
+  Query q(im.db, *stmt);
+  q.text(":name", a.name);
+  q.text(":agent", a.agent);
+  q.text(":model", a.model);
+  q.text(":language", a.language);
+  q.text(":setup_json", a.setup_json);
+  q.text(":arm_file", a.arm_file);
+  q.text(":arm_text", a.arm_text);
+  q.text(":prompt_text", a.prompt_text);
+  q.real(":now", now);
+  return q.run("recording arm " + a.name);
 }
 
 Result<int64_t> EpisodeDb::enqueue(const std::vector<EpisodeSpec>& plan) {

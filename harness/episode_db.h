@@ -52,6 +52,13 @@ struct RequestUsage {
   int status = 200;  // HTTP status returned to the agent
 };
 
+// An arm's setup as the daemon ran it (table `arms`): what research outputs group and label by.
+struct ArmRecord {
+  std::string name, agent, model, language;
+  std::string setup_json;  // every setting, see arm_setup_json()
+  std::string arm_file, arm_text, prompt_text;
+};
+
 struct ExitInfo {
   std::string reason;
   int code = 0;
@@ -80,6 +87,9 @@ class EpisodeDb {
   EpisodeDb& operator=(const EpisodeDb&) = delete;
 
   int schema_version() const;
+
+  // Records (or updates) the arm's setup; first_run_at is kept from the first call.
+  Status record_arm(const ArmRecord& arm, double now);
 
   // Inserts the plan's episodes as `queued`; an id already present is left untouched (so a
   // restarted daemon re-enqueues its plan harmlessly). Returns how many rows were new.

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -405,6 +406,22 @@ echo "$?" > "$D/second_exit"
   EXPECT_EQ(rec.status, 200);
   // The single policy refused the second submit (hpcab-tool exit 4).
   EXPECT_EQ(slurp(dir_ / "second_exit"), "4\n");
+  // The arm's setup is recorded for research outputs.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir_ / "harness.db").c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT agent, setup_json, arm_text FROM arms WHERE name='sub'",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), "command");
+  json setup = json::parse(reinterpret_cast<const char*>(sqlite3_column_text(st, 1)));
+  EXPECT_EQ(setup["submission_policy"], "single");
+  EXPECT_EQ(setup["kernels"], json::array({"s000"}));
+  EXPECT_NE(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 2))).find("NAME=sub"),
+            std::string::npos);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
 }
 
 // Only one daemon per (database, arm); a stop signal leaves the running episode interrupted,

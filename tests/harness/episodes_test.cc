@@ -476,7 +476,7 @@ TEST(EpisodeDb, EnqueueTwiceIsIdempotent) {
   TempDir t;
   auto db = open_db(t.path() / "var" / "h.db");
   ASSERT_TRUE(db);
-  EXPECT_EQ(db->schema_version(), 1);
+  EXPECT_EQ(db->schema_version(), 2);
   auto plan = plan_episodes(pinned_arm());
   auto n = db->enqueue(plan);
   ASSERT_TRUE(n.ok()) << n.error().message;
