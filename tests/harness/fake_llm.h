@@ -29,10 +29,10 @@ class FakeLlm {
   FakeLlm(const FakeLlm&) = delete;
   FakeLlm& operator=(const FakeLlm&) = delete;
 
-  // Listens on 127.0.0.1:0 and returns the port.
-  std::uint16_t start();
+  // Listens on host:port (IPv4 address; port 0 picks a free one) and returns the port.
+  std::uint16_t start(std::uint16_t port = 0, const std::string& host = "127.0.0.1");
   void stop();
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::string url() const { return "http://" + host_ + ":" + std::to_string(port_); }
 
   // Waits this long before answering each request (a slow model).
   void set_delay_ms(int ms) { delay_ms_ = ms; }
@@ -52,6 +52,7 @@ class FakeLlm {
   void serve(int fd);
 
   std::uint16_t port_ = 0;
+  std::string host_ = "127.0.0.1";
   int listen_fd_ = -1;
   std::atomic<bool> stopping_{false};
   std::thread accept_thread_;
