@@ -383,6 +383,15 @@ TEST(ArmFile, JudgeConfigMustExistWhenLoaded) {
   EXPECT_EQ(a->deploy.judge_config, t.path() / "j.json");
 }
 
+TEST(ArmFile, ExampleSlurmArmInDeployLoads) {
+  auto a = load_arm(fs::path(HPCAB_SOURCE_DIR) / "deploy/arms/slurm-identity.env");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->deploy.inference_nodes, 0);
+  EXPECT_EQ(a->deploy.agent_nodes, 1);
+  EXPECT_EQ(a->deploy.judge_nodes, 2);
+  EXPECT_DOUBLE_EQ(a->deploy.min_coverage, 1);
+}
+
 Arm pinned_arm() {
   Arm a;
   a.name = "pin";
