@@ -1,4 +1,5 @@
-// hpcab: the corpus maintainer's command line (list, abi, check). Wiring only.
+// hpcab: the corpus maintainer's command line (list, abi, check, demo) and the judge database
+// tools (db merge). Wiring only.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -16,6 +17,7 @@
 #include "common/corpus_check.h"
 #include "common/http_client.h"
 #include "common/manifest.h"
+#include "judge/merge.h"
 
 namespace fs = std::filesystem;
 using namespace hpcab;
@@ -255,7 +257,38 @@ int main(int argc, char** argv) {
   demo->add_option("--ca-file", http.ca_file, "PEM CA certificates to verify an https judge")
       ->envname("HPCAB_CA_FILE");
 
+  auto* db_cmd = app.add_subcommand("db", "judge database tools");
+  db_cmd->require_subcommand(1);
+  auto* merge = db_cmd->add_subcommand(
+      "merge",
+      "merge judge databases (one shard per rank, e.g. of a Slurm arm) into the new database OUT. "
+      "Submissions get new ids; table merged_submissions maps each to its shard, judge rank and "
+      "the submission_id that judge returned (docs/database.md). Exit: 0 merged, 1 error");
+  std::string merge_out;
+  std::vector<std::string> merge_shards;
+  merge->add_option("OUT", merge_out, "the merged database to create (must not exist)")->required();
+  merge->add_option("SHARD", merge_shards, "judge databases, in rank order")->required();
+
   CLI11_PARSE(app, argc, argv);
+  if (*merge) {
+    auto report = judge::merge_databases(merge_out, merge_shards);
+    if (!report) {
+      std::cerr << "hpcab db merge: " << report.error().message << "\n";
+      return 1;
+    }
+    for (std::size_t i = 0; i < report->shards.size(); ++i) {
+      const auto& s = report->shards[i];
+      std::string ranks;
+      for (int r : s.ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
+      std::cout << "shard " << i << " (rank " << (ranks.empty() ? "-" : ranks) << ") " << s.file
+                << ": " << s.submissions << " submissions, " << s.score_calls << " score calls, "
+                << s.baselines << " new baselines\n";
+    }
+    std::cout << "merged " << report->shards.size() << " shard(s) into " << merge_out << ": "
+              << report->submissions << " submissions, " << report->score_calls << " score calls, "
+              << report->baselines << " baselines\n";
+    return 0;
+  }
   if (*demo) {
     if (!token_file.empty()) {
       auto token = read_client_token_file(token_file);

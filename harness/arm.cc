@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <span>
 #include <sstream>
 
 namespace hpcab::harness {
@@ -46,7 +47,8 @@ constexpr std::string_view kKeys[] = {"NAME",
                                       "LIBRARY_DIR"};
 
 bool known_key(std::string_view k) {
-  return std::find(std::begin(kKeys), std::end(kKeys), k) != std::end(kKeys);
+  return std::find(std::begin(kKeys), std::end(kKeys), k) != std::end(kKeys) ||
+         std::find(std::begin(kDeployKeys), std::end(kDeployKeys), k) != std::end(kDeployKeys);
 }
 
 std::string upper(std::string s) {
@@ -68,6 +70,7 @@ std::string trim(std::string_view s) {
 std::string known_keys_text() {
   std::string out;
   for (auto k : kKeys) out += (out.empty() ? "" : ", ") + std::string(k);
+  for (auto k : kDeployKeys) out += ", " + std::string(k);
   return out;
 }
 
@@ -234,9 +237,11 @@ Result<std::vector<std::string>> parse_urls(const Entry& e) {
   return urls;
 }
 
-// Checks the {placeholders} of an AGENT_COMMAND: `{` + lower-case identifier + `}` is a
-// placeholder and must be a known one; any other brace is literal text.
-Status check_command_placeholders(const Entry& e) {
+// Checks the {placeholders} of an AGENT_COMMAND (or, with `known`, an INFERENCE_COMMAND):
+// `{` + lower-case identifier + `}` is a placeholder and must be a known one; any other brace is
+// literal text.
+Status check_command_placeholders(const Entry& e,
+                                  std::span<const std::string_view> known = kCommandPlaceholders) {
   const std::string& s = e.value;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] != '{') continue;
@@ -247,9 +252,8 @@ Status check_command_placeholders(const Entry& e) {
     }
     if (j == i + 1 || j >= s.size() || s[j] != '}') continue;
     std::string name = s.substr(i + 1, j - i - 1);
-    if (!one_of(kCommandPlaceholders, name)) {
-      return Error{e.where + ": unknown placeholder {" + name +
-                   "} (known: " + join(kCommandPlaceholders) + ")"};
+    if (!one_of(known, name)) {
+      return Error{e.where + ": unknown placeholder {" + name + "} (known: " + join(known) + ")"};
     }
   }
   return Ok{};
@@ -281,6 +285,45 @@ Status check_selector(const Entry& e, const std::string& sel) {
   } else {
     return Error{e.where + ": unknown selector kind '" + kind +
                  ":' (expected track:, dwarf:, level: or all)"};
+  }
+  return Ok{};
+}
+
+// The Slurm launcher's keys (kDeployKeys; docs/deploy.md), stored in Arm::deploy.
+Status parse_deploy_key(const Entry& e, const fs::path& base_dir, Arm::Deploy* d) {
+  const std::string& k = e.key;
+  const std::string& v = e.value;
+  if (k == "INFERENCE_NODES" || k == "AGENT_NODES" || k == "JUDGE_NODES") {
+    auto n = parse_int(e, k == "INFERENCE_NODES" ? 0 : 1);
+    if (!n.ok()) return n.error();
+    if (*n > 10000) return Error{e.where + ": " + v + " is implausibly large (max 10000)"};
+    (k == "INFERENCE_NODES" ? d->inference_nodes
+     : k == "AGENT_NODES"   ? d->agent_nodes
+                            : d->judge_nodes) = static_cast<int>(*n);
+  } else if (k == "INFERENCE_COMMAND") {
+    if (trim(v).empty()) return Error{e.where + ": expected a command"};
+    if (auto s = check_command_placeholders(e, kInferencePlaceholders); !s.ok()) return s.error();
+    d->inference_command = v;
+  } else if (k == "INFERENCE_PORT" || k == "JUDGE_PORT") {
+    auto n = parse_int(e, 1);
+    if (!n.ok()) return n.error();
+    if (*n > 65535) return Error{e.where + ": expected a port between 1 and 65535, got " + v};
+    (k == "INFERENCE_PORT" ? d->inference_port : d->judge_port) = static_cast<int>(*n);
+  } else if (k == "JUDGE_CONFIG") {
+    if (v.empty()) return Error{e.where + ": expected a file path"};
+    fs::path p(v);
+    d->judge_config = p.is_absolute() ? p : base_dir / p;
+  } else if (k == "MIN_COVERAGE") {
+    auto x = parse_real(v, e.where);
+    if (!x.ok()) return x.error();
+    if (*x < 0 || *x > 1) {
+      return Error{e.where + ": expected a share of the arm's kernels between 0 and 1, got " + v};
+    }
+    d->min_coverage = *x;
+  } else if (k == "JUDGE_STARTUP_S" || k == "INFERENCE_STARTUP_S") {
+    auto n = parse_int(e, 1);
+    if (!n.ok()) return n.error();
+    (k == "JUDGE_STARTUP_S" ? d->judge_startup_s : d->inference_startup_s) = *n;
   }
   return Ok{};
 }
@@ -394,6 +437,8 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs:
     } else if (k == "LIBRARY_DIR") {
       if (v.empty()) return Error{e.where + ": expected a folder path"};
       arm.library_dir = v;
+    } else if (one_of(kDeployKeys, k)) {
+      if (auto s = parse_deploy_key(e, base_dir, &arm.deploy); !s.ok()) return s.error();
     }
   }
 
@@ -406,12 +451,33 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs:
   if (arm.agent.empty()) return missing("AGENT", " (one of " + join(kAgentKinds) + ")");
   if (arm.uses_model()) {
     if (arm.model.empty()) return missing("MODEL", " for AGENT=" + arm.agent);
-    if (arm.inference_urls.empty()) return missing("INFERENCE_URLS", " for AGENT=" + arm.agent);
+    if (arm.inference_urls.empty() && arm.deploy.inference_nodes == 0) {
+      return missing("INFERENCE_URLS",
+                     " for AGENT=" + arm.agent + " (or INFERENCE_NODES > 0 under the launcher)");
+    }
   }
   if ((arm.agent == "command" || arm.agent == "replay") && arm.agent_command.empty()) {
     return missing("AGENT_COMMAND", arm.agent == "command"
                                         ? " for AGENT=command"
                                         : " for AGENT=replay (the folder of prepared sources)");
+  }
+  // The launcher either starts the inference servers (INFERENCE_NODES > 0, INFERENCE_COMMAND)
+  // or points the agents at INFERENCE_URLS; never both.
+  auto key_name = [&](const char* key) { return is_json ? lower(key) : std::string(key); };
+  const Arm::Deploy& d = arm.deploy;
+  if (d.inference_nodes > 0 && d.inference_command.empty()) {
+    return missing("INFERENCE_COMMAND", " when INFERENCE_NODES > 0 (it starts each server)");
+  }
+  if (d.inference_nodes == 0 && !d.inference_command.empty()) {
+    return Error{label + ": " + key_name("INFERENCE_COMMAND") + " is set but " +
+                 key_name("INFERENCE_NODES") + " is 0 (give the servers nodes, or drop it)"};
+  }
+  if (d.inference_nodes > 0 && !arm.inference_urls.empty()) {
+    return Error{label + ": " + key_name("INFERENCE_URLS") + " and " + key_name("INFERENCE_NODES") +
+                 " > 0 exclude each other (the launcher passes the URLs of the servers it starts)"};
+  }
+  if (d.inference_command.find("{model}") != std::string::npos && arm.model.empty()) {
+    return missing("MODEL", " when INFERENCE_COMMAND uses {model}");
   }
   return arm;
 }
@@ -458,6 +524,13 @@ Result<Arm> load_arm(const fs::path& file, const fs::path& corpus_dir) {
     std::error_code ec;
     if (!fs::is_regular_file(arm->prompt_template, ec)) {
       return Error{file.string() + ": PROMPT_TEMPLATE " + arm->prompt_template.string() +
+                   " is not a readable file (paths are relative to the arm file)"};
+    }
+  }
+  if (!arm->deploy.judge_config.empty()) {
+    std::error_code ec;
+    if (!fs::is_regular_file(arm->deploy.judge_config, ec)) {
+      return Error{file.string() + ": JUDGE_CONFIG " + arm->deploy.judge_config.string() +
                    " is not a readable file (paths are relative to the arm file)"};
     }
   }

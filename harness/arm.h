@@ -54,9 +54,29 @@ struct Arm {
   // Where the autopar built-ins write the libraries they build, relative to the daemon's working
   // directory. The judge must be started with a --shared-dir that contains it.
   std::filesystem::path library_dir = "var/shared/libraries";
+  // Slurm launcher settings (deploy/slurm, docs/deploy.md); hpcab-harness itself ignores them.
+  struct Deploy {
+    int inference_nodes = 0;  // 0: agents use the arm's INFERENCE_URLS (external servers)
+    int agent_nodes = 1;
+    int judge_nodes = 1;
+    std::string inference_command;  // run on each inference node; {model} {host} {port} {index}
+    int inference_port = 8000;
+    int judge_port = 8800;               // judge j listens on judge_port + j
+    std::filesystem::path judge_config;  // hpcab-judge --config; '' = the judge's defaults
+    double min_coverage = 0;             // share of the arm's kernels that must get a grade
+    int64_t judge_startup_s = 600;       // wait for every judge's /health
+    int64_t inference_startup_s = 1800;  // wait for every inference server's /v1/models
+  } deploy;
 
   bool uses_model() const;
 };
+
+// The arm keys only the Slurm launcher reads (hpcab-harness accepts and ignores them).
+inline constexpr std::string_view kDeployKeys[] = {
+    "INFERENCE_NODES", "AGENT_NODES",  "JUDGE_NODES",  "INFERENCE_COMMAND", "INFERENCE_PORT",
+    "JUDGE_PORT",      "JUDGE_CONFIG", "MIN_COVERAGE", "JUDGE_STARTUP_S",   "INFERENCE_STARTUP_S"};
+// The {placeholders} an INFERENCE_COMMAND may use (filled by the launcher per inference node).
+inline constexpr std::string_view kInferencePlaceholders[] = {"model", "host", "port", "index"};
 
 // Parses an arm from text. `label` names the source in errors (usually the path); `base_dir`
 // resolves PROMPT_TEMPLATE. JSON when the first non-blank character is '{', env lines otherwise.

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include "harness/arm.h"
@@ -90,6 +91,12 @@ int main(int argc, char** argv) {
       "plan", "print ARM's episodes and each worker's pinning without running anything");
   add_common(plan);
 
+  auto* launch_env = app.add_subcommand(
+      "launch-env",
+      "print ARM's settings for the Slurm launcher (deploy/slurm) as KEY=value lines, one per "
+      "line, values verbatim; the launcher reads the arm through this, never on its own");
+  add_common(launch_env);
+
   CLI11_PARSE(app, argc, argv);
 
   auto arm = load_arm(arm_file, corpus_dir);
@@ -108,6 +115,48 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     *target = *urls;
+  }
+
+  if (*launch_env) {
+    auto join = [](const std::vector<std::string>& v) {
+      std::string out;
+      for (const auto& x : v) out += (out.empty() ? "" : ",") + x;
+      return out;
+    };
+    const Arm::Deploy& d = arm->deploy;
+    std::ostringstream coverage;
+    coverage << d.min_coverage;
+    const std::pair<const char*, std::string> lines[] = {
+        {"NAME", arm->name},
+        {"KERNELS", join(arm->kernels)},
+        {"KERNEL_COUNT", std::to_string(arm->kernels.size())},
+        {"AGENT", arm->agent},
+        {"USES_MODEL", arm->uses_model() ? "1" : "0"},
+        {"MODEL", arm->model},
+        {"INFERENCE_URLS", join(arm->inference_urls)},
+        {"JUDGE_URLS", join(arm->judge_urls)},
+        {"WORKERS", std::to_string(arm->workers)},
+        {"STATE_DB", arm->state_db.string()},
+        {"INFERENCE_NODES", std::to_string(d.inference_nodes)},
+        {"AGENT_NODES", std::to_string(d.agent_nodes)},
+        {"JUDGE_NODES", std::to_string(d.judge_nodes)},
+        {"INFERENCE_COMMAND", d.inference_command},
+        {"INFERENCE_PORT", std::to_string(d.inference_port)},
+        {"JUDGE_PORT", std::to_string(d.judge_port)},
+        {"JUDGE_CONFIG", d.judge_config.empty() ? "" : fs::absolute(d.judge_config).string()},
+        {"MIN_COVERAGE", coverage.str()},
+        {"JUDGE_STARTUP_S", std::to_string(d.judge_startup_s)},
+        {"INFERENCE_STARTUP_S", std::to_string(d.inference_startup_s)},
+    };
+    for (const auto& [key, value] : lines) {
+      if (value.find_first_of("\n\r") != std::string::npos) {
+        std::cerr << "hpcab-harness: " << arm_file << ": " << key
+                  << " contains a line break, which the launcher cannot take\n";
+        return kExitUsage;
+      }
+    }
+    for (const auto& [key, value] : lines) std::cout << key << "=" << value << "\n";
+    return kExitOk;
   }
 
   if (*plan) {
@@ -141,6 +190,12 @@ int main(int argc, char** argv) {
   }
 
   // run
+  if (arm->uses_model() && arm->inference_urls.empty()) {
+    std::cerr << "hpcab-harness: " << arm_file << ": AGENT=" << arm->agent
+              << " needs inference URLs: this arm leaves them to the Slurm launcher "
+                 "(INFERENCE_NODES > 0), so pass --inference-urls\n";
+    return kExitUsage;
+  }
   opt.workspace_root = workspaces;
   opt.corpus_dir = corpus_dir;
   if (const char* k = std::getenv(api_key_env.c_str())) opt.upstream_api_key = k;

@@ -306,6 +306,110 @@ TEST(ArmFile, ExampleArmInDeployLoads) {
   EXPECT_EQ(a->judge_urls, std::vector<std::string>{"http://127.0.0.1:8800"});
 }
 
+// Issue 6: the Slurm launcher's keys are accepted, validated and stored; hpcab-harness ignores
+// them (they change nothing else in the arm).
+TEST(ArmFile, DeployKeysForTheSlurmLauncher) {
+  Arm d = parse_ok("NAME=x\nKERNELS=all\nAGENT=identity\n");
+  EXPECT_EQ(d.deploy.inference_nodes, 0);
+  EXPECT_EQ(d.deploy.agent_nodes, 1);
+  EXPECT_EQ(d.deploy.judge_nodes, 1);
+  EXPECT_TRUE(d.deploy.inference_command.empty());
+  EXPECT_EQ(d.deploy.inference_port, 8000);
+  EXPECT_EQ(d.deploy.judge_port, 8800);
+  EXPECT_TRUE(d.deploy.judge_config.empty());
+  EXPECT_DOUBLE_EQ(d.deploy.min_coverage, 0);
+  EXPECT_EQ(d.deploy.judge_startup_s, 600);
+  EXPECT_EQ(d.deploy.inference_startup_s, 1800);
+
+  // A model agent whose servers the launcher starts: no INFERENCE_URLS needed.
+  Arm a = parse_ok(
+      "NAME=x\nKERNELS=all\nAGENT=claude-code\nMODEL=Qwen/Qwen3-Coder\n"
+      "INFERENCE_NODES=2\nAGENT_NODES=1\nJUDGE_NODES=4\n"
+      "INFERENCE_COMMAND=vllm serve {model} --host {host} --port {port} # tp 8\n"
+      "INFERENCE_PORT=9000\nJUDGE_PORT=9800\nJUDGE_CONFIG=judge.json\nMIN_COVERAGE=0.75\n"
+      "JUDGE_STARTUP_S=120\nINFERENCE_STARTUP_S=3600\n");
+  EXPECT_EQ(a.deploy.inference_nodes, 2);
+  EXPECT_EQ(a.deploy.agent_nodes, 1);
+  EXPECT_EQ(a.deploy.judge_nodes, 4);
+  EXPECT_EQ(a.deploy.inference_command, "vllm serve {model} --host {host} --port {port}");
+  EXPECT_EQ(a.deploy.inference_port, 9000);
+  EXPECT_EQ(a.deploy.judge_port, 9800);
+  EXPECT_EQ(a.deploy.judge_config, fs::path("/arms/judge.json"));
+  EXPECT_DOUBLE_EQ(a.deploy.min_coverage, 0.75);
+  EXPECT_EQ(a.deploy.judge_startup_s, 120);
+  EXPECT_EQ(a.deploy.inference_startup_s, 3600);
+  EXPECT_TRUE(a.inference_urls.empty());
+  EXPECT_EQ(a.judge_urls, std::vector<std::string>{"http://127.0.0.1:8800"});  // untouched
+
+  auto j = parse_arm(R"({"name":"x","kernels":"all","agent":"identity","inference_nodes":1,
+                         "inference_command":"hpcab-fake-llm --port {port}","judge_nodes":2,
+                         "min_coverage":1,"judge_config":"/etc/j.json"})",
+                     "a.json", "/arms");
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  EXPECT_EQ(j->deploy.inference_nodes, 1);
+  EXPECT_EQ(j->deploy.judge_nodes, 2);
+  EXPECT_DOUBLE_EQ(j->deploy.min_coverage, 1);
+  EXPECT_EQ(j->deploy.judge_config, fs::path("/etc/j.json"));
+
+  const std::string head = "NAME=x\nKERNELS=all\nAGENT=identity\n";
+  std::string e = parse_error(head + "JUDGE_NODES=0\n");
+  EXPECT_NE(e.find("arm.env:4 (JUDGE_NODES): expected an integer >= 1"), std::string::npos) << e;
+  e = parse_error(head + "AGENT_NODES=two\n");
+  EXPECT_NE(e.find("expected an integer"), std::string::npos) << e;
+  e = parse_error(head + "INFERENCE_NODES=-1\n");
+  EXPECT_NE(e.find(">= 0"), std::string::npos) << e;
+  e = parse_error(head + "JUDGE_PORT=70000\n");
+  EXPECT_NE(e.find("between 1 and 65535"), std::string::npos) << e;
+  e = parse_error(head + "MIN_COVERAGE=1.5\n");
+  EXPECT_NE(e.find("between 0 and 1"), std::string::npos) << e;
+  e = parse_error(head + "JUDGE_STARTUP_S=0\n");
+  EXPECT_NE(e.find(">= 1"), std::string::npos) << e;
+  e = parse_error(head + "INFERENCE_NODES=1\nINFERENCE_COMMAND=serve --port {prot}\n");
+  EXPECT_NE(e.find("unknown placeholder {prot} (known: model, host, port, index)"),
+            std::string::npos)
+      << e;
+  e = parse_error(head + "INFERENCE_NODES=1\n");
+  EXPECT_NE(e.find("INFERENCE_COMMAND is required when INFERENCE_NODES > 0"), std::string::npos)
+      << e;
+  e = parse_error(head + "INFERENCE_COMMAND=serve\n");
+  EXPECT_NE(e.find("INFERENCE_COMMAND is set but INFERENCE_NODES is 0"), std::string::npos) << e;
+  e = parse_error(head + "INFERENCE_NODES=1\nINFERENCE_COMMAND=serve\nINFERENCE_URLS=http://m:1\n");
+  EXPECT_NE(e.find("exclude each other"), std::string::npos) << e;
+  e = parse_error(head + "INFERENCE_NODES=1\nINFERENCE_COMMAND=vllm serve {model}\n");
+  EXPECT_NE(e.find("MODEL is required when INFERENCE_COMMAND uses {model}"), std::string::npos)
+      << e;
+  e = parse_error(head + "judge_nodes=2\n");
+  EXPECT_NE(e.find("upper case: JUDGE_NODES"), std::string::npos) << e;
+  e = parse_error(R"({"name":"x","kernels":"all","agent":"identity","inference_nodes":1})",
+                  "a.json");
+  EXPECT_NE(e.find("inference_command is required"), std::string::npos) << e;
+  // A model agent still needs INFERENCE_URLS when the launcher starts no servers.
+  e = parse_error("NAME=x\nKERNELS=all\nAGENT=codex\nMODEL=m\nINFERENCE_NODES=0\n");
+  EXPECT_NE(e.find("INFERENCE_URLS is required for AGENT=codex"), std::string::npos) << e;
+}
+
+TEST(ArmFile, JudgeConfigMustExistWhenLoaded) {
+  TempDir t;
+  write(t.path() / "a.env", "NAME=x\nKERNELS=s000\nAGENT=identity\nJUDGE_CONFIG=j.json\n");
+  auto missing = load_arm(t.path() / "a.env");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("JUDGE_CONFIG"), std::string::npos)
+      << missing.error().message;
+  write(t.path() / "j.json", "{}");
+  auto a = load_arm(t.path() / "a.env");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->deploy.judge_config, t.path() / "j.json");
+}
+
+TEST(ArmFile, ExampleSlurmArmInDeployLoads) {
+  auto a = load_arm(fs::path(HPCAB_SOURCE_DIR) / "deploy/arms/slurm-identity.env");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->deploy.inference_nodes, 0);
+  EXPECT_EQ(a->deploy.agent_nodes, 1);
+  EXPECT_EQ(a->deploy.judge_nodes, 2);
+  EXPECT_DOUBLE_EQ(a->deploy.min_coverage, 1);
+}
+
 Arm pinned_arm() {
   Arm a;
   a.name = "pin";

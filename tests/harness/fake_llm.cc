@@ -102,15 +102,21 @@ FakeLlm::~FakeLlm() { stop(); }
 
 std::string FakeLlm::error_body(Error e) { return ErrorBody(e).dump(); }
 
-std::uint16_t FakeLlm::start() {
+std::uint16_t FakeLlm::start(std::uint16_t port, const std::string& host) {
   listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
+  if (::inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) {
+    throw std::runtime_error("fake LLM server: not an IPv4 address: " + host);
+  }
+  addr.sin_port = htons(port);
+  host_ = host;
+  const int one = 1;
+  if (listen_fd_ >= 0) ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
       ::listen(listen_fd_, 64) != 0) {
-    throw std::runtime_error("fake LLM server cannot listen");
+    throw std::runtime_error("fake LLM server cannot listen on " + host + ":" +
+                             std::to_string(port));
   }
   socklen_t len = sizeof addr;
   ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);

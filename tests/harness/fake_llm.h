@@ -48,12 +48,11 @@ class FakeLlm {
     cert_file_ = cert_file;
     key_file_ = key_file;
   }
-  // Listens on 127.0.0.1:0 and returns the port.
-  std::uint16_t start();
+  // Listens on host:port (IPv4 address; port 0 picks a free one) and returns the port.
+  std::uint16_t start(std::uint16_t port = 0, const std::string& host = "127.0.0.1");
   void stop();
   std::string url() const {
-    return (cert_file_.empty() ? "http://127.0.0.1:" : "https://127.0.0.1:") +
-           std::to_string(port_);
+    return (cert_file_.empty() ? "http://" : "https://") + host_ + ":" + std::to_string(port_);
   }
 
   // Waits this long before answering each request (a slow model).
@@ -82,6 +81,7 @@ class FakeLlm {
   void exchange(Stream& stream);
 
   std::uint16_t port_ = 0;
+  std::string host_ = "127.0.0.1";
   int listen_fd_ = -1;
   std::atomic<bool> stopping_{false};
   std::thread accept_thread_;

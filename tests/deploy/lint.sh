@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Lints what deploy/ ships without running a container engine or Slurm (issue 6):
+#  - the container recipes (deploy/containers/Dockerfile, *.def) install packages only from
+#    scripts/packages.txt: they go through scripts/install-deps.sh, and any package an
+#    `apt-get install` line names must be in the list (a planted bad recipe proves the check);
+#  - Debian 12 bases, the judge and agent targets, files they copy exist, binaries they copy are
+#    CMake targets; hadolint when it is installed;
+#  - every shell script of deploy/, scripts/ and tests/ parses (bash -n); shellcheck when
+#    installed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+failures=0
+fail() {
+  echo "lint: FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+mapfile -t listed < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' scripts/packages.txt | grep -v '^$')
+declare -A in_list=()
+for p in "${listed[@]}"; do in_list[$p]=1; done
+
+# The packages named by `apt-get install` / `apt install` commands of a recipe (continuation
+# lines joined), one per line.
+installed_packages() {
+  sed -e ':a' -e '/\\$/N; s/\\\n/ /; ta' "$1" | grep -E 'apt(-get)? +install' |
+    sed -E 's/.*apt(-get)? +install//' | sed -E 's/(&&|;|\|).*//' | tr ' \t' '\n\n' |
+    grep -Ev '^(-.*|)$' || true
+}
+
+# The packages a recipe installs that are not in the list, one per line.
+unlisted_packages() {
+  local pkg
+  while IFS= read -r pkg; do
+    [ -n "${in_list[$pkg]:-}" ] || echo "$pkg"
+  done < <(installed_packages "$1")
+}
+
+targets=$(grep -rhoE 'add_executable\(([A-Za-z0-9_-]+)' --include=CMakeLists.txt . |
+  sed 's/add_executable(//' | sort -u)
+
+recipes=(deploy/containers/Dockerfile deploy/containers/judge.def deploy/containers/agent.def)
+for r in "${recipes[@]}"; do
+  [ -f "$r" ] || { fail "$r is missing"; continue; }
+  grep -q 'scripts/install-deps.sh' "$r" || fail "$r does not install through scripts/install-deps.sh"
+  grep -q 'scripts/packages.txt' "$r" || fail "$r does not bring scripts/packages.txt"
+  for pkg in $(unlisted_packages "$r"); do
+    fail "$r installs '$pkg', which is not in scripts/packages.txt"
+  done
+  for bin in $(grep -oE '/opt/hpcab/build/hpcab[A-Za-z0-9_-]*' "$r" | sort -u); do
+    grep -qx "$(basename "$bin")" <<<"$targets" || fail "$r copies $bin, not a CMake target"
+  done
+done
+
+# The check itself catches a package outside the list.
+planted=$(mktemp)
+trap 'rm -f "$planted"' EXIT
+printf 'RUN apt-get update && apt-get install -y --no-install-recommends \\\n  cmake notapkg && true\n' >"$planted"
+[ "$(unlisted_packages "$planted")" = notapkg ] ||
+  fail "the package check missed 'notapkg' in a planted recipe"
+[ "$(installed_packages "$planted" | tr '\n' ' ')" = "cmake notapkg " ] ||
+  fail "the package check parsed the planted recipe as: $(installed_packages "$planted" | tr '\n' ' ')"
+
+# Dockerfile: Debian 12 bases (or earlier stages), the two role targets, COPY sources exist.
+df=deploy/containers/Dockerfile
+stages=()
+while read -r _ image _ stage; do
+  if [ "$image" != debian:12 ] && [[ ! " ${stages[*]} " == *" $image "* ]]; then
+    fail "$df: FROM $image is neither debian:12 nor an earlier stage"
+  fi
+  stages+=("$stage")
+done < <(grep -E '^FROM ' "$df")
+for t in judge agent; do
+  [[ " ${stages[*]} " == *" $t "* ]] || fail "$df has no '$t' target"
+done
+while read -r line; do
+  read -r -a words <<<"$line"
+  [[ "${words[1]}" == --from=* ]] && continue
+  for src in "${words[@]:1:${#words[@]}-2}"; do
+    [ -e "$src" ] || fail "$df copies $src, which is not in the repository"
+  done
+done < <(grep -E '^COPY ' "$df")
+
+# Apptainer: Debian 12, the build stage's %files sources exist.
+for def in deploy/containers/judge.def deploy/containers/agent.def; do
+  grep -q '^Bootstrap: docker' "$def" || fail "$def: not bootstrapped from docker"
+  [ -z "$(grep '^From:' "$def" | grep -v 'From: debian:12')" ] || fail "$def: a base is not debian:12"
+  while read -r src; do
+    [ -e "$src" ] || fail "$def copies $src, which is not in the repository"
+  done < <(awk '/^%files$/ {f = 1; next} /^%/ {f = 0} f && NF == 2 {print $1}' "$def")
+done
+
+if command -v hadolint >/dev/null 2>&1; then
+  hadolint "$df" || fail "hadolint $df"
+else
+  echo "lint: hadolint not installed; the Dockerfile is checked by this script only"
+fi
+
+# Shell scripts.
+mapfile -t scripts < <(find deploy scripts tests -type f \( -name '*.sh' -o -name '*.sbatch' \) | sort)
+for s in "${scripts[@]}"; do
+  bash -n "$s" 2>/dev/null || fail "bash -n $s: $(bash -n "$s" 2>&1 | head -n 1)"
+done
+if command -v shellcheck >/dev/null 2>&1; then
+  shellcheck -S warning "${scripts[@]}" || fail "shellcheck"
+fi
+
+if [ "$failures" -gt 0 ]; then
+  echo "lint: $failures problem(s)" >&2
+  exit 1
+fi
+echo "lint: ok: ${#recipes[@]} recipes (packages from scripts/packages.txt, Debian 12, judge and agent targets), ${#scripts[@]} shell scripts parse"
