@@ -20,6 +20,7 @@
 #include "common/inputs.h"
 #include "common/npy.h"
 #include "common/stats.h"
+#include "judge/clock_audit.h"
 #include "judge/proctree.h"
 #include "judge/sandbox.h"
 
@@ -295,11 +296,11 @@ struct Grader::Session {
     return std::nullopt;
   }
 
-  // `reported` (this session's timed calls, in order) shifted up by the median overshoot.
-  std::vector<double> shifted(std::vector<double> reported) const {
-    if (overshoot_ns.empty()) return reported;
-    // Warm-up calls are in overshoot_ns too; they only make the median more representative.
-    const double shift = std::max(0.0, median(overshoot_ns));
+  // `reported` (this session's timed calls, in order) shifted up by the audit's rule
+  // (judge/clock_audit.h) against the honest side's overshoot `noise` (empty: none ran).
+  // Warm-up calls are in overshoot_ns too; they only make the medians more representative.
+  std::vector<double> shifted(std::vector<double> reported, std::span<const double> noise) const {
+    const double shift = candidate_shift_ns(overshoot_ns, noise);
     for (double& v : reported) v += shift;
     return reported;
   }
@@ -812,13 +813,14 @@ ConfigOutcome run_config(const JudgeConfig& cfg, Grader::Context& ctx, const Con
     }
   }
   finish_all();
-  out.cand_ns = cand->shifted(std::move(out.cand_ns));
-  if (base) out.base_ns = base->shifted(std::move(out.base_ns));
+  // The baseline's reports stand as they are (trusted code, honest clock); its overshoot is the
+  // noise the candidate's is judged against (judge/clock_audit.h).
+  const std::vector<double> no_noise;
+  const std::vector<double>& noise = base ? base->overshoot_ns : no_noise;
+  out.cand_ns = cand->shifted(std::move(out.cand_ns), noise);
   out.judge_median_ns = median(cand->judge_seen_ns);
   out.reported_median_ns = median(cand->reported_ns);
-  out.overshoot_min_ns = cand->overshoot_ns.empty() ? 0
-                                                    : *std::min_element(cand->overshoot_ns.begin(),
-                                                                        cand->overshoot_ns.end());
+  out.overshoot_min_ns = candidate_min_excess_ns(cand->overshoot_ns, noise);
   if (!plan.check) return out;
 
   PhaseTimer comparing(ctx.phase_s, "compare");

@@ -1,0 +1,57 @@
+// The clock audit's rule (judge/clock_audit.h): machine noise never inflates a speedup, a lying
+// candidate clock is still corrected.
+#include "judge/clock_audit.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace hpcab::judge {
+namespace {
+
+// Under load the honest baseline's calls were seen 2 ms late while the candidate's were not:
+// before the fix the baseline was shifted by 2 ms and an identical kernel was credited 43x.
+TEST(ClockAudit, NoiseOnTheBaselineSideShiftsNothing) {
+  std::vector<double> cand = {-400e3, -380e3, -410e3, -390e3, -405e3};
+  std::vector<double> base = {2.0e6, 2.1e6, 1.9e6, 2.05e6, 1.95e6};
+  EXPECT_EQ(candidate_shift_ns(cand, base), 0.0);
+  EXPECT_LT(candidate_min_excess_ns(cand, base), 0.0);
+}
+
+// The same noise on both sides: the candidate is not charged for it, nor called a liar.
+TEST(ClockAudit, EqualNoiseOnBothSidesCancels) {
+  std::vector<double> cand = {1.5e6, 1.6e6, 1.4e6, 1.55e6, 1.45e6};
+  std::vector<double> base = {1.5e6, 1.6e6, 1.4e6, 1.55e6, 1.45e6};
+  EXPECT_EQ(candidate_shift_ns(cand, base), 0.0);
+  EXPECT_LE(candidate_min_excess_ns(cand, base), 0.0);
+}
+
+// A clock that under-reports by 300 us on most calls is shifted back by about that much, above
+// the baseline's small honest overshoot, and flagged when every call does it.
+TEST(ClockAudit, ALyingCandidateIsShiftedByItsExcess) {
+  std::vector<double> base = {-450e3, -430e3, -470e3, -440e3, -460e3};
+  std::vector<double> cand = {300e3, 310e3, 290e3, 305e3, -400e3};
+  EXPECT_DOUBLE_EQ(candidate_shift_ns(cand, base), 300e3);
+  std::vector<double> every = {300e3, 310e3, 290e3, 305e3, 295e3};
+  EXPECT_GT(candidate_min_excess_ns(every, base), 0.0);
+}
+
+// With noise on the baseline side the lie is measured above that noise.
+TEST(ClockAudit, ALieIsMeasuredAboveTheBaselinesNoise) {
+  std::vector<double> base = {1.0e6, 1.1e6, 0.9e6};
+  std::vector<double> cand = {1.5e6, 1.6e6, 1.4e6};
+  EXPECT_DOUBLE_EQ(candidate_shift_ns(cand, base), 0.5e6);
+}
+
+// No baseline in the session (a /score against cached samples): the candidate's whole median
+// overshoot counts, and nothing when it is within the allowance.
+TEST(ClockAudit, WithoutABaselineTheWholeOvershootCounts) {
+  std::vector<double> cand = {200e3, 250e3, 150e3};
+  EXPECT_DOUBLE_EQ(candidate_shift_ns(cand, {}), 200e3);
+  std::vector<double> honest = {-200e3, -250e3, -150e3};
+  EXPECT_EQ(candidate_shift_ns(honest, {}), 0.0);
+  EXPECT_EQ(candidate_shift_ns({}, {}), 0.0);
+}
+
+}  // namespace
+}  // namespace hpcab::judge
