@@ -41,7 +41,7 @@ fuzz: deps
 	@FUZZ_BUILD_DIR=$(BUILD_DIR)/fuzz scripts/fuzz.sh
 
 format:
-	@find common judge harness tests -name '*.h' -o -name '*.cc' | xargs clang-format -i
+	@find common judge harness report tests -name '*.h' -o -name '*.cc' | xargs clang-format -i
 
 clean:
 	@rm -rf $(BUILD_DIR)
