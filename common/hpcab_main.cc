@@ -18,6 +18,7 @@
 #include "common/http_client.h"
 #include "common/manifest.h"
 #include "judge/merge.h"
+#include "report/commands.h"
 
 namespace fs = std::filesystem;
 using namespace hpcab;
@@ -269,7 +270,96 @@ int main(int argc, char** argv) {
   merge->add_option("OUT", merge_out, "the merged database to create (must not exist)")->required();
   merge->add_option("SHARD", merge_shards, "judge databases, in rank order")->required();
 
+  // Research outputs (docs/research.md).
+  auto* report_cmd = app.add_subcommand(
+      "report", "research outputs: observations CSV, per-arm summaries, arm comparisons, figures");
+  report_cmd->require_subcommand(1);
+  auto* extract = report_cmd->add_subcommand(
+      "extract",
+      "judge + harness databases -> one observations CSV (one row per episode); prints one line "
+      "per arm so a missing arm shows. Exit: 0 written, 1 a database could not be read");
+  report::ExtractOptions ex;
+  std::vector<std::string> judge_dbs, harness_dbs;
+  std::string obs_out = "observations.csv";
+  extract->add_option("--judge-db", judge_dbs, "judge database (repeat for shards)");
+  extract->add_option("--harness-db", harness_dbs, "harness episode database (repeatable)")
+      ->required();
+  extract->add_option("--out", obs_out, "observations CSV to write")->capture_default_str();
+
+  std::string obs_in, table_out, weights_text = "1,0.1,1";
+  auto* summary = report_cmd->add_subcommand(
+      "summary",
+      "per arm: kernels, success rate, geometric-mean speedup over solved (bootstrap CI), fast_p "
+      "at 1, 1.5, 2, tokens by kind, weighted cost (also with cached input at 0 and at full)");
+  report::SummaryOptions so;
+  summary->add_option("OBSERVATIONS", obs_in, "observations CSV (hpcab report extract)")
+      ->required();
+  summary->add_option("--out", table_out, "also write the summary table as CSV");
+  summary->add_option("--weights", weights_text, "token weights input,cached,output")
+      ->capture_default_str();
+  summary->add_option("--resamples", so.resamples, "bootstrap resamples")
+      ->check(CLI::Range(100, 1000000))
+      ->capture_default_str();
+  summary->add_option("--seed", so.seed, "bootstrap seed")->capture_default_str();
+  summary->add_option("--level", so.level, "interval level")
+      ->check(CLI::Range(0.5, 0.999))
+      ->capture_default_str();
+
+  auto* compare = report_cmd->add_subcommand(
+      "compare",
+      "intervention efficacy paired by (kernel, repetition): solved-count change (exact "
+      "McNemar), speedup ratio on jointly solved kernels (log-t interval, paired t and Wilcoxon), "
+      "cost ratio over all kernels, Benjamini-Hochberg q-values over the run. Exit: 0, 1 "
+      "unreadable input, 2 unknown arm");
+  report::CompareOptions co;
+  std::string control;
+  std::vector<std::string> treatments;
+  compare->add_option("OBSERVATIONS", obs_in, "observations CSV")->required();
+  compare->add_option("--control", control, "the control arm")->required();
+  compare->add_option("--treatment", treatments, "treatment arm (repeatable)")->required();
+  compare->add_option("--out", table_out, "also write the comparison table as CSV");
+  compare->add_option("--weights", weights_text, "token weights input,cached,output")
+      ->capture_default_str();
+  compare->add_option("--level", co.level, "interval level")
+      ->check(CLI::Range(0.5, 0.999))
+      ->capture_default_str();
+  compare->add_option("--min-pairs", co.min_pairs, "no speedup interval below this many pairs")
+      ->check(CLI::Range(2, 1000))
+      ->capture_default_str();
+
+  auto* figures = report_cmd->add_subcommand(
+      "figures",
+      "figures from the observations CSV (matplotlib): speedup and spend per arm, speedup vs "
+      "cost per kernel, token breakdown; each as SVG and PNG with its CSV table beside it");
+  std::string fig_dir = "figures";
+  std::string fig_python = default_python();
+  figures->add_option("OBSERVATIONS", obs_in, "observations CSV")->required();
+  figures->add_option("--out", fig_dir, "output folder")->capture_default_str();
+  figures->add_option("--weights", weights_text, "token weights input,cached,output")
+      ->capture_default_str();
+  figures->add_option("--python", fig_python, "python3 with matplotlib")->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
+  if (*report_cmd) {
+    auto w = report::parse_weights(weights_text);
+    if (!w) {
+      std::cerr << "hpcab report: --weights: " << w.error().message << "\n";
+      return 2;
+    }
+    so.weights = co.weights = *w;
+    if (*extract) {
+      for (const auto& j : judge_dbs) ex.judge_dbs.emplace_back(j);
+      for (const auto& h : harness_dbs) ex.harness_dbs.emplace_back(h);
+      ex.corpus_dir = corpus;
+      return report::run_extract(ex, obs_out, std::cout, std::cerr);
+    }
+    if (*summary) return report::run_summary(obs_in, so, table_out, std::cout, std::cerr);
+    if (*compare) {
+      return report::run_compare(obs_in, control, treatments, co, table_out, std::cout,
+                                 std::cerr);
+    }
+    return report::run_figures(obs_in, fig_dir, fig_python, *w, std::cout, std::cerr);
+  }
   if (*merge) {
     auto report = judge::merge_databases(merge_out, merge_shards);
     if (!report) {

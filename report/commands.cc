@@ -1,0 +1,162 @@
+#include "report/commands.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "common/process.h"
+#include "report/csv.h"
+
+namespace hpcab::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Result<std::string> read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return Error{"cannot read " + p.string() + ": " + std::strerror(errno)};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Written to a temporary beside the target and renamed: a reader never sees half a file.
+Status write_file(const fs::path& p, const std::string& text) {
+  std::error_code ec;
+  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+  fs::path tmp = p;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Error{"cannot write " + tmp.string() + ": " + std::strerror(errno)};
+    out << text;
+    if (!out.flush()) return Error{"cannot write " + tmp.string() + ": " + std::strerror(errno)};
+  }
+  fs::rename(tmp, p, ec);
+  if (ec) return Error{"cannot rename " + tmp.string() + " to " + p.string() + ": " + ec.message()};
+  return Ok{};
+}
+
+Result<std::vector<Observation>> load(const fs::path& p) {
+  auto text = read_file(p);
+  if (!text) return Error{text.error().message};
+  return parse_observations_csv(*text, p.string());
+}
+
+}  // namespace
+
+Result<CostWeights> parse_weights(const std::string& text) {
+  auto rows = parse_csv(text);
+  if (!rows || rows->size() != 1 || (*rows)[0].size() != 3) {
+    return Error{"weights must be three numbers 'input,cached,output' (got '" + text + "')"};
+  }
+  double v[3];
+  for (int i = 0; i < 3; ++i) {
+    const std::string& s = (*rows)[0][i];
+    char* end = nullptr;
+    v[i] = std::strtod(s.c_str(), &end);
+    if (s.empty() || !end || *end || !(v[i] >= 0) || !std::isfinite(v[i])) {
+      return Error{"weights must be three numbers >= 0 'input,cached,output' (got '" + text + "')"};
+    }
+  }
+  return CostWeights{v[0], v[1], v[2]};
+}
+
+int run_extract(const ExtractOptions& options, const fs::path& out_csv, std::ostream& out,
+                std::ostream& err) {
+  auto r = extract_observations(options);
+  if (!r) {
+    err << "hpcab report extract: " << r.error().message << "\n";
+    return 1;
+  }
+  for (const auto& w : r->warnings) err << "warning: " << w << "\n";
+  if (auto st = write_file(out_csv, observations_csv(r->rows)); !st) {
+    err << "hpcab report extract: " << st.error().message << "\n";
+    return 1;
+  }
+  out << arm_lines(r->rows);
+  out << "wrote " << r->rows.size() << " observations to " << out_csv.string() << "\n";
+  return 0;
+}
+
+int run_summary(const fs::path& observations, const SummaryOptions& options,
+                const fs::path& out_csv, std::ostream& out, std::ostream& err) {
+  auto rows = load(observations);
+  if (!rows) {
+    err << "hpcab report summary: " << rows.error().message << "\n";
+    return 1;
+  }
+  auto s = summarize(*rows, options);
+  out << summary_text(s, options);
+  if (!out_csv.empty()) {
+    if (auto st = write_file(out_csv, summary_csv(s)); !st) {
+      err << "hpcab report summary: " << st.error().message << "\n";
+      return 1;
+    }
+    out << "wrote " << out_csv.string() << "\n";
+  }
+  return 0;
+}
+
+int run_compare(const fs::path& observations, const std::string& control,
+                const std::vector<std::string>& treatments, const CompareOptions& options,
+                const fs::path& out_csv, std::ostream& out, std::ostream& err) {
+  auto rows = load(observations);
+  if (!rows) {
+    err << "hpcab report compare: " << rows.error().message << "\n";
+    return 1;
+  }
+  auto c = compare_arms(*rows, control, treatments, options);
+  if (!c) {
+    err << "hpcab report compare: " << c.error().message << "\n";
+    return 2;
+  }
+  out << comparisons_text(*c, options);
+  if (!out_csv.empty()) {
+    if (auto st = write_file(out_csv, comparisons_csv(*c)); !st) {
+      err << "hpcab report compare: " << st.error().message << "\n";
+      return 1;
+    }
+    out << "wrote " << out_csv.string() << "\n";
+  }
+  return 0;
+}
+
+int run_figures(const fs::path& observations, const fs::path& out_dir, const std::string& python,
+                const CostWeights& weights, std::ostream& out, std::ostream& err) {
+  // The CSV is checked here first, so a bad file gets this command's message, not a traceback.
+  auto rows = load(observations);
+  if (!rows) {
+    err << "hpcab report figures: " << rows.error().message << "\n";
+    return 1;
+  }
+  const fs::path script = fs::path(HPCAB_SOURCE_DIR) / "scripts" / "plot-report.py";
+  ProcessOptions p;
+  p.argv = {python,
+            script.string(),
+            observations.string(),
+            "--out",
+            out_dir.string(),
+            "--weights",
+            std::to_string(weights.input) + "," + std::to_string(weights.cached) + "," +
+                std::to_string(weights.output)};
+  p.timeout_s = 300;
+  p.extra_env = {"MPLBACKEND=Agg",
+                 "MPLCONFIGDIR=" + (fs::temp_directory_path() / "hpcab-mpl").string()};
+  auto r = run_process(p);
+  if (!r) {
+    err << "hpcab report figures: cannot run " << python << ": " << r.error().message << "\n";
+    return 1;
+  }
+  out << r->output;
+  if (!r->success()) {
+    err << "hpcab report figures: " << script.string() << " failed (" << r->describe() << ")\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace hpcab::report

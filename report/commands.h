@@ -1,0 +1,35 @@
+// `hpcab report extract|summary|compare|figures` (docs/research.md): the research outputs as
+// commands. Each returns the process exit code and writes messages to `err`.
+#pragma once
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report/analysis.h"
+#include "report/observations.h"
+
+namespace hpcab::report {
+
+// Exit codes: 0 done, 1 an input could not be read or an output written, 2 usage.
+int run_extract(const ExtractOptions& options, const std::filesystem::path& out_csv,
+                std::ostream& out, std::ostream& err);
+
+int run_summary(const std::filesystem::path& observations, const SummaryOptions& options,
+                const std::filesystem::path& out_csv, std::ostream& out, std::ostream& err);
+
+int run_compare(const std::filesystem::path& observations, const std::string& control,
+                const std::vector<std::string>& treatments, const CompareOptions& options,
+                const std::filesystem::path& out_csv, std::ostream& out, std::ostream& err);
+
+// Runs scripts/plot-report.py (matplotlib) on the observations; it writes each figure as SVG
+// and PNG with the CSV table it was drawn from beside it.
+int run_figures(const std::filesystem::path& observations, const std::filesystem::path& out_dir,
+                const std::string& python, const CostWeights& weights, std::ostream& out,
+                std::ostream& err);
+
+// "1,0.1,1" -> weights; errors name the text.
+Result<CostWeights> parse_weights(const std::string& text);
+
+}  // namespace hpcab::report

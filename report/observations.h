@@ -1,0 +1,63 @@
+// The observations table (SPEC §8, issue 7 item 1): one row per harness episode, joined with
+// the judge's record of its final submission and the corpus's description of its kernel.
+// docs/research.md defines every column.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+
+namespace hpcab::report {
+
+struct Observation {
+  // The episode and its kernel.
+  std::string arm, kernel, track, dwarf;
+  int level = 0;
+  int repetition = 0;
+  // The arm's setup (from the harness database's `arms` table).
+  std::string agent, model, language, submission_policy;
+  int64_t token_budget = 0, wall_budget_s = 0;
+  // How the episode went.
+  int attempts = 0;
+  std::string status, exit_reason;
+  std::optional<int> exit_code;
+  bool solved = false;            // the final submission's verdict is ok
+  std::string verdict;            // '' when nothing was submitted
+  std::optional<double> speedup;  // the judge's credited speedup; only when solved
+  bool suspect = false;
+  int64_t input_tokens = 0, cached_tokens = 0, output_tokens = 0, requests = 0;
+  double weighted_cost = 0;  // with the arm's weights, as the harness recorded it
+  std::optional<double> wall_s;
+  int64_t submissions = 0, score_calls = 0;  // judge calls made by the episode, all attempts
+  std::optional<int> judge_rank;
+  std::optional<int64_t> submission_id;  // the judge's id of the final submission
+  std::string run_id;                    // '<episode id>#<attempt>' of the last attempt
+};
+
+struct ExtractOptions {
+  std::vector<std::filesystem::path> judge_dbs;    // shards or a merged file
+  std::vector<std::filesystem::path> harness_dbs;  // one per agent node
+  std::filesystem::path corpus_dir;                // track, dwarf and level of each kernel
+};
+
+struct ExtractResult {
+  std::vector<Observation> rows;      // arms in first-seen order, then plan order
+  std::vector<std::string> warnings;  // e.g. a final submission not found in any judge db
+};
+
+// Reads the databases read-only. Errors: a database that cannot be opened or lacks the tables.
+Result<ExtractResult> extract_observations(const ExtractOptions& options);
+
+// The CSV columns, in order (docs/research.md).
+const std::vector<std::string>& observation_columns();
+std::string observations_csv(const std::vector<Observation>& rows);
+// Reads a file written by observations_csv (extra columns are ignored; missing ones are an
+// error naming them).
+Result<std::vector<Observation>> parse_observations_csv(const std::string& text,
+                                                        const std::string& label);
+
+}  // namespace hpcab::report

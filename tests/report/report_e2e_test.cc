@@ -1,0 +1,157 @@
+// End to end (issue 7): a harness run against a real judge produces the databases; the real
+// `hpcab report extract|summary|compare|figures` commands turn them into the observations CSV,
+// the summary and comparison tables and the figures.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/arm.h"
+#include "harness/daemon.h"
+#include "report/csv.h"
+#include "report/observations.h"
+#include "tests/harness/fake_llm.h"
+#include "tests/judge/judge_process.h"
+
+namespace hpcab::report {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using judge::test::Judge;
+using judge::test::slurp;
+
+const std::string kBin = HPCAB_BINARY_DIR;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+};
+Outcome run(const std::string& command) {
+  Outcome r;
+  FILE* f = popen((command + " 2>&1").c_str(), "r");
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, f)) r.out.append(buf, n);
+  int status = pclose(f);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(ReportE2E, FromAHarnessRunToTablesAndFigures) {
+  std::string tmpl = (fs::temp_directory_path() / "hpcab-report-XXXXXX").string();
+  const fs::path dir = mkdtemp(tmpl.data());
+  Judge j;
+  test::FakeLlm model;
+  model.start();
+
+  // Control: the identity optimizer. Treatment: one model call, then the prepared faster
+  // solutions of tests/solutions (replay).
+  std::ofstream(dir / "llm.py") << R"PY(
+import json, os, urllib.request
+req = urllib.request.Request(os.environ["MODEL_URL"] + "/v1/chat/completions",
+    data=json.dumps({"model": "m", "messages": [{"role": "user", "content": "go"}]}).encode(),
+    headers={"Content-Type": "application/json"})
+urllib.request.urlopen(req, timeout=30).read()
+)PY";
+  const fs::path db = dir / "harness.db";
+  auto write_arm = [&](const std::string& name, const std::string& body) {
+    fs::path p = dir / (name + ".env");
+    std::ofstream(p) << "NAME=" << name << "\nKERNELS=jacobi_2d,s000\nWALL_BUDGET_S=300\n"
+                     << "JUDGE_URLS=" << j.url() << "\nSTATE_DB=" << db.string() << "\n"
+                     << body;
+    auto arm = harness::load_arm(p);
+    EXPECT_TRUE(arm) << (arm ? "" : arm.error().message);
+    return *arm;
+  };
+  harness::DaemonOptions o;
+  o.workspace_root = dir / "ws";
+  o.tool_path = kBin + "/hpcab-tool";
+  o.corpus_dir = harness::default_corpus_dir();
+  auto ctl = write_arm("ctl", "AGENT=identity\n");
+  auto trt = write_arm("trt", "AGENT=command\nMODEL=m\nINFERENCE_URLS=" + model.url() +
+                                  "\nAGENT_COMMAND=python3 " + (dir / "llm.py").string() +
+                                  " && hpcab-tool builtin replay --dir " +
+                                  std::string(HPCAB_TEST_SOLUTIONS) + "\n");
+  ASSERT_TRUE(harness::run_arm(ctl, o));
+  ASSERT_TRUE(harness::run_arm(trt, o));
+
+  const std::string hpcab = kBin + "/hpcab";
+  const fs::path obs = dir / "observations.csv";
+  Outcome ex = run(hpcab + " report extract --judge-db " + (j.state() / "judge.db").string() +
+                   " --harness-db " + db.string() + " --out " + obs.string());
+  ASSERT_EQ(ex.code, 0) << ex.out;
+  EXPECT_NE(ex.out.find("ctl: 2 episodes (2 ended), 2 kernels"), std::string::npos) << ex.out;
+  EXPECT_NE(ex.out.find("trt: 2 episodes (2 ended), 2 kernels"), std::string::npos) << ex.out;
+
+  auto rows = parse_observations_csv(slurp(obs), obs.string());
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows->size(), 4u);
+  auto m = model.totals();
+  int64_t input = 0, output = 0;
+  for (const auto& r : *rows) {
+    EXPECT_TRUE(r.solved) << r.arm << " " << r.kernel << " " << r.verdict;
+    EXPECT_TRUE(r.speedup.has_value());
+    EXPECT_EQ(r.track, r.kernel == "s000" ? "loop_level_reasoning" : "scientific_computing");
+    EXPECT_EQ(r.submissions, 1);
+    ASSERT_TRUE(r.submission_id.has_value());
+    EXPECT_EQ(r.run_id, r.arm + "/" + r.kernel + "/0#1");
+    EXPECT_EQ(r.agent, r.arm == "ctl" ? "identity" : "command");
+    if (r.arm == "ctl") {
+      EXPECT_EQ(r.input_tokens + r.output_tokens, 0);
+    }
+    input += r.input_tokens;
+    output += r.output_tokens;
+  }
+  EXPECT_EQ(input, m.input);
+  EXPECT_EQ(output, m.output);
+
+  Outcome su = run(hpcab + " report summary " + obs.string() + " --out " +
+                   (dir / "summary.csv").string() + " --resamples 1000");
+  ASSERT_EQ(su.code, 0) << su.out;
+  EXPECT_NE(su.out.find("kernels 2, episodes 2, solved 2 (100.0%)"), std::string::npos) << su.out;
+  auto summary = parse_csv_table(slurp(dir / "summary.csv"), "summary.csv");
+  ASSERT_TRUE(summary);
+  ASSERT_EQ(summary->rows.size(), 2u);
+  EXPECT_EQ(summary->rows[0][summary->column("arm")], "ctl");
+  EXPECT_EQ(summary->rows[1][summary->column("input_tokens")], std::to_string(m.input));
+
+  Outcome co = run(hpcab + " report compare " + obs.string() +
+                   " --control ctl --treatment trt --out " + (dir / "compare.csv").string());
+  ASSERT_EQ(co.code, 0) << co.out;
+  EXPECT_NE(co.out.find("trt vs ctl: 2 pairs"), std::string::npos) << co.out;
+  EXPECT_NE(co.out.find("no interval below 6 pairs"), std::string::npos) << co.out;
+  auto cmp = parse_csv_table(slurp(dir / "compare.csv"), "compare.csv");
+  ASSERT_TRUE(cmp);
+  ASSERT_EQ(cmp->rows.size(), 1u);
+  EXPECT_EQ(cmp->rows[0][cmp->column("pairs")], "2");
+  EXPECT_EQ(cmp->rows[0][cmp->column("speedup_pairs")], "2");
+  EXPECT_EQ(cmp->rows[0][cmp->column("speedup_ratio_ci_lo")], "");
+  Outcome bad = run(hpcab + " report compare " + obs.string() + " --control nope --treatment trt");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("arm 'nope' is not in the observations (arms: ctl, trt)"),
+            std::string::npos)
+      << bad.out;
+
+  Outcome fig = run(hpcab + " report figures " + obs.string() + " --out " + (dir / "fig").string());
+  ASSERT_EQ(fig.code, 0) << fig.out;
+  for (const char* name :
+       {"speedup_by_arm", "spend_by_arm", "speedup_vs_cost", "token_breakdown"}) {
+    const fs::path base = dir / "fig" / name;
+    EXPECT_NE(slurp(base.string() + ".svg").find("<svg"), std::string::npos) << name;
+    EXPECT_EQ(slurp(base.string() + ".png").substr(1, 3), "PNG") << name;
+    auto table = parse_csv_table(slurp(base.string() + ".csv"), name);
+    ASSERT_TRUE(table) << name;
+    EXPECT_FALSE(table->rows.empty()) << name;
+  }
+  auto tokens = parse_csv_table(slurp((dir / "fig" / "token_breakdown.csv").string()), "t");
+  EXPECT_EQ(tokens->rows[1][tokens->column("input_tokens")], std::to_string(m.input));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hpcab::report
