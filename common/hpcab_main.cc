@@ -355,8 +355,7 @@ int main(int argc, char** argv) {
     }
     if (*summary) return report::run_summary(obs_in, so, table_out, std::cout, std::cerr);
     if (*compare) {
-      return report::run_compare(obs_in, control, treatments, co, table_out, std::cout,
-                                 std::cerr);
+      return report::run_compare(obs_in, control, treatments, co, table_out, std::cout, std::cerr);
     }
     return report::run_figures(obs_in, fig_dir, fig_python, *w, std::cout, std::cerr);
   }
