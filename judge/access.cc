@@ -205,10 +205,16 @@ std::optional<HttpResponse> Access::check(const std::string& path,
                                           const std::map<std::string, std::string>& headers) const {
   if (path == "/health") return std::nullopt;
   const bool admin_route = is_admin_path(path);
-  const auto disabled = [] {
-    return error_response(404,
-                          "the admin routes are disabled: start the judge with an admin token "
-                          "file (admin_tokens_file, --admin-tokens-file) to enable them");
+  // The results page shows every agent's submissions and links their sources: on a judge with
+  // tokens only an admin may read it; on an open judge (no token files) it is open like the rest.
+  const bool results_route = is_results_path(path);
+  const auto disabled = [results_route] {
+    return error_response(
+        404, results_route
+                 ? "the results page needs an admin token on a judge with token files: start "
+                   "the judge with an admin token file (admin_tokens_file, --admin-tokens-file)"
+                 : "the admin routes are disabled: start the judge with an admin token "
+                   "file (admin_tokens_file, --admin-tokens-file) to enable them");
   };
   if (!enabled_) {
     if (admin_route) return disabled();
@@ -224,7 +230,7 @@ std::optional<HttpResponse> Access::check(const std::string& path,
     return unauthorized("the bearer token is not valid for this judge",
                         std::string(kRealm) + ", error=\"invalid_token\"");
   }
-  if (admin_route) {
+  if (admin_route || results_route) {
     if (!admin_enabled_) return disabled();
     if (role != Role::kAdmin) {
       HttpResponse r = error_response(403, "this route needs an admin token");
@@ -238,6 +244,10 @@ std::optional<HttpResponse> Access::check(const std::string& path,
 
 bool is_admin_path(const std::string& path) {
   return path == "/admin" || path.rfind("/admin/", 0) == 0;
+}
+
+bool is_results_path(const std::string& path) {
+  return path == "/" || path == "/results" || path.rfind("/results/", 0) == 0;
 }
 
 }  // namespace hpcab::judge

@@ -1,9 +1,12 @@
 // Access control (issue 4, item 7): optional bearer tokens with two roles, read from files.
 //
 // Roles: an agent token may use the grading routes (/task, /baseline, /score, /submit, /oracle,
-// /metrics); an admin token may use those and /admin/*. With no token file configured the judge
-// is open (as the original Python judge), except /admin/*, which needs an admin token file and
-// is otherwise disabled, never open. GET /health is always open (load balancers, `hpcab demo`).
+// /metrics); an admin token may use those, /admin/* and the results page (/, /results,
+// /results/*). With no token file configured the judge is open (as the original Python judge),
+// results page included, except /admin/*, which needs an admin token file and is otherwise
+// disabled, never open. With token files but no admin token file the results page is disabled
+// too (agents must not read each other's sources). GET /health is always open (load balancers,
+// `hpcab demo`).
 //
 // Tokens are kept only as SHA-256 digests and compared with CRYPTO_memcmp against every known
 // digest, so neither the time taken nor the token's length tells a caller how close it came.
@@ -69,5 +72,7 @@ class Access {
 
 // /admin and everything below it.
 bool is_admin_path(const std::string& path);
+// The results page: "/", "/results" and everything below /results.
+bool is_results_path(const std::string& path);
 
 }  // namespace hpcab::judge

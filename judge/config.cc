@@ -57,6 +57,7 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "admin_tokens_file",
                                                "tls_cert_file",
                                                "tls_key_file",
+                                               "results_page",
                                                "default_preset",
                                                "timed_calls",
                                                "warmup_calls",
@@ -109,6 +110,7 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "admin_tokens_file", c.admin_tokens_file, origin),
       take(j, "tls_cert_file", c.tls_cert_file, origin),
       take(j, "tls_key_file", c.tls_key_file, origin),
+      take(j, "results_page", c.results_page, origin),
       take(j, "default_preset", c.default_preset, origin),
       take(j, "timed_calls", c.timed_calls, origin),
       take(j, "warmup_calls", c.warmup_calls, origin),
@@ -175,6 +177,7 @@ Status apply_config_env(JudgeConfig& c, const std::vector<std::string>& env) {
       {"HPCAB_ADMIN_TOKENS_FILE", "admin_tokens_file"},
       {"HPCAB_TLS_CERT_FILE", "tls_cert_file"},
       {"HPCAB_TLS_KEY_FILE", "tls_key_file"},
+      {"HPCAB_RESULTS_PAGE", "results_page"},
       {"HPCAB_PRESET", "default_preset"},
       {"HPCAB_TIMED_CALLS", "timed_calls"},
       {"HPCAB_QUEUE_DEPTH", "queue_depth"},
@@ -187,7 +190,12 @@ Status apply_config_env(JudgeConfig& c, const std::vector<std::string>& env) {
     auto it = kVars.find(e.substr(0, eq));
     if (it == kVars.end()) continue;
     std::string value = e.substr(eq + 1);
-    if (kNumeric.count(it->second)) {
+    if (it->second == "results_page") {
+      if (value != "true" && value != "false" && value != "1" && value != "0") {
+        return Error{it->first + "=" + value + ": expected true, false, 1 or 0"};
+      }
+      j[it->second] = value == "true" || value == "1";
+    } else if (kNumeric.count(it->second)) {
       try {
         std::size_t used = 0;
         long long v = std::stoll(value, &used);

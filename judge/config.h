@@ -38,6 +38,11 @@ struct JudgeConfig {
   std::string admin_tokens_file;
   std::string tls_cert_file;  // PEM certificate chain; set: the judge speaks HTTPS only
   std::string tls_key_file;   // PEM private key; not readable by others
+  // The read-only results page (GET /, /results, /results/<id>/source): recorded submissions
+  // with links to their sources. Open like the rest of the API on a judge without token files;
+  // with token files it needs an admin token (agents must not read each other's sources), and
+  // without an admin token file it is disabled. false: 404 everywhere.
+  bool results_page = true;
 
   // Grading protocol (SPEC §5)
   std::string default_preset = "S";

@@ -240,6 +240,11 @@ int main(int argc, char** argv) {
                access->enabled() ? "bearer tokens required (all routes but /health)"
                                  : "open (no token files)",
                access->admin_enabled() ? "enabled" : "disabled (no admin_tokens_file)");
+  spdlog::info("results page (GET /, /results): {}",
+               !config.results_page      ? "off (results_page: false)"
+               : !access->enabled()      ? "open (no token files)"
+               : access->admin_enabled() ? "admin token only"
+                                         : "disabled (no admin_tokens_file)");
   if (!access->enabled() && config.host != "127.0.0.1" && config.host != "::1" &&
       config.host != "localhost") {
     spdlog::warn(

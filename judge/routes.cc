@@ -14,6 +14,7 @@
 #include "common/compare.h"
 #include "judge/build.h"
 #include "judge/request.h"
+#include "judge/results_page.h"
 
 namespace hpcab::judge {
 
@@ -218,6 +219,48 @@ std::optional<int64_t> parse_count(const std::string& s, std::size_t digits) {
 
 constexpr int64_t kAdminDefaultLimit = 100;
 constexpr int64_t kAdminMaxLimit = 1000;
+// The results page groups what it lists by kernel, so by default it lists as much as it may.
+constexpr int64_t kResultsDefaultLimit = kAdminMaxLimit;
+
+// The listing filters of /admin/submissions and the results page: exact-match text filters,
+// `limit` 1 to kAdminMaxLimit and (admin only) `offset`. Any other parameter is refused, so a
+// misspelt filter never silently lists everything. Returns the 400 to answer, or fills `f`.
+std::optional<HttpResponse> parse_submission_filter(const std::map<std::string, std::string>& q,
+                                                    bool with_offset, int64_t default_limit,
+                                                    SubmissionFilter& f) {
+  for (const auto& [k, v] : q) {
+    const bool known = k == "kernel" || k == "run_id" || k == "optimizer" || k == "verdict" ||
+                       k == "limit" || (with_offset && k == "offset");
+    if (!known) {
+      return error_response(400, "unknown query parameter '" + k +
+                                     "' (kernel, run_id, optimizer, verdict, limit" +
+                                     (with_offset ? ", offset)" : ")"));
+    }
+  }
+  auto text = [&q](const char* k) -> std::optional<std::string> {
+    auto it = q.find(k);
+    return it == q.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  f.kernel = text("kernel");
+  f.run_id = text("run_id");
+  f.optimizer = text("optimizer");
+  f.verdict = text("verdict");
+  f.limit = default_limit;
+  if (auto l = text("limit")) {
+    auto n = parse_count(*l, 4);
+    if (!n || *n < 1 || *n > kAdminMaxLimit) {
+      return error_response(
+          400, "'limit' must be an integer from 1 to " + std::to_string(kAdminMaxLimit));
+    }
+    f.limit = *n;
+  }
+  if (auto o = text("offset")) {
+    auto n = parse_count(*o, 15);
+    if (!n) return error_response(400, "'offset' must be a non-negative integer");
+    f.offset = *n;
+  }
+  return std::nullopt;
+}
 
 const char* kAbiDoc =
     "C ABI: void <kernel>_<fp64|fp32>(array pointers sorted by name (ASCII), then scalars and "
@@ -538,36 +581,9 @@ void Routes::grade(const std::string& route, const HttpRequest& req, Responder r
 }
 
 HttpResponse Routes::admin_submissions(const std::map<std::string, std::string>& q) {
-  static const std::set<std::string> kParams = {"kernel",  "run_id", "optimizer",
-                                                "verdict", "limit",  "offset"};
-  for (const auto& [k, v] : q) {
-    if (!kParams.count(k)) {
-      return error_response(400, "unknown query parameter '" + k +
-                                     "' (kernel, run_id, optimizer, verdict, limit, offset)");
-    }
-  }
   SubmissionFilter f;
-  auto text = [&q](const char* k) -> std::optional<std::string> {
-    auto it = q.find(k);
-    return it == q.end() ? std::nullopt : std::optional<std::string>(it->second);
-  };
-  f.kernel = text("kernel");
-  f.run_id = text("run_id");
-  f.optimizer = text("optimizer");
-  f.verdict = text("verdict");
-  f.limit = kAdminDefaultLimit;
-  if (auto l = text("limit")) {
-    auto n = parse_count(*l, 4);
-    if (!n || *n < 1 || *n > kAdminMaxLimit) {
-      return error_response(
-          400, "'limit' must be an integer from 1 to " + std::to_string(kAdminMaxLimit));
-    }
-    f.limit = *n;
-  }
-  if (auto o = text("offset")) {
-    auto n = parse_count(*o, 15);
-    if (!n) return error_response(400, "'offset' must be a non-negative integer");
-    f.offset = *n;
+  if (auto bad = parse_submission_filter(q, /*with_offset=*/true, kAdminDefaultLimit, f)) {
+    return *bad;
   }
   if (!store_) return error_response(500, "the judge has no database attached");
   auto page = store_->list_submissions(f);
@@ -663,6 +679,40 @@ HttpResponse Routes::admin_submission(const std::string& id_text) {
                                 {"samples", std::move(samples)}});
 }
 
+HttpResponse Routes::results_page(const std::map<std::string, std::string>& q) {
+  SubmissionFilter f;
+  if (auto bad = parse_submission_filter(q, /*with_offset=*/false, kResultsDefaultLimit, f)) {
+    return *bad;
+  }
+  if (!store_) return error_response(500, "the judge has no database attached");
+  auto page = store_->list_submissions(f);
+  if (!page) return error_response(500, page.error().message);
+  ResultsPageView view;
+  view.rows = std::move(page->rows);
+  view.total = page->total;
+  view.limit = f.limit;
+  for (const auto& [k, v] : q) {
+    if (k != "limit") view.filters[k] = v;
+  }
+  view.rank = config_.rank;
+  view.judge_version = HPCAB_VERSION;
+  view.generated_at =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return results_html_response(render_results_page(view));
+}
+
+HttpResponse Routes::results_source(const std::string& id_text) {
+  auto id = parse_count(id_text, 18);
+  if (!id || *id < 1) {
+    return error_response(400, "submission id must be a positive integer (got '" + id_text + "')");
+  }
+  if (!store_) return error_response(500, "the judge has no database attached");
+  auto got = store_->get_submission(*id);
+  if (!got) return error_response(500, got.error().message);
+  if (!got->has_value()) return error_response(404, "no submission " + std::to_string(*id));
+  return results_text_response(render_source_text(*id, **got));
+}
+
 void Routes::handle(HttpRequest req, Responder respond) {
   RequestTarget target = split_target(req.target);
   const std::string& path = target.path;
@@ -677,6 +727,7 @@ void Routes::handle(HttpRequest req, Responder respond) {
   if (path.rfind("/task/", 0) == 0) route = "/task";
   if (path.rfind("/baseline/", 0) == 0) route = "/baseline";
   if (is_admin_path(path)) route = "/admin";
+  if (is_results_path(path)) route = "/results";
   Metrics* metrics = metrics_;
   auto counted = [metrics, route, respond](HttpResponse r) {
     metrics->request(route, r.status);
@@ -730,6 +781,23 @@ void Routes::handle(HttpRequest req, Responder respond) {
   if (path.rfind("/admin/submissions/", 0) == 0) {
     if (!get) return counted(error_response(405, "use GET /admin/submissions/<id>"));
     return counted(admin_submission(path.substr(19)));
+  }
+  if (route == "/results") {
+    if (!config_.results_page) {
+      return counted(error_response(
+          404, "the results page is turned off on this judge (setting results_page: false)"));
+    }
+    if (!get) return counted(error_response(405, "use GET " + path));
+    if (path == "/" || path == "/results") return counted(results_page(query));
+    // /results/<id>/source
+    const std::string rest = path.substr(9);
+    const auto slash = rest.find('/');
+    if (slash != std::string::npos && rest.compare(slash, std::string::npos, "/source") == 0) {
+      return counted(results_source(rest.substr(0, slash)));
+    }
+    return counted(error_response(404, "no route GET " + path +
+                                           " (the results page has / , /results and "
+                                           "/results/<id>/source)"));
   }
   return counted(error_response(404, "no route " + req.method + " " + path));
 }

@@ -62,8 +62,9 @@ class Metrics {
 
 class Routes {
  public:
-  // `store` serves the admin routes and `access` decides who may call what; without an Access
-  // the judge is open except /admin/*, which is disabled.
+  // `store` serves the admin routes and the results page, and `access` decides who may call
+  // what; without an Access the judge is open (results page included) except /admin/*, which is
+  // disabled. The results routes touch neither the grader nor the queue.
   Routes(const JudgeConfig& config, Grader* grader, JobQueue* queue, Metrics* metrics,
          Store* store = nullptr, const Access* access = nullptr);
   // The server's Handler.
@@ -77,6 +78,10 @@ class Routes {
   void grade(const std::string& route, const HttpRequest& request, Responder respond);
   HttpResponse admin_submissions(const std::map<std::string, std::string>& query);
   HttpResponse admin_submission(const std::string& id);
+  // The read-only results page (judge/results_page.h): GET / and /results, and
+  // /results/<id>/source.
+  HttpResponse results_page(const std::map<std::string, std::string>& query);
+  HttpResponse results_source(const std::string& id);
 
   const JudgeConfig& config_;
   Grader* grader_;

@@ -290,7 +290,7 @@ SELECT * FROM config_results WHERE submission_id = :id ORDER BY config_index
 // serves every combination of filters.
 constexpr const char* kListSubmissions = R"sql(
 SELECT id, kernel, language, precision, preset, verdict, speedup, suspect, run_id, optimizer,
-       received_at, finished_at, content_hash
+       received_at, finished_at, content_hash, library_path != '' AS library
 FROM submissions
 WHERE (:kernel IS NULL OR kernel = :kernel) AND (:run_id IS NULL OR run_id = :run_id)
   AND (:optimizer IS NULL OR optimizer = :optimizer) AND (:verdict IS NULL OR verdict = :verdict)
@@ -776,6 +776,7 @@ Result<SubmissionPage> Store::list_submissions(const SubmissionFilter& filter) {
     s.received_at = q.col_opt_real("received_at").value_or(0);
     s.finished_at = q.col_opt_real("finished_at").value_or(0);
     s.content_hash = q.col_text("content_hash");
+    s.library = q.col_bool("library");
     page.rows.push_back(std::move(s));
   }
   if (!q.column_error().empty()) return Error{"store: " + q.column_error()};

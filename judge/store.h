@@ -80,6 +80,7 @@ struct SubmissionSummary {
   std::string kernel, language, precision, preset, verdict;
   std::optional<double> speedup;
   bool suspect = false;
+  bool library = false;  // a library submission (no source stored)
   std::string run_id, optimizer;
   double received_at = 0, finished_at = 0;
   std::string content_hash;

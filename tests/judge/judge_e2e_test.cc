@@ -521,6 +521,18 @@ TEST_F(AccessE2E, TokensTlsAndAdminRoutes) {
   EXPECT_EQ(call("GET", "/admin/submissions?kernal=s000", kAdminToken).status, 400);
   EXPECT_EQ(call("POST", "/admin/submissions", kAdminToken, "{}").status, 405);
 
+  // The results page and its source links: admin only on a judge with tokens.
+  const std::string source_path = "/results/" + std::to_string(id) + "/source";
+  for (const std::string& path : {std::string("/"), std::string("/results"), source_path}) {
+    EXPECT_EQ(call("GET", path, "").status, 401) << path;
+    EXPECT_EQ(call("GET", path, kAgentToken).status, 403) << path;
+  }
+  auto results = call("GET", "/results", kAdminToken);
+  ASSERT_EQ(results.status, 200) << results.body;
+  EXPECT_EQ(results.headers["content-type"], "text/html; charset=utf-8");
+  EXPECT_NE(results.body.find("id=\"submission-" + std::to_string(id) + "\""), std::string::npos);
+  EXPECT_EQ(call("GET", source_path, kAdminToken).body, source);
+
   // Tokens reach neither the log nor the database.
   EXPECT_EQ(j.stop(), 0);
   const std::string log = j.log();
@@ -547,6 +559,10 @@ TEST_F(AccessE2E, GroupReadableTokenFileRefusesToStart) {
 TEST_F(AccessE2E, WithoutTokenFilesTheApiIsOpenButAdminIsDisabled) {
   Judge j;
   EXPECT_EQ(j.get("/task/s000?rank=0").status, 200);
+  // The results page is open like the rest of the API (a local single-user judge).
+  auto results = j.get("/results");
+  EXPECT_EQ(results.status, 200);
+  EXPECT_NE(results.body.find("No recorded submissions yet."), std::string::npos);
   auto admin = j.get("/admin/submissions");
   EXPECT_EQ(admin.status, 404);
   EXPECT_NE(json::parse(admin.body)["error"].get<std::string>().find("admin_tokens_file"),

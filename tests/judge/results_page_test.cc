@@ -1,0 +1,403 @@
+// The results page (judge/results_page.h): the HTML rendering as a pure function of store rows,
+// and the routes (GET /, /results, /results/<id>/source) against a real Store with the access
+// rules and the results_page switch. The browser test (a real judge, headless Chromium) is
+// ResultsBrowser in results_browser_test.cc.
+#include "judge/results_page.h"
+
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "judge/access.h"
+#include "judge/config.h"
+#include "judge/routes.h"
+#include "judge/store.h"
+
+namespace hpcab::judge {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const std::string kAttack = "<script>document.title='pwned'</script>";
+const std::string kAttackAttr = "\"><img src=x onerror=\"document.title='pwned'\">";
+
+SubmissionSummary Row(int64_t id, const std::string& kernel, const std::string& verdict,
+                      std::optional<double> speedup, const std::string& optimizer = "agent") {
+  SubmissionSummary s;
+  s.id = id;
+  s.kernel = kernel;
+  s.language = "c";
+  s.precision = "fp64";
+  s.preset = "S";
+  s.verdict = verdict;
+  s.speedup = speedup;
+  s.run_id = "run-" + std::to_string(id);
+  s.optimizer = optimizer;
+  s.received_at = 1700000000 + static_cast<double>(id);
+  s.finished_at = s.received_at + 1;
+  return s;
+}
+
+std::string Header(const HttpResponse& r, const std::string& name) {
+  for (const auto& [k, v] : r.headers) {
+    if (k == name) return v;
+  }
+  return "";
+}
+
+// Position of `needle` in `hay`, failing the test when absent.
+std::size_t At(const std::string& hay, const std::string& needle) {
+  const auto p = hay.find(needle);
+  EXPECT_NE(p, std::string::npos) << "missing: " << needle;
+  return p;
+}
+
+TEST(ResultsPage, HtmlEscapeReplacesEveryMetacharacter) {
+  EXPECT_EQ(html_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
+  EXPECT_EQ(html_escape(std::string("x\0y", 3)), "x\xEF\xBF\xBDy");
+  EXPECT_EQ(html_escape("plain ünïcode ×"), "plain ünïcode ×");
+  EXPECT_EQ(html_escape(""), "");
+}
+
+TEST(ResultsPage, FormatsTimesAndSpeedups) {
+  EXPECT_EQ(format_utc(1700000000.75), "2023-11-14 22:13:20Z");
+  EXPECT_EQ(format_utc(0), "—");
+  EXPECT_EQ(format_speedup(std::nullopt), "—");
+  EXPECT_EQ(format_speedup(1.0), "1.000");
+  EXPECT_EQ(format_speedup(12.34567), "12.346");
+}
+
+TEST(ResultsPage, GroupsByKernelBestSpeedupFirst) {
+  ResultsPageView v;
+  v.rows = {Row(1, "s000", "ok", 1.0, "slow"),           Row(2, "gemm", "ok", 3.5, "tiler"),
+            Row(3, "s000", "incorrect", std::nullopt),   Row(4, "s000", "ok", 2.25, "fast"),
+            Row(5, "s000", "build_error", std::nullopt), Row(6, "gemm", "timeout", std::nullopt)};
+  v.rows[3].suspect = true;
+  v.rows[2].library = true;
+  v.total = 6;
+  v.limit = 1000;
+  v.rank = 2;
+  v.judge_version = "9.9.9";
+  v.generated_at = 1700000100;
+  const std::string html = render_results_page(v);
+
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("judge rank 2"), std::string::npos);
+  EXPECT_NE(html.find("version 9.9.9"), std::string::npos);
+  EXPECT_NE(html.find("6 of 6 recorded submissions"), std::string::npos);
+  // Kernels in name order, one section each; the summary names the best of each.
+  const auto gemm = At(html, "<section class=\"kernel\" id=\"kernel-gemm\">");
+  const auto s000 = At(html, "<section class=\"kernel\" id=\"kernel-s000\">");
+  EXPECT_LT(gemm, s000);
+  EXPECT_NE(html.find("<a href=\"#kernel-s000\">s000</a></td><td class=\"num\">4</td>"
+                      "<td class=\"num\">2</td><td class=\"num\">2.250</td>"
+                      "<td class=\"text\">fast</td>"),
+            std::string::npos)
+      << html;
+  // Within s000: 2.25 (id 4), 1.0 (id 1), then the unsolved newest first (5, 3).
+  const auto r4 = At(html, "<tr id=\"submission-4\">");
+  const auto r1 = At(html, "<tr id=\"submission-1\">");
+  const auto r5 = At(html, "<tr id=\"submission-5\">");
+  const auto r3 = At(html, "<tr id=\"submission-3\">");
+  EXPECT_LT(s000, r4);
+  EXPECT_LT(r4, r1);
+  EXPECT_LT(r1, r5);
+  EXPECT_LT(r5, r3);
+  EXPECT_LT(At(html, "<tr id=\"submission-2\">"), At(html, "<tr id=\"submission-6\">"));
+  EXPECT_LT(At(html, "<tr id=\"submission-6\">"), s000);
+  // The columns of one row.
+  const std::string row4 = html.substr(r4, html.find("</tr>", r4) - r4);
+  for (const std::string cell :
+       {">4</td>", "2023-11-14 22:13:24Z", ">fast</td>", ">run-4</td>", ">c</td>", ">fp64</td>",
+        ">S</td>", "class=\"verdict v-ok\">ok</td>", "class=\"num speedup\">2.250</td>",
+        "<span class=\"suspect\">suspect</span>", "<a href=\"results/4/source\">source</a>"}) {
+    EXPECT_NE(row4.find(cell), std::string::npos) << cell << " in " << row4;
+  }
+  const std::string row3 = html.substr(r3, html.find("</tr>", r3) - r3);
+  EXPECT_NE(row3.find("class=\"num speedup\">—</td>"), std::string::npos) << row3;
+  EXPECT_NE(row3.find("class=\"verdict v-incorrect\">incorrect</td>"), std::string::npos);
+  EXPECT_NE(row3.find("<a href=\"results/3/source\">library</a>"), std::string::npos) << row3;
+  EXPECT_NE(row3.find("<td>no</td>"), std::string::npos) << row3;
+  // A static page: no script, nothing loaded from anywhere.
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);
+}
+
+TEST(ResultsPage, AttackerControlledTextIsEscapedNeverMarkup) {
+  ResultsPageView v;
+  SubmissionSummary r = Row(7, "s000", "ok", 1.5, kAttackAttr);
+  r.run_id = kAttack;
+  r.language = "<b>c</b>";
+  r.verdict = "<i>ok</i>";
+  SubmissionSummary odd = Row(8, "x\"><script>alert(1)</script>", "ok", 1.0, kAttack);
+  v.rows = {r, odd};
+  v.total = 2;
+  v.limit = 10;
+  v.filters = {{"optimizer", kAttack}};
+  v.judge_version = "<v>";
+  const std::string html = render_results_page(v);
+  EXPECT_EQ(html.find("<script"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_EQ(html.find("<b>"), std::string::npos);
+  EXPECT_EQ(html.find("<i>"), std::string::npos);
+  EXPECT_EQ(html.find("<v>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;"),
+            std::string::npos);
+  EXPECT_NE(html.find("&quot;&gt;&lt;img src=x onerror=&quot;"), std::string::npos);
+  // An unknown verdict gets the neutral class, never its own text as a class name.
+  EXPECT_NE(html.find("class=\"verdict v-other\">&lt;i&gt;ok&lt;/i&gt;</td>"), std::string::npos);
+  // A kernel name in an attribute and in a query link stays inside its quotes.
+  EXPECT_NE(html.find("id=\"kernel-x&quot;&gt;&lt;script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("href=\"results?kernel=x%22%3E%3Cscript%3Ealert%281%29%3C%2Fscript%3E\""),
+            std::string::npos)
+      << html;
+}
+
+TEST(ResultsPage, EmptyFilteredAndTruncatedPagesSaySo) {
+  ResultsPageView empty;
+  const std::string none = render_results_page(empty);
+  EXPECT_NE(none.find("No recorded submissions yet."), std::string::npos);
+  EXPECT_EQ(none.find("id=\"summary\""), std::string::npos);
+
+  ResultsPageView filtered;
+  filtered.filters = {{"kernel", "gemm"}};
+  const std::string f = render_results_page(filtered);
+  EXPECT_NE(f.find("No recorded submissions match these filters."), std::string::npos);
+  EXPECT_NE(f.find("Filtered by kernel = <code>gemm</code>"), std::string::npos);
+  EXPECT_NE(f.find("<a href=\"results\">all submissions</a>"), std::string::npos);
+
+  ResultsPageView cut;
+  cut.rows = {Row(9, "s000", "ok", 1.0)};
+  cut.total = 40;
+  cut.limit = 1;
+  const std::string c = render_results_page(cut);
+  EXPECT_NE(c.find("id=\"truncated\">Showing the newest 1 submissions only (limit 1)"),
+            std::string::npos)
+      << c;
+}
+
+TEST(ResultsPage, ContentSecurityPolicyAllowsOnlyThePagesOwnStyle) {
+  const std::string html = render_results_page({});
+  const auto open = html.find("<style>") + 7;
+  const std::string style = html.substr(open, html.find("</style>") - open);
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(style.data()), style.size(), digest);
+  unsigned char b64[64] = {};
+  EVP_EncodeBlock(b64, digest, sizeof digest);
+  const std::string csp = results_content_security_policy();
+  EXPECT_EQ(csp, "default-src 'none'; style-src 'sha256-" +
+                     std::string(reinterpret_cast<char*>(b64)) +
+                     "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+  // No style attribute anywhere (the policy would block it).
+  EXPECT_EQ(html.find("style=\""), std::string::npos);
+
+  const HttpResponse page = results_html_response(html);
+  EXPECT_EQ(page.content_type, "text/html; charset=utf-8");
+  EXPECT_EQ(Header(page, "Content-Security-Policy"), csp);
+  EXPECT_EQ(Header(page, "X-Content-Type-Options"), "nosniff");
+  EXPECT_EQ(Header(page, "Referrer-Policy"), "no-referrer");
+  EXPECT_EQ(Header(page, "X-Frame-Options"), "DENY");
+  EXPECT_EQ(Header(page, "Cache-Control"), "no-store");
+  const HttpResponse text = results_text_response("x");
+  EXPECT_EQ(text.content_type, "text/plain; charset=utf-8");
+  EXPECT_NE(Header(text, "Content-Security-Policy").find("sandbox"), std::string::npos);
+  EXPECT_EQ(Header(text, "X-Content-Type-Options"), "nosniff");
+}
+
+TEST(ResultsPage, SourceTextIsVerbatimOrNamesTheLibrary) {
+  SubmissionRecord r;
+  r.kernel = "s000";
+  r.source = "/* " + kAttack + " */\nvoid f(void) {}\n";
+  EXPECT_EQ(render_source_text(3, r), r.source);
+  SubmissionRecord lib;
+  lib.kernel = "gemm";
+  lib.library_path = "/shared/agent-1/libgemm.so";
+  lib.content_hash = "sha256:abc";
+  const std::string t = render_source_text(5, lib);
+  EXPECT_NE(t.find("Submission 5 (kernel gemm) was a prebuilt library"), std::string::npos) << t;
+  EXPECT_NE(t.find("library path: /shared/agent-1/libgemm.so"), std::string::npos);
+  EXPECT_NE(t.find("content hash: sha256:abc"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes over a real Store (no grader: the results routes never touch it).
+
+const std::string kAgent = "agent-token-0123456789abcdef";
+const std::string kAdmin = "admin-token-fedcba9876543210";
+
+class ResultsRoutes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "hpcab-results-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    auto s = Store::open((dir_ / "judge.db").string());
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    store_ = std::move(*s);
+    Record("s000", "ok", 1.25, "/* " + kAttack + " */\nvoid s000(void) {}\n", "");
+    Record("s000", "incorrect", std::nullopt, "void s000(void) { /* wrong */ }\n", "");
+    Record("gemm", "ok", 4.0, "", "/shared/libgemm.so");
+  }
+  void TearDown() override {
+    store_.reset();
+    fs::remove_all(dir_);
+  }
+
+  void Record(const std::string& kernel, const std::string& verdict, std::optional<double> speedup,
+              const std::string& source, const std::string& library) {
+    SubmissionRecord r;
+    r.route = "submit";
+    r.kernel = kernel;
+    r.language = "c";
+    r.precision = "fp64";
+    r.preset = "S";
+    r.sizes_json = "{}";
+    r.source = source;
+    r.library_path = library;
+    r.content_hash = "sha256:" + kernel;
+    r.verdict = verdict;
+    r.speedup = speedup;
+    r.baseline = "c";
+    r.run_id = kAttack;
+    r.optimizer = kAttackAttr;
+    r.received_at = 1700000000;
+    r.finished_at = 1700000001;
+    r.response_json = "{}";
+    auto id = store_->record_submission(r);
+    ASSERT_TRUE(id.ok()) << id.error().message;
+  }
+
+  HttpResponse Get(const std::string& target, const Access* access = nullptr,
+                   const std::string& token = "", const std::string& method = "GET") {
+    JobQueue queue(1, 1);
+    Metrics metrics;
+    Routes routes(config_, /*grader=*/nullptr, &queue, &metrics, store_.get(), access);
+    HttpRequest req;
+    req.method = method;
+    req.target = target;
+    if (!token.empty()) req.headers["authorization"] = "Bearer " + token;
+    HttpResponse got;
+    bool answered = false;
+    routes.handle(req, [&](HttpResponse r) {
+      got = std::move(r);
+      answered = true;
+    });
+    EXPECT_TRUE(answered) << target;
+    return got;
+  }
+
+  std::string ErrorOf(const HttpResponse& r) {
+    auto j = json::parse(r.body, nullptr, false);
+    return j.is_object() && j.contains("error") ? j["error"].get<std::string>() : "";
+  }
+
+  fs::path dir_;
+  std::unique_ptr<Store> store_;
+  JudgeConfig config_;
+};
+
+TEST_F(ResultsRoutes, PageAndSourceOnAnOpenJudge) {
+  for (const std::string target : {"/", "/results"}) {
+    const HttpResponse page = Get(target);
+    ASSERT_EQ(page.status, 200) << target << ": " << page.body;
+    EXPECT_EQ(page.content_type, "text/html; charset=utf-8");
+    EXPECT_EQ(Header(page, "Content-Security-Policy"), results_content_security_policy());
+    EXPECT_NE(page.body.find("3 of 3 recorded submissions"), std::string::npos);
+    EXPECT_NE(page.body.find("id=\"kernel-gemm\""), std::string::npos);
+    EXPECT_NE(page.body.find("id=\"kernel-s000\""), std::string::npos);
+    EXPECT_NE(page.body.find("class=\"num speedup\">1.250</td>"), std::string::npos);
+    EXPECT_NE(page.body.find("class=\"num speedup\">—</td>"), std::string::npos);
+    EXPECT_NE(page.body.find("<a href=\"results/3/source\">library</a>"), std::string::npos);
+    EXPECT_EQ(page.body.find("<script"), std::string::npos);
+    EXPECT_EQ(page.body.find("<img"), std::string::npos);
+  }
+  const HttpResponse filtered = Get("/results?kernel=s000&verdict=ok&limit=5");
+  ASSERT_EQ(filtered.status, 200);
+  EXPECT_NE(filtered.body.find("1 of 1 recorded submission<"), std::string::npos);
+  EXPECT_EQ(filtered.body.find("id=\"kernel-gemm\""), std::string::npos);
+  EXPECT_NE(filtered.body.find("verdict = <code>ok</code>"), std::string::npos);
+
+  const HttpResponse source = Get("/results/1/source");
+  ASSERT_EQ(source.status, 200) << source.body;
+  EXPECT_EQ(source.content_type, "text/plain; charset=utf-8");
+  EXPECT_EQ(source.body, "/* " + kAttack + " */\nvoid s000(void) {}\n");
+  EXPECT_NE(Header(source, "Content-Security-Policy").find("sandbox"), std::string::npos);
+  const HttpResponse library = Get("/results/3/source");
+  ASSERT_EQ(library.status, 200);
+  EXPECT_NE(library.body.find("library path: /shared/libgemm.so"), std::string::npos);
+}
+
+TEST_F(ResultsRoutes, BadRequestsGetJsonErrors) {
+  EXPECT_EQ(Get("/results/99/source").status, 404);
+  EXPECT_EQ(ErrorOf(Get("/results/99/source")), "no submission 99");
+  EXPECT_EQ(Get("/results/0/source").status, 400);
+  EXPECT_EQ(Get("/results/abc/source").status, 400);
+  EXPECT_EQ(Get("/results/1").status, 404);
+  EXPECT_EQ(Get("/results/1/source/x").status, 404);
+  EXPECT_EQ(Get("/results/").status, 404);
+  EXPECT_EQ(Get("/results?limit=0").status, 400);
+  EXPECT_EQ(Get("/results?limit=1001").status, 400);
+  EXPECT_EQ(Get("/results?offset=1").status, 400);  // the page lists from the newest
+  const HttpResponse typo = Get("/results?kernal=s000");
+  EXPECT_EQ(typo.status, 400);
+  EXPECT_NE(ErrorOf(typo).find("unknown query parameter 'kernal'"), std::string::npos);
+  EXPECT_EQ(Get("/", nullptr, "", "POST").status, 405);
+  EXPECT_EQ(Get("/results/1/source", nullptr, "", "DELETE").status, 405);
+}
+
+TEST_F(ResultsRoutes, TurnedOffIs404) {
+  config_.results_page = false;
+  for (const std::string target : {"/", "/results", "/results/1/source"}) {
+    const HttpResponse r = Get(target);
+    EXPECT_EQ(r.status, 404) << target;
+    EXPECT_NE(ErrorOf(r).find("results_page: false"), std::string::npos) << r.body;
+  }
+}
+
+TEST_F(ResultsRoutes, WithTokensOnlyAnAdminReadsThePage) {
+  const Access both = Access::from_tokens({kAgent}, {kAdmin});
+  for (const std::string target : {"/", "/results", "/results/1/source"}) {
+    EXPECT_EQ(Get(target, &both).status, 401) << target;
+    const HttpResponse agent = Get(target, &both, kAgent);
+    EXPECT_EQ(agent.status, 403) << target;
+    EXPECT_EQ(agent.body.find("s000"), std::string::npos);  // nothing of the page
+    EXPECT_EQ(Get(target, &both, kAdmin).status, 200) << target;
+  }
+  // Token files but no admin file: nobody may read it (agents would read each other's sources).
+  const Access agents_only = Access::from_tokens({kAgent}, {});
+  const HttpResponse disabled = Get("/results", &agents_only, kAgent);
+  EXPECT_EQ(disabled.status, 404);
+  EXPECT_NE(ErrorOf(disabled).find("admin_tokens_file"), std::string::npos);
+  EXPECT_EQ(Get("/results/1/source", &agents_only, kAgent).status, 404);
+  EXPECT_EQ(Get("/", &agents_only).status, 401);
+  // The agent routes keep working for agents.
+  EXPECT_FALSE(both.check("/score", {{"authorization", "Bearer " + kAgent}}).has_value());
+}
+
+TEST(ResultsConfig, SwitchComesFromJsonAndEnvironment) {
+  JudgeConfig c;
+  EXPECT_TRUE(c.results_page);
+  ASSERT_TRUE(apply_config_json(c, R"({"results_page": false})", "test").ok());
+  EXPECT_FALSE(c.results_page);
+  ASSERT_TRUE(apply_config_env(c, {"HPCAB_RESULTS_PAGE=true"}).ok());
+  EXPECT_TRUE(c.results_page);
+  ASSERT_TRUE(apply_config_env(c, {"HPCAB_RESULTS_PAGE=0"}).ok());
+  EXPECT_FALSE(c.results_page);
+  auto bad = apply_config_env(c, {"HPCAB_RESULTS_PAGE=maybe"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("HPCAB_RESULTS_PAGE"), std::string::npos);
+  EXPECT_FALSE(apply_config_json(c, R"({"results_page": "no"})", "test").ok());
+}
+
+}  // namespace
+}  // namespace hpcab::judge
