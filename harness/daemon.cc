@@ -438,6 +438,7 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, 
   return a;
 }
 
+// `w` is the arm's global worker number (the daemon's worker offset already added).
 void Daemon::worker_main(int w) {
   const Pin pin = pin_worker(arm_, w);
   SharedDb db;
@@ -480,7 +481,7 @@ void Daemon::worker_main(int w) {
     Result<std::optional<EpisodeRow>> claimed = Error{""};
     {
       std::lock_guard lock(db.mu);
-      claimed = db.db->claim(arm_.name, pin, now_unix());
+      claimed = db.db->claim(arm_.name, pin, now_unix(), opt_.shard);
     }
     if (!claimed) {
       log_line("[w" + std::to_string(w) + "] cannot claim an episode: " + claimed.error().message);
@@ -533,6 +534,11 @@ void Daemon::worker_main(int w) {
 
 Result<RunSummary> Daemon::run() {
   const auto t0 = Clock::now();
+  if (opt_.shard.count < 1 || opt_.shard.index < 0 || opt_.shard.index >= opt_.shard.count) {
+    return Error{"shard " + std::to_string(opt_.shard.index) + "/" +
+                 std::to_string(opt_.shard.count) + " is not a shard (0 <= I < N)"};
+  }
+  if (opt_.worker_offset < 0) return Error{"the worker offset must be >= 0"};
   if (opt_.tool_path.empty() || ::access(opt_.tool_path.c_str(), X_OK) != 0) {
     return Error{"hpcab-tool not found or not executable at '" + opt_.tool_path +
                  "' (pass --tool)"};
@@ -562,10 +568,19 @@ Result<RunSummary> Daemon::run() {
   }
   auto resumed = (*db)->resume(arm_.name, now_unix());
   if (!resumed) return Error{resumed.error().message};
-  auto added = (*db)->enqueue(plan_episodes(arm_));
+  const auto plan = plan_episodes(arm_, opt_.shard);
+  auto added = (*db)->enqueue(plan);
   if (!added) return Error{added.error().message};
   if (*resumed > 0) {
     log_line("resuming: " + std::to_string(*resumed) + " interrupted episode(s) run again");
+  }
+  const int workers = std::max(1, arm_.workers);
+  if (opt_.shard.count > 1 || opt_.worker_offset > 0) {
+    log_line("shard " + std::to_string(opt_.shard.index) + "/" + std::to_string(opt_.shard.count) +
+             ": " + std::to_string(plan.size()) + " of the arm's " +
+             std::to_string(plan_episodes(arm_).size()) + " episodes; workers " +
+             std::to_string(opt_.worker_offset) + ".." +
+             std::to_string(opt_.worker_offset + workers - 1) + " of the arm");
   }
 
   if (!opt_.corpus_dir.empty()) {
@@ -575,14 +590,15 @@ Result<RunSummary> Daemon::run() {
     }
   }
 
-  const int workers = std::max(1, arm_.workers);
   workers_left_ = workers;
   std::vector<std::thread> threads;
-  for (int w = 0; w < workers; ++w) threads.emplace_back([this, w] { worker_main(w); });
+  for (int w = 0; w < workers; ++w) {
+    threads.emplace_back([this, g = opt_.worker_offset + w] { worker_main(g); });
+  }
 
   auto print_progress = [&](bool final_line) {
     if (!opt_.progress) return;
-    auto c = (*db)->counts(arm_.name);
+    auto c = (*db)->counts(arm_.name, opt_.shard);
     if (!c) return;
     const double el = std::chrono::duration<double>(Clock::now() - t0).count();
     std::lock_guard l(log_mu_);
@@ -608,7 +624,7 @@ Result<RunSummary> Daemon::run() {
     summary_.interrupted = true;
   }
   print_progress(true);
-  auto c = (*db)->counts(arm_.name);
+  auto c = (*db)->counts(arm_.name, opt_.shard);
   if (c) summary_.counts = *c;
   summary_.elapsed_s = std::chrono::duration<double>(Clock::now() - t0).count();
   if (!fatal_.empty()) return Error{fatal_};

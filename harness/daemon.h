@@ -11,6 +11,11 @@
 // the budget times LIMIT_RERUN_FACTOR. A crashed agent (non-zero exit) is relaunched in the same
 // workspace up to MAX_RELAUNCHES times within the same deadline and token budget.
 //
+// Several daemons can share an arm (one per agent node under the Slurm launcher): each runs
+// the episodes of its `shard` (seq % N == I) from its own database, and its worker v is the
+// arm's global worker `worker_offset` + v for pinning, ranks and the recorded `worker` column,
+// so the daemons together pin exactly as one daemon with all their workers would.
+//
 // Restartable: one daemon per (database, arm) at a time (a lock file beside the database); a
 // new daemon kills what a dead one left running (every agent carries an environment marker),
 // turns its `running` episodes into `interrupted` and hands them out again; finished episodes
@@ -26,6 +31,7 @@
 #include "common/result.h"
 #include "harness/arm.h"
 #include "harness/episode_db.h"
+#include "harness/plan.h"
 
 namespace hpcab::harness {
 
@@ -46,6 +52,10 @@ struct DaemonOptions {
   bool progress_tty = false;
   double progress_interval_s = 10;
   std::ostream* log = nullptr;
+  // This daemon's slice of the arm (--shard I/N) and the global number of its worker 0
+  // (--worker-offset K): worker v is pinned as pin_worker(arm, K + v).
+  Shard shard;
+  int worker_offset = 0;
   // Set from a signal handler thread: stop claiming, stop the running agents, leave their
   // episodes `interrupted` for the next daemon.
   const std::atomic<bool>* stop = nullptr;

@@ -150,7 +150,7 @@ ON CONFLICT (id) DO NOTHING
 // Interrupted episodes go first (they were already running once), then plan order.
 constexpr const char* kNextWaiting = R"sql(
 SELECT id FROM episodes
-WHERE arm = :arm AND status IN ('interrupted', 'queued')
+WHERE arm = :arm AND status IN ('interrupted', 'queued') AND seq % :shards = :shard
 ORDER BY status = 'interrupted' DESC, seq LIMIT 1
 )sql";
 
@@ -204,11 +204,12 @@ SELECT
   coalesce(sum(output_tokens), 0) AS output_tokens,
   coalesce(sum(weighted_tokens), 0) AS weighted_tokens,
   coalesce(sum(requests), 0) AS requests
-FROM episodes WHERE arm = :arm
+FROM episodes WHERE arm = :arm AND seq % :shards = :shard
 )sql";
 
 constexpr const char* kSelectEpisode = "SELECT * FROM episodes WHERE id = :id";
-constexpr const char* kListEpisodes = "SELECT * FROM episodes WHERE arm = :arm ORDER BY seq";
+constexpr const char* kListEpisodes =
+    "SELECT * FROM episodes WHERE arm = :arm AND seq % :shards = :shard ORDER BY seq";
 constexpr const char* kListRequests = R"sql(
 SELECT * FROM requests WHERE episode_id = :episode_id ORDER BY id
 )sql";
@@ -447,7 +448,7 @@ Result<int64_t> EpisodeDb::enqueue(const std::vector<EpisodeSpec>& plan) {
 }
 
 Result<std::optional<EpisodeRow>> EpisodeDb::claim(const std::string& arm, const Pin& pin,
-                                                   double now) {
+                                                   double now, const Shard& shard) {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
@@ -459,6 +460,8 @@ Result<std::optional<EpisodeRow>> EpisodeDb::claim(const std::string& arm, const
     {
       Query q(im.db, *next);
       q.text(":arm", arm);
+      q.integer(":shards", shard.count);
+      q.integer(":shard", shard.index);
       auto row = q.step("finding the next episode");
       if (!row.ok()) return row.error();
       if (!*row) return Out();
@@ -562,7 +565,7 @@ Result<int64_t> EpisodeDb::resume(const std::string& arm, double now) {
   return int64_t{sqlite3_changes(im.db)};
 }
 
-Result<EpisodeCounts> EpisodeDb::counts(const std::string& arm) {
+Result<EpisodeCounts> EpisodeDb::counts(const std::string& arm, const Shard& shard) {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
@@ -570,6 +573,8 @@ Result<EpisodeCounts> EpisodeDb::counts(const std::string& arm) {
   if (!stmt.ok()) return stmt.error();
   Query q(im.db, *stmt);
   q.text(":arm", arm);
+  q.integer(":shards", shard.count);
+  q.integer(":shard", shard.index);
   auto row = q.step("counting episodes");
   if (!row.ok()) return row.error();
   EpisodeCounts c;
@@ -593,7 +598,7 @@ Result<std::optional<EpisodeRow>> EpisodeDb::get(const std::string& id) {
   return impl_->get(id);
 }
 
-Result<std::vector<EpisodeRow>> EpisodeDb::list(const std::string& arm) {
+Result<std::vector<EpisodeRow>> EpisodeDb::list(const std::string& arm, const Shard& shard) {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
@@ -601,6 +606,8 @@ Result<std::vector<EpisodeRow>> EpisodeDb::list(const std::string& arm) {
   if (!stmt.ok()) return stmt.error();
   Query q(im.db, *stmt);
   q.text(":arm", arm);
+  q.integer(":shards", shard.count);
+  q.integer(":shard", shard.index);
   std::vector<EpisodeRow> out;
   for (;;) {
     auto row = q.step("listing episodes");

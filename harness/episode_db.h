@@ -97,8 +97,10 @@ class EpisodeDb {
 
   // Atomically takes the next episode of `arm` for `pin.worker`: interrupted rows first, then
   // queued, each in plan order. Sets running, attempt + 1, the pin's URLs and rank, started_at;
-  // clears the previous attempt's end and exit. nullopt when nothing is waiting.
-  Result<std::optional<EpisodeRow>> claim(const std::string& arm, const Pin& pin, double now);
+  // clears the previous attempt's end and exit. nullopt when nothing is waiting. Only episodes
+  // of `shard` (seq % count == index) are taken.
+  Result<std::optional<EpisodeRow>> claim(const std::string& arm, const Pin& pin, double now,
+                                          const Shard& shard = {});
 
   // running -> finished / failed with the exit information. Error if the episode is not running.
   Status finish(const std::string& id, const ExitInfo& exit, double now);
@@ -119,9 +121,10 @@ class EpisodeDb {
   // 'daemon_died') and is handed out again by claim(). Returns how many were interrupted.
   Result<int64_t> resume(const std::string& arm, double now);
 
-  Result<EpisodeCounts> counts(const std::string& arm);
+  // The episodes of `arm` (of `shard` only, when given): totals, and rows in plan order.
+  Result<EpisodeCounts> counts(const std::string& arm, const Shard& shard = {});
   Result<std::optional<EpisodeRow>> get(const std::string& id);
-  Result<std::vector<EpisodeRow>> list(const std::string& arm);  // plan order
+  Result<std::vector<EpisodeRow>> list(const std::string& arm, const Shard& shard = {});
   Result<std::vector<RequestUsage>> requests(const std::string& episode_id);
 
   void close();

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -29,6 +30,14 @@ constexpr int kExitUsage = 2;
 constexpr int kExitNoJudge = 3;
 constexpr int kExitInterrupted = 130;
 
+// A non-negative decimal integer (--worker-offset), or nullopt.
+std::optional<int> parse_count(const std::string& s) {
+  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  return std::stoi(s);
+}
+
 std::string default_tool_path() {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
@@ -44,7 +53,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::string arm_file, db_path, corpus_dir = default_corpus_dir().string();
-  std::string judge_urls, inference_urls;
+  std::string judge_urls, inference_urls, shard_text = "0/1", offset_text = "0";
   auto add_common = [&](CLI::App* cmd) {
     cmd->add_option("ARM", arm_file, "arm file (KEY=value lines or JSON)")->required();
     cmd->add_option("--db", db_path, "episode database (default: the arm's STATE_DB)");
@@ -55,12 +64,26 @@ int main(int argc, char** argv) {
                     "comma list replacing the arm's INFERENCE_URLS");
   };
 
+  // --shard on run, plan and status; --worker-offset on run and plan (docs/harness.md).
+  auto add_shard = [&](CLI::App* cmd) {
+    cmd->add_option("--shard", shard_text,
+                    "I/N: only the arm's episodes whose queue position seq % N == I (one daemon "
+                    "per agent node runs shard i/A; default 0/1, the whole arm)");
+  };
+  auto add_offset = [&](CLI::App* cmd) {
+    cmd->add_option("--worker-offset", offset_text,
+                    "K: this daemon's worker w is the arm's worker K + w for pinning (inference "
+                    "and judge URL, rank) and the recorded worker number (default 0)");
+  };
+
   auto* run = app.add_subcommand(
       "run",
       "run every waiting episode of ARM; a restarted run skips finished episodes and reruns "
       "interrupted ones. Exit: 0 queue drained, 1 error, 2 usage, 3 no episode reached a judge, "
       "130 stopped by a signal (running episodes are left for the next run)");
   add_common(run);
+  add_shard(run);
+  add_offset(run);
   DaemonOptions opt;
   std::string workspaces = "var/episodes";
   std::string api_key_env = "HPCAB_UPSTREAM_API_KEY";
@@ -84,12 +107,15 @@ int main(int argc, char** argv) {
 
   auto* status = app.add_subcommand("status", "print ARM's progress and its episode table");
   add_common(status);
+  add_shard(status);
   bool brief = false;
   status->add_flag("--brief", brief, "only the status line");
 
   auto* plan = app.add_subcommand(
       "plan", "print ARM's episodes and each worker's pinning without running anything");
   add_common(plan);
+  add_shard(plan);
+  add_offset(plan);
 
   auto* launch_env = app.add_subcommand(
       "launch-env",
@@ -98,6 +124,20 @@ int main(int argc, char** argv) {
   add_common(launch_env);
 
   CLI11_PARSE(app, argc, argv);
+
+  auto shard = parse_shard(shard_text);
+  if (!shard) {
+    std::cerr << "hpcab-harness: --shard " << shard.error().message << "\n";
+    return kExitUsage;
+  }
+  auto worker_offset = parse_count(offset_text);
+  if (!worker_offset) {
+    std::cerr << "hpcab-harness: --worker-offset '" << offset_text
+              << "' is not a non-negative integer (the global number of this daemon's worker 0)\n";
+    return kExitUsage;
+  }
+  opt.shard = *shard;
+  opt.worker_offset = *worker_offset;
 
   auto arm = load_arm(arm_file, corpus_dir);
   if (!arm) {
@@ -160,12 +200,16 @@ int main(int argc, char** argv) {
   }
 
   if (*plan) {
-    for (int w = 0; w < arm->workers; ++w) {
+    if (shard->count > 1) {
+      std::cout << "shard " << shard->index << "/" << shard->count << ": episodes with seq % "
+                << shard->count << " == " << shard->index << "\n";
+    }
+    for (int w = *worker_offset; w < *worker_offset + arm->workers; ++w) {
       Pin p = pin_worker(*arm, w);
       std::cout << "worker " << w << ": judge " << p.judge_url << " rank " << p.rank
                 << (p.inference_url.empty() ? "" : ", inference " + p.inference_url) << "\n";
     }
-    for (const auto& e : plan_episodes(*arm)) std::cout << e.seq << " " << e.id << "\n";
+    for (const auto& e : plan_episodes(*arm, *shard)) std::cout << e.seq << " " << e.id << "\n";
     return kExitOk;
   }
 
@@ -175,14 +219,16 @@ int main(int argc, char** argv) {
       std::cerr << "hpcab-harness: " << db.error().message << "\n";
       return kExitError;
     }
-    auto c = (*db)->counts(arm->name);
-    auto rows = (*db)->list(arm->name);
+    auto c = (*db)->counts(arm->name, *shard);
+    auto rows = (*db)->list(arm->name, *shard);
     if (!c || !rows) {
       std::cerr << "hpcab-harness: " << (!c ? c.error().message : rows.error().message) << "\n";
       return kExitError;
     }
-    const int64_t planned = static_cast<int64_t>(plan_episodes(*arm).size());
-    std::cout << arm->name << ": " << status_line(*c);
+    const int64_t planned = static_cast<int64_t>(plan_episodes(*arm, *shard).size());
+    std::cout << arm->name;
+    if (shard->count > 1) std::cout << " shard " << shard->index << "/" << shard->count;
+    std::cout << ": " << status_line(*c);
     if (c->total() < planned) std::cout << " | not yet enqueued " << planned - c->total();
     std::cout << "\n";
     if (!brief) std::cout << episode_table(*rows);

@@ -42,13 +42,37 @@ std::string episode_id(const std::string& arm, const std::string& kernel, int re
   return arm + "/" + kernel + "/" + std::to_string(repetition);
 }
 
-std::vector<EpisodeSpec> plan_episodes(const Arm& arm) {
+Result<Shard> parse_shard(std::string_view text) {
+  auto number = [](std::string_view s, int* out) {
+    if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string_view::npos) {
+      return false;
+    }
+    *out = std::stoi(std::string(s));
+    return true;
+  };
+  const auto slash = text.find('/');
+  Shard sh;
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), &sh.index) ||
+      !number(text.substr(slash + 1), &sh.count)) {
+    return Error{"'" + std::string(text) +
+                 "' is not I/N (this daemon's shard index I and the shard count N, e.g. 0/2)"};
+  }
+  if (sh.count < 1) return Error{"'" + std::string(text) + "': the shard count N must be >= 1"};
+  if (sh.index >= sh.count) {
+    return Error{"'" + std::string(text) + "': the shard index I must be below N (0.." +
+                 std::to_string(sh.count - 1) + ")"};
+  }
+  return sh;
+}
+
+std::vector<EpisodeSpec> plan_episodes(const Arm& arm, const Shard& shard) {
   std::vector<EpisodeSpec> out;
   out.reserve(arm.kernels.size() * static_cast<std::size_t>(arm.repetitions));
+  int64_t seq = 0;
   for (int rep = 0; rep < arm.repetitions; ++rep) {
     for (const auto& k : arm.kernels) {
-      out.push_back(
-          {episode_id(arm.name, k, rep), arm.name, k, rep, static_cast<int64_t>(out.size())});
+      if (shard.contains(seq)) out.push_back({episode_id(arm.name, k, rep), arm.name, k, rep, seq});
+      ++seq;
     }
   }
   return out;

@@ -24,15 +24,29 @@ struct EpisodeSpec {
   int64_t seq = 0;     // position in the queue order (0 first)
 };
 
+// A slice of an arm's queue for one of several daemons (the Slurm launcher runs one per agent
+// node, docs/deploy.md): shard `index` of `count` holds the episodes whose seq % count == index.
+// {0, 1} is the whole arm. The shards of one count partition the plan exactly.
+struct Shard {
+  int index = 0;
+  int count = 1;
+  bool contains(int64_t seq) const { return seq % count == index; }
+};
+
+// "I/N" as `--shard` takes it: decimal integers, N >= 1, 0 <= I < N. The error says which.
+Result<Shard> parse_shard(std::string_view text);
+
 // Every episode of the arm, in queue order: repetition-major, then kernel in the arm's resolved
 // order (rep 0 of every kernel before rep 1 of any), so a campaign cut short still covers every
-// kernel once before it repeats any.
-std::vector<EpisodeSpec> plan_episodes(const Arm& arm);
+// kernel once before it repeats any. With a shard: only its episodes, their ids and seq
+// unchanged (seq stays the position in the whole arm's queue).
+std::vector<EpisodeSpec> plan_episodes(const Arm& arm, const Shard& shard = {});
 
 std::string episode_id(const std::string& arm, const std::string& kernel, int repetition);
 
 // Worker w of an arm: inference_urls[w % I] ('' when the arm has none), judge_urls[w % J] and
-// rank = w % J, fixed for the life of the worker.
+// rank = w % J, fixed for the life of the worker. w is the arm's global worker number: a daemon
+// started with --worker-offset K pins its own worker v as worker K + v.
 struct Pin {
   int worker = 0;
   std::string inference_url;

@@ -66,6 +66,21 @@ hpcab_inference_command() {
   echo "$cmd"
 }
 
+# The harness of agent node INDEX (0-based; one per agent node): sets HARNESS_DB (its episode
+# database, RUN_DIR/harness-INDEX.db) and HARNESS_ARGS (the `hpcab-harness` arguments, without
+# HPCAB_HARNESS_ARGS). Node i of A runs the episodes with seq % A == i (--shard i/A) with the
+# arm's workers i*WORKERS .. i*WORKERS+WORKERS-1 (--worker-offset), so A nodes pin workers
+# exactly as one harness with A x WORKERS workers would. Needs the globals of
+# hpcab_split_roles and RUN_DIR, ARM_FILE.
+hpcab_harness_args() {
+  local i=$1
+  HARNESS_DB=$RUN_DIR/harness-$i.db
+  HARNESS_ARGS=(run "$ARM_FILE" --db "$HARNESS_DB" --workspaces "$RUN_DIR/episodes"
+    --shard "$i/${ARM[AGENT_NODES]}" --worker-offset "$((i * ARM[WORKERS]))"
+    --judge-urls "$JUDGE_URLS_CSV" --progress-interval "${HPCAB_PROGRESS_INTERVAL_S:-30}")
+  [ -z "$INFERENCE_URLS_CSV" ] || HARNESS_ARGS+=(--inference-urls "$INFERENCE_URLS_CSV")
+}
+
 # The base URL of an inference endpoint for /v1/models: without a trailing / or /v1.
 hpcab_models_url() {
   local u=${1%/}
@@ -76,8 +91,8 @@ hpcab_models_url() {
 # The plan: nodes per role, URLs, commands. Needs the globals of hpcab_split_roles and
 # BIN_DIR, RUN_DIR, ARM_FILE.
 hpcab_print_plan() {
-  local i
-  echo "arm ${ARM[NAME]} ($ARM_FILE): ${ARM[KERNEL_COUNT]} kernel(s), ${ARM[WORKERS]} worker(s), agent ${ARM[AGENT]}"
+  local i first last na=${ARM[AGENT_NODES]} w=${ARM[WORKERS]}
+  echo "arm ${ARM[NAME]} ($ARM_FILE): ${ARM[KERNEL_COUNT]} kernel(s), $w worker(s) per agent node x $na agent node(s) = $((w * na)) concurrent episodes, agent ${ARM[AGENT]}"
   echo "nodes: ${ARM[INFERENCE_NODES]} inference + ${ARM[AGENT_NODES]} agent + ${ARM[JUDGE_NODES]} judge = ${#HOSTS[@]}: ${HOSTS[*]}"
   echo "run directory: $RUN_DIR"
   for i in "${!JUDGE_HOSTS[@]}"; do
@@ -92,8 +107,13 @@ hpcab_print_plan() {
   else
     echo "inference: none (agent ${ARM[AGENT]} needs no model)"
   fi
-  echo "harness on ${AGENT_HOSTS[0]}: $BIN_DIR/hpcab-harness run $ARM_FILE --db $RUN_DIR/harness.db --workspaces $RUN_DIR/episodes --judge-urls $JUDGE_URLS_CSV${INFERENCE_URLS_CSV:+ --inference-urls $INFERENCE_URLS_CSV}"
-  echo "  worker w (0..$((ARM[WORKERS] - 1))) -> judge rank w % ${ARM[JUDGE_NODES]}${INFERENCE_URLS_CSV:+, inference w % ${#INFERENCE_URL_LIST[@]}}"
+  for i in "${!AGENT_HOSTS[@]}"; do
+    hpcab_harness_args "$i"
+    first=$((i * w))
+    last=$((first + w - 1))
+    echo "harness-$i on ${AGENT_HOSTS[$i]} (episodes with seq % $na == $i, workers $first..$last): $BIN_DIR/hpcab-harness ${HARNESS_ARGS[*]}"
+  done
+  echo "  worker w (0..$((w * na - 1)), numbered across the agent nodes) -> judge rank w % ${ARM[JUDGE_NODES]}${INFERENCE_URLS_CSV:+, inference w % ${#INFERENCE_URL_LIST[@]}}"
   echo "wait: judges /health up to ${ARM[JUDGE_STARTUP_S]} s, inference /v1/models up to ${ARM[INFERENCE_STARTUP_S]} s"
   echo "end: merge into $RUN_DIR/judge.db, summary in $RUN_DIR/summary.txt, min coverage ${ARM[MIN_COVERAGE]}"
 }

@@ -24,6 +24,7 @@
 
 #include "harness/arm.h"
 #include "harness/episode_db.h"
+#include "harness/plan.h"
 #include "tests/harness/fake_llm.h"
 #include "tests/judge/judge_process.h"
 
@@ -551,6 +552,138 @@ TEST_F(DaemonTest, StatusAndPlanCommands) {
   EXPECT_NE(after.find("st/s000/0"), std::string::npos) << after;
   EXPECT_NE(after.find("st/s111/0"), std::string::npos) << after;
   EXPECT_NE(after.find("st: done"), std::string::npos) << after;
+}
+
+// Two daemons share an arm as the Slurm launcher runs them on two agent nodes of 2 workers:
+// `--shard 0/2 --worker-offset 0` and `--shard 1/2 --worker-offset 2`, one database each, at the
+// same time. Together they run every episode exactly once, each only its own half, and their
+// workers are the arm's workers 0..3, pinned to judges 0, 1, 2, 0 (rank = global worker % 3).
+TEST_F(DaemonTest, ShardedDaemonsSplitTheArmAndPinGlobalWorkers) {
+  Judge j0(json{{"rank", 0}});
+  Judge j1(json{{"rank", 1}});
+  Judge j2(json{{"rank", 2}});
+  const std::string judges[3] = {j0.url(), j1.url(), j2.url()};
+  const std::string cmd = agent("shard", R"SH(
+echo "$HPCAB_WORKER $JUDGE_RANK $JUDGE_URL $RUN_ID" >> "$D/seen"
+hpcab-tool task > task.out 2> task.err || exit 5
+)SH");
+  const fs::path arm_file = dir_ / "arm.env";
+  Arm a = arm("NAME=sh\nKERNELS=track:loop_level_reasoning\nAGENT=command\nAGENT_COMMAND=" + cmd +
+              "\nWORKERS=2\nWALL_BUDGET_S=60\nMAX_RELAUNCHES=0\nJUDGE_URLS=" + judges[0] + "," +
+              judges[1] + "," + judges[2]);
+  const auto whole = plan_episodes(a);
+  ASSERT_GE(whole.size(), 4u);
+  auto cli = [&](const std::vector<std::string>& args, const std::string& log) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      int fd = open((dir_ / log).c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      dup2(fd, 1);
+      dup2(fd, 2);
+      std::vector<std::string> argv = {kBin + "/hpcab-harness"};
+      argv.insert(argv.end(), args.begin(), args.end());
+      std::vector<char*> c;
+      for (auto& x : argv) c.push_back(x.data());
+      c.push_back(nullptr);
+      execv(c[0], c.data());
+      _exit(127);
+    }
+    return pid;
+  };
+  auto exit_code = [](pid_t pid) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  const std::string db[2] = {(dir_ / "harness-0.db").string(), (dir_ / "harness-1.db").string()};
+  auto run_args = [&](int node) {
+    return std::vector<std::string>{"run",
+                                    arm_file.string(),
+                                    "--db",
+                                    db[node],
+                                    "--workspaces",
+                                    (dir_ / "ws").string(),
+                                    "--shard",
+                                    std::to_string(node) + "/2",
+                                    "--worker-offset",
+                                    std::to_string(node * 2),
+                                    "--progress-interval",
+                                    "0.5"};
+  };
+  pid_t d0 = cli(run_args(0), "daemon-0.log");
+  pid_t d1 = cli(run_args(1), "daemon-1.log");
+  ASSERT_EQ(exit_code(d0), 0) << slurp(dir_ / "daemon-0.log");
+  ASSERT_EQ(exit_code(d1), 0) << slurp(dir_ / "daemon-1.log");
+
+  std::map<std::string, int> shard_of;  // episode id -> the daemon that ran it
+  for (int node = 0; node < 2; ++node) {
+    auto h = EpisodeDb::open(db[node]);
+    ASSERT_TRUE(h);
+    auto r = (*h)->list("sh");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->size(), plan_episodes(a, Shard{node, 2}).size());
+    for (const auto& e : *r) {
+      EXPECT_EQ(e.seq % 2, node) << e.id << " ran on node " << node;
+      EXPECT_EQ(e.status, "finished") << e.id << " " << e.exit_reason;
+      EXPECT_EQ(e.attempt, 1) << e.id;
+      ASSERT_TRUE(e.worker && e.rank) << e.id;
+      EXPECT_GE(*e.worker, node * 2) << e.id;
+      EXPECT_LT(*e.worker, node * 2 + 2) << e.id;
+      EXPECT_EQ(*e.rank, *e.worker % 3) << e.id;
+      EXPECT_EQ(e.judge_url, judges[*e.worker % 3]) << e.id;
+      EXPECT_TRUE(shard_of.emplace(e.id, node).second) << e.id << " is in both databases";
+    }
+  }
+  EXPECT_EQ(shard_of.size(), whole.size()) << "the two shards do not cover the arm";
+  for (const auto& e : whole) EXPECT_EQ(shard_of.count(e.id), 1u) << e.id << " never ran";
+
+  // What the agents saw: their global worker number and the rank and judge it pins.
+  std::set<int> workers_seen;
+  std::set<std::string> runs;
+  for (const auto& l : lines("seen")) {
+    std::istringstream in(l);
+    int w = -1, rank = -1;
+    std::string url, run_id;
+    in >> w >> rank >> url >> run_id;
+    ASSERT_GE(w, 0) << l;
+    workers_seen.insert(w);
+    EXPECT_EQ(rank, w % 3) << l;
+    EXPECT_EQ(url, judges[w % 3]) << l;
+    EXPECT_TRUE(runs.insert(run_id).second) << run_id << " ran twice";
+  }
+  EXPECT_EQ(runs.size(), whole.size());
+  EXPECT_LE(workers_seen.size(), 4u);
+  EXPECT_TRUE(workers_seen.count(0) && workers_seen.count(2)) << "each node's first worker ran";
+
+  // `plan` and `status` with the same flags show the shard; bad flags are usage errors (2).
+  pid_t p = cli({"plan", arm_file.string(), "--shard", "1/2", "--worker-offset", "2"}, "plan.out");
+  ASSERT_EQ(exit_code(p), 0);
+  const std::string plan = slurp(dir_ / "plan.out");
+  EXPECT_NE(plan.find("worker 2: judge " + judges[2] + " rank 2"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("worker 3: judge " + judges[0] + " rank 0"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("worker 0:"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("\n1 " + whole[1].id + "\n"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("\n0 " + whole[0].id + "\n"), std::string::npos) << plan;
+  p = cli({"status", arm_file.string(), "--db", db[1], "--shard", "1/2", "--brief"}, "status.out");
+  ASSERT_EQ(exit_code(p), 0);
+  const std::string status = slurp(dir_ / "status.out");
+  EXPECT_NE(status.find("sh shard 1/2: done " +
+                        std::to_string(plan_episodes(a, Shard{1, 2}).size()) + " |"),
+            std::string::npos)
+      << status;
+  EXPECT_EQ(status.find("not yet enqueued"), std::string::npos) << status;
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--shard", "2/2"},
+                                              {"--shard", "0/0"},
+                                              {"--shard", "1"},
+                                              {"--worker-offset", "-1"},
+                                              {"--worker-offset", "x"}}) {
+    std::vector<std::string> args = {"plan", arm_file.string()};
+    args.insert(args.end(), bad.begin(), bad.end());
+    EXPECT_EQ(exit_code(cli(args, "bad.out")), 2) << bad[0] << " " << bad[1];
+  }
+  const std::string bad = slurp(dir_ / "bad.out");
+  EXPECT_NE(bad.find("--shard '2/2': the shard index I must be below N"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("--worker-offset '-1' is not a non-negative integer"), std::string::npos)
+      << bad;
 }
 
 }  // namespace

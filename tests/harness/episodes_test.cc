@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -456,6 +457,77 @@ TEST(Plan, FourWorkersTwoInferenceUrlsTwoJudges) {
   EXPECT_EQ(pin_worker(a, 3).inference_url, "");
 }
 
+// --shard I/N: the shards of one count partition the plan exactly, keeping ids and seq.
+TEST(Plan, ShardsPartitionThePlanExactly) {
+  Arm a = pinned_arm();
+  a.kernels = {"s000", "s111", "s212", "s1112", "s113"};
+  a.repetitions = 3;
+  const auto whole = plan_episodes(a);
+  ASSERT_EQ(whole.size(), 15u);
+  EXPECT_EQ(plan_episodes(a, Shard{0, 1}).size(), whole.size());
+  for (int n : {1, 2, 3, 4, 15, 16}) {
+    std::map<std::string, int64_t> seen;  // id -> seq
+    for (int i = 0; i < n; ++i) {
+      const auto part = plan_episodes(a, Shard{i, n});
+      int64_t last = -1;
+      for (const auto& e : part) {
+        EXPECT_EQ(e.seq % n, i) << e.id << " in shard " << i << "/" << n;
+        EXPECT_GT(e.seq, last) << "queue order within a shard";
+        last = e.seq;
+        EXPECT_TRUE(seen.emplace(e.id, e.seq).second) << e.id << " in two shards of " << n;
+      }
+      // Balanced: sizes differ by at most one.
+      EXPECT_LE(part.size(), (whole.size() + n - 1) / n);
+      EXPECT_GE(part.size(), whole.size() / n);
+    }
+    ASSERT_EQ(seen.size(), whole.size()) << n << " shards do not cover the plan";
+    for (const auto& e : whole) EXPECT_EQ(seen[e.id], e.seq) << e.id;
+  }
+  // Shard 1/2 starts with the arm's second episode, id and seq unchanged.
+  const auto odd = plan_episodes(a, Shard{1, 2});
+  ASSERT_FALSE(odd.empty());
+  EXPECT_EQ(odd[0].id, "pin/s111/0");
+  EXPECT_EQ(odd[0].seq, 1);
+}
+
+TEST(Plan, ParseShard) {
+  auto ok = parse_shard("1/3");
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_EQ(ok->index, 1);
+  EXPECT_EQ(ok->count, 3);
+  EXPECT_EQ(parse_shard("0/1")->count, 1);
+  EXPECT_NE(parse_shard("2/2").error().message.find("must be below N"), std::string::npos);
+  EXPECT_NE(parse_shard("0/0").error().message.find("must be >= 1"), std::string::npos);
+  for (const char* bad : {"", "1", "/2", "1/", "-1/2", "1/-2", "a/b", "1/2/3", "1 /2", "0x1/2"}) {
+    auto r = parse_shard(bad);
+    EXPECT_FALSE(r.ok()) << bad;
+    if (!r.ok()) {
+      EXPECT_NE(r.error().message.find("I/N"), std::string::npos) << bad;
+    }
+  }
+}
+
+// A daemon with --worker-offset K pins its worker v as the arm's worker K + v: A agent nodes of
+// W workers each (offsets 0, W, 2W, ...) pin exactly as one daemon with A x W workers.
+TEST(Plan, WorkerOffsetPinsAsTheGlobalWorker) {
+  Arm a = pinned_arm();
+  a.judge_urls = {"http://judge0:8800", "http://judge1:8800", "http://judge2:8800"};
+  a.inference_urls = {"http://inf0:8000", "http://inf1:8000"};
+  const int nodes = 2, workers = 2;  // AGENT_NODES 2, WORKERS 2: global workers 0..3
+  std::vector<int> ranks;
+  for (int node = 0; node < nodes; ++node) {
+    for (int v = 0; v < workers; ++v) {
+      Pin p = pin_worker(a, node * workers + v);
+      EXPECT_EQ(p.worker, node * workers + v);
+      ranks.push_back(p.rank);
+      EXPECT_EQ(p.judge_url, "http://judge" + std::to_string(p.rank) + ":8800");
+      EXPECT_EQ(p.inference_url, "http://inf" + std::to_string((node * workers + v) % 2) + ":8000");
+    }
+  }
+  // Node 1's workers go on to judges 2 and 0 instead of repeating node 0's 0 and 1.
+  EXPECT_EQ(ranks, (std::vector<int>{0, 1, 2, 0}));
+}
+
 json fake_task() {
   return {
       {"kernel", "s000"},
@@ -574,6 +646,38 @@ std::unique_ptr<EpisodeDb> open_db(const fs::path& p) {
   auto db = EpisodeDb::open(p.string());
   EXPECT_TRUE(db.ok()) << (db.ok() ? "" : db.error().message);
   return db.ok() ? std::move(*db) : nullptr;
+}
+
+// Claims, counts and lists only see the shard they are given; a shard never takes another's
+// episodes even from a shared database.
+TEST(EpisodeDb, ClaimCountsAndListHonourTheShard) {
+  TempDir t;
+  auto db = open_db(t.path() / "h.db");
+  ASSERT_TRUE(db);
+  Arm a = pinned_arm();  // 6 episodes
+  ASSERT_EQ(*db->enqueue(plan_episodes(a, Shard{1, 2})), 3);
+  EXPECT_EQ(db->counts("pin", Shard{1, 2})->queued, 3);
+  EXPECT_EQ(db->counts("pin", Shard{0, 2})->queued, 0);
+  EXPECT_EQ(db->counts("pin")->queued, 3);
+  EXPECT_FALSE(db->claim("pin", pin_worker(a, 0), 1.0, Shard{0, 2})->has_value());
+  ASSERT_EQ(*db->enqueue(plan_episodes(a)), 3);  // the other half
+  std::vector<int64_t> seqs;
+  for (;;) {
+    auto c = db->claim("pin", pin_worker(a, 5), 2.0, Shard{1, 2});
+    ASSERT_TRUE(c.ok());
+    if (!*c) break;
+    EXPECT_EQ((*c)->worker, 5);
+    EXPECT_EQ((*c)->rank, 1);
+    seqs.push_back((*c)->seq);
+  }
+  EXPECT_EQ(seqs, (std::vector<int64_t>{1, 3, 5}));
+  EXPECT_EQ(db->counts("pin", Shard{1, 2})->running, 3);
+  EXPECT_EQ(db->counts("pin", Shard{0, 2})->queued, 3);
+  auto even = db->list("pin", Shard{0, 2});
+  ASSERT_TRUE(even.ok());
+  ASSERT_EQ(even->size(), 3u);
+  for (const auto& r : *even) EXPECT_EQ(r.seq % 2, 0) << r.id;
+  EXPECT_EQ(db->list("pin")->size(), 6u);
 }
 
 TEST(EpisodeDb, EnqueueTwiceIsIdempotent) {

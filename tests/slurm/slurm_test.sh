@@ -2,15 +2,20 @@
 # The Slurm launcher on a real Slurm cluster (issue 6): scripts/slurm-local.sh runs munged,
 # slurmctld and three slurmd (n1..n3) on this host; deploy/slurm runs arms on it.
 #
-#   tests/slurm/slurm_test.sh start | smoke | mismatch | judge-killed | stop | dry-run
+#   tests/slurm/slurm_test.sh start | smoke | two-agents | mismatch | judge-killed | stop | dry-run
 #
 # start/stop bring the cluster up and down (ctest fixture). The cases:
 #   dry-run       submit.sh --dry-run on deploy/arms/slurm-identity.env prints the plan (no
-#                 cluster needed), and a plain run outside an allocation refuses with exit 2
+#                 cluster needed), the same arm with AGENT_NODES=3 prints one harness command per
+#                 agent node, and a plain run outside an allocation refuses with exit 2
 #   smoke         a 3-node arm (1 inference node running hpcab-fake-llm, 1 agent node, 1 judge
 #                 node), 2 kernels, submitted with `submit.sh ... --wait`: exit 0, episodes
 #                 recorded, the model metered, submissions in the merged database, a summary,
 #                 no process left behind
+#   two-agents    0 inference nodes (AGENT=identity needs no model), 2 agent nodes of 1 worker
+#                 each, 1 judge node, 3 kernels: exit 0; harness-0.db and harness-1.db hold
+#                 disjoint shards (seq % 2) that together are the whole arm, each episode run
+#                 once by its node's global worker (0 or 1) with rank 0; all graded and merged
 #   mismatch      the same arm on 2 nodes: exit 2 before anything starts
 #   judge-killed  the judge is killed with SIGKILL while agents run: the job fails (exit 6) and
 #                 every step is stopped, leaving no process behind
@@ -77,10 +82,11 @@ assert_no_leftovers() {
 
 sql() { sqlite3 -batch -noheader "$1" "$2"; }
 
-# write_arm NAME KERNELS AGENT INFERENCE_NODES: the test arm and its judge settings. AGENT is a
-# built-in optimizer's name (identity, ...) or a shell command (then AGENT=command).
+# write_arm NAME KERNELS AGENT INFERENCE_NODES [AGENT_NODES [WORKERS]]: the test arm and its
+# judge settings. AGENT is a built-in optimizer's name (identity, ...) or a shell command (then
+# AGENT=command). AGENT_NODES defaults to 1, WORKERS (per agent node) to 2.
 write_arm() {
-  local name=$1 kernels=$2 command=$3 inference=$4
+  local name=$1 kernels=$2 command=$3 inference=$4 agents=${5:-1} workers=${6:-2}
   mkdir -p "$work"
   # Small grades: the judge e2e tests' settings (tests/judge/judge_process.h).
   cat >"$work/judge.json" <<EOF
@@ -95,11 +101,11 @@ $(case "$command" in
     identity | autopar-gcc | autopar-polly) echo "AGENT=$command" ;;
     *) printf 'AGENT=command\nAGENT_COMMAND=%s\n' "$command" ;;
   esac)
-WORKERS=2
+WORKERS=$workers
 WALL_BUDGET_S=300
 SUBMISSION_POLICY=single
 INFERENCE_NODES=$inference
-AGENT_NODES=1
+AGENT_NODES=$agents
 JUDGE_NODES=1
 $( [ "$inference" -gt 0 ] && echo "INFERENCE_COMMAND=hpcab-fake-llm --host {host} --port {port}")
 INFERENCE_PORT=$(free_port)
@@ -137,7 +143,7 @@ case "$case_name" in
     run=${out%.out}
     say "job ran in $((SECONDS - t0)) s, exit $rc; output $out"
     [ "$rc" -eq 0 ] || { cat "$out" >&2; tail -n 30 "$run"/logs/*.log >&2 || true; fail "exit $rc, expected 0"; }
-    hdb=$run/harness.db
+    hdb=$run/harness-0.db
     [ "$(sql "$hdb" "SELECT count(*) FROM episodes WHERE arm = 'slurm-smoke'")" = 2 ] ||
       fail "expected 2 episodes in $hdb"
     [ "$(sql "$hdb" "SELECT count(*) FROM episodes WHERE status = 'finished' AND exit_reason = 'submitted'")" = 2 ] ||
@@ -160,6 +166,52 @@ case "$case_name" in
       fail "summary: $(cat "$run/summary.txt")"
     assert_no_leftovers
     say "PASS: exit 0, 2 episodes, $subs submissions merged, summary written"
+    ;;
+  two-agents)
+    cluster_up
+    rm -rf "$work"
+    name=slurm-two-agents
+    write_arm "$name" s000,relu,cumsum identity 0 2 1
+    export HPCAB_RUN_ROOT=$work/runs
+    t0=$SECONDS
+    rc=0
+    "$root/deploy/slurm/submit.sh" "$work/$name.env" --wait >"$work/submit.out" 2>&1 || rc=$?
+    out=$(ls "$HPCAB_RUN_ROOT"/"$name"-*.out 2>/dev/null | head -n 1)
+    [ -n "$out" ] || fail "no job output in $HPCAB_RUN_ROOT: $(cat "$work/submit.out")"
+    run=${out%.out}
+    say "job ran in $((SECONDS - t0)) s, exit $rc; output $out"
+    [ "$rc" -eq 0 ] || { cat "$out" >&2; tail -n 30 "$run"/logs/*.log >&2 || true; fail "exit $rc, expected 0"; }
+    [ ! -e "$run/harness.db" ] || fail "a harness.db besides the per-node databases"
+    # The plan names both harnesses with their shard and worker offset, on the two agent nodes.
+    grep -qF -- "harness-0 on n1 (episodes with seq % 2 == 0, workers 0..0)" "$run/plan.txt" &&
+      grep -qF -- "--shard 1/2 --worker-offset 1" "$run/plan.txt" || fail "plan: $(cat "$run/plan.txt")"
+    all=()
+    for i in 0 1; do
+      hdb=$run/harness-$i.db
+      [ -f "$hdb" ] || fail "no episode database $hdb"
+      [ -s "$run/logs/harness-$i.log" ] || fail "no log of harness-$i"
+      n=$(sql "$hdb" "SELECT count(*) FROM episodes WHERE arm = '$name'")
+      [ "$n" -ge 1 ] || fail "harness-$i ran no episode"
+      # Its own shard only, run once, by its node's global worker (WORKERS=1: worker i), rank 0.
+      bad=$(sql "$hdb" "SELECT id, seq, worker, rank, status, exit_reason, final_verdict, attempt FROM episodes WHERE seq % 2 != $i OR worker != $i OR rank != 0 OR status != 'finished' OR exit_reason != 'submitted' OR final_verdict != 'ok' OR attempt != 1")
+      [ -z "$bad" ] || fail "harness-$i.db: episodes outside its shard, worker or rank, or not graded ok: $bad"
+      mapfile -t ids < <(sql "$hdb" "SELECT id FROM episodes")
+      all+=("${ids[@]}")
+      # Every episode's final submission is in the merged database under its rank.
+      while IFS='|' read -r rank sid; do
+        [ "$(sql "$run/judge.db" "SELECT count(*) FROM merged_submissions WHERE rank = $rank AND shard_submission_id = $sid")" = 1 ] ||
+          fail "harness-$i: submission (rank $rank, id $sid) not in the merged database"
+      done < <(sql "$hdb" "SELECT rank, final_submission_id FROM episodes")
+    done
+    want="$name/cumsum/0 $name/relu/0 $name/s000/0"
+    got=$(printf '%s\n' "${all[@]}" | sort | tr '\n' ' ')
+    [ "${got% }" = "$want" ] || fail "episodes across the two databases: '$got', want '$want' (each exactly once)"
+    [ "$(sql "$run/judge.db" "SELECT count(DISTINCT kernel) FROM submissions")" = 3 ] || fail "not every kernel graded"
+    grep -q "kernels covered (at least one graded submission): 3 of 3" "$run/summary.txt" &&
+      grep -q "^  finished submitted 3$" "$run/summary.txt" &&
+      grep -q "^  1 n2 0 " "$run/summary.txt" || fail "summary: $(cat "$run/summary.txt")"
+    assert_no_leftovers
+    say "PASS: exit 0, 3 episodes split $(sql "$run/harness-0.db" "SELECT count(*) FROM episodes")+$(sql "$run/harness-1.db" "SELECT count(*) FROM episodes") across harness-0.db and harness-1.db, all merged"
     ;;
   mismatch)
     cluster_up
@@ -220,18 +272,30 @@ case "$case_name" in
     plan=$("$root/deploy/slurm/submit.sh" --dry-run "$arm" 2>&1) || fail "dry run failed: $plan"
     for want in "would run: sbatch --nodes=3 --job-name=hpcab-slurm-identity" \
       "nodes: 0 inference + 1 agent + 2 judge = 3" "judge rank 0 on node2: http://node2:8800" \
-      "judge rank 1 on node3: http://node3:8801" "harness on node1:" \
+      "judge rank 1 on node3: http://node3:8801" "harness-0 on node1" \
       "--judge-urls http://node2:8800,http://node3:8801" "inference: none"; do
       grep -qF -- "$want" <<<"$plan" || fail "the plan lacks '$want': $plan"
     done
+    # Three agent nodes: one harness per node, each with its shard, offset and database.
+    mkdir -p "$work"
+    sed 's/^AGENT_NODES=.*/AGENT_NODES=3/' "$arm" >"$work/three.env"
+    plan=$("$root/deploy/slurm/submit.sh" --dry-run "$work/three.env" 2>&1) || fail "dry run failed: $plan"
+    for want in "would run: sbatch --nodes=5" "4 worker(s) per agent node x 3 agent node(s) = 12" \
+      "harness-0 on node1 (episodes with seq % 3 == 0, workers 0..3)" \
+      "harness-2 on node3 (episodes with seq % 3 == 2, workers 8..11)" \
+      "--shard 1/3 --worker-offset 4" "harness-1.db" "judge rank 0 on node4" \
+      "worker w (0..11, numbered across the agent nodes) -> judge rank w % 2"; do
+      grep -qF -- "$want" <<<"$plan" || fail "the 3-agent-node plan lacks '$want': $plan"
+    done
+    [ "$(grep -c '^harness-[0-9]* on ' <<<"$plan")" = 3 ] || fail "expected 3 harness lines: $plan"
     rc=0
     (unset SLURM_JOB_NODELIST SLURM_JOB_ID; "$root/deploy/slurm/hpcab-arm.sbatch" "$arm") >"$build/slurm-dry-run.out" 2>&1 || rc=$?
     [ "$rc" -eq 2 ] && grep -q "not inside a Slurm allocation" "$build/slurm-dry-run.out" ||
       fail "outside an allocation: exit $rc, $(cat "$build/slurm-dry-run.out")"
-    say "PASS: the plan of deploy/arms/slurm-identity.env; exit 2 outside an allocation"
+    say "PASS: the plan of deploy/arms/slurm-identity.env and of 3 agent nodes; exit 2 outside an allocation"
     ;;
   *)
-    echo "usage: $0 start|smoke|mismatch|judge-killed|stop|dry-run" >&2
+    echo "usage: $0 start|smoke|two-agents|mismatch|judge-killed|stop|dry-run" >&2
     exit 2
     ;;
 esac
