@@ -136,14 +136,17 @@ AgentWait AgentProcess::wait(std::chrono::steady_clock::time_point deadline,
 
 AgentWait AgentProcess::terminate(double grace_s) {
   AgentWait w;
-  if (!reap(false, &w)) {
-    ::kill(-pid_, SIGTERM);
-    auto until = std::chrono::steady_clock::now() +
-                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                     std::chrono::duration<double>(grace_s));
-    while (!reap(false, &w) && std::chrono::steady_clock::now() < until) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+  // The grace period is for the whole group, not only the shell: `sh -c 'agent'` may have
+  // forked the agent, and the shell dying first must not cut the agent's own clean-up short.
+  ::kill(-pid_, SIGTERM);
+  auto until = std::chrono::steady_clock::now() +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   std::chrono::duration<double>(grace_s));
+  for (;;) {
+    reap(false, &w);
+    const bool group_gone = ::kill(-pid_, 0) != 0 && errno == ESRCH;
+    if ((reaped_ && group_gone) || std::chrono::steady_clock::now() >= until) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   kill_group();
   reap(true, &w);

@@ -53,9 +53,9 @@ class AgentProcess {
   AgentWait wait(std::chrono::steady_clock::time_point deadline, const std::function<bool()>& stop,
                  std::chrono::milliseconds poll = std::chrono::milliseconds(20));
 
-  // SIGTERM to the group, up to `grace_s` for the shell to exit, then SIGKILL to the group, and
-  // reaps the shell. Returns the shell's status as in AgentWait (when it had already exited,
-  // the status it exited with).
+  // SIGTERM to the group, up to `grace_s` for every process of it to exit, then SIGKILL to the
+  // group, and reaps the shell. Returns the shell's status as in AgentWait (when it had already
+  // exited, the status it exited with).
   AgentWait terminate(double grace_s);
 
   // SIGKILL to the whole group (what the agent left running in the background), reaping the

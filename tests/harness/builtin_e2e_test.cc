@@ -87,7 +87,12 @@ class BuiltinE2E : public ::testing::Test {
     for (const fs::path& p : {*root_, *shared_, *shared_ / "libraries"}) {
       fs::permissions(p, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
     }
-    judge_ = new Judge(json{{"shared_dir", shared_->string()}, {"input_mode", "any"}});
+    // outside_cpu_ns raised from 250 us: under a loaded `ctest -j` the libgomp worker of an
+    // honest autopar-gcc library was measured at 0.7-1.3 ms of CPU between calls and the grade
+    // rejected (docs/security.md, known limits). These tests are about the built-ins' path
+    // (build, library submission, grade), not that threshold, which the attack suite covers.
+    judge_ = new Judge(
+        json{{"shared_dir", shared_->string()}, {"input_mode", "any"}, {"outside_cpu_ns", 20e6}});
   }
   static void TearDownTestSuite() {
     delete judge_;
