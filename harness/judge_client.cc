@@ -149,23 +149,29 @@ Result<json> JudgeClient::get(const std::string& path_and_query) {
   }
   if (settings_.url.empty())
     return fail(Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
+  return exchange("GET", path_and_query, "", path_and_query, "");
+}
+
+Result<json> JudgeClient::exchange(const std::string& method, const std::string& path,
+                                   const std::string& body, const std::string& label,
+                                   const std::string& refusal_note) {
   std::string base = settings_.url;
   while (!base.empty() && base.back() == '/') base.pop_back();
-  auto r = transport_("GET", base + path_and_query, "");
+  auto r = transport_(method, base + path, body);
   if (!r) return fail(Failure::kTransport, "judge unreachable: " + r.error().message);
-  json body = json::parse(r->body, nullptr, false);
+  json answer = json::parse(r->body, nullptr, false);
   if (r->status != 200) {
-    std::string why = body.is_object() && body.contains("error") && body["error"].is_string()
-                          ? body["error"].get<std::string>()
+    std::string why = answer.is_object() && answer.contains("error") && answer["error"].is_string()
+                          ? answer["error"].get<std::string>()
                           : r->body.substr(0, 500);
     return fail(Failure::kHttp, "judge answered HTTP " + std::to_string(r->status) + " for " +
-                                    path_and_query + ": " + why);
+                                    label + refusal_note + ": " + why);
   }
-  if (body.is_discarded()) {
-    return fail(Failure::kHttp, "judge answered HTTP 200 for " + path_and_query +
+  if (answer.is_discarded()) {
+    return fail(Failure::kHttp, "judge answered HTTP 200 for " + label +
                                     " with a body that is not JSON: " + r->body.substr(0, 200));
   }
-  return body;
+  return answer;
 }
 
 Result<json> JudgeClient::task(const std::string& kernel, const std::string& language,
@@ -211,23 +217,7 @@ Result<json> JudgeClient::post(const std::string& route, const Submission& s,
   // After the local checks, so a call that sends nothing asks nothing either.
   if (auto tokens = tokens_used()) body["tokens"] = *tokens;
   if (!s.precision.empty()) body["precision"] = s.precision;
-  std::string base = settings_.url;
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  auto r = transport_("POST", base + "/" + route, body.dump());
-  if (!r) return fail(Failure::kTransport, "judge unreachable: " + r.error().message);
-  json answer = json::parse(r->body, nullptr, false);
-  if (r->status != 200) {
-    std::string why = answer.is_object() && answer.contains("error") && answer["error"].is_string()
-                          ? answer["error"].get<std::string>()
-                          : r->body.substr(0, 500);
-    return fail(Failure::kHttp, "judge answered HTTP " + std::to_string(r->status) + " for /" +
-                                    route + " (nothing was graded): " + why);
-  }
-  if (answer.is_discarded()) {
-    return fail(Failure::kHttp, "judge answered HTTP 200 for /" + route +
-                                    " with a body that is not JSON: " + r->body.substr(0, 200));
-  }
-  return answer;
+  return exchange("POST", "/" + route, body.dump(), "/" + route, " (nothing was graded)");
 }
 
 Result<json> JudgeClient::score(const Submission& s) { return post("score", s, ""); }

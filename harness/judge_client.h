@@ -99,6 +99,10 @@ class JudgeClient {
 
  private:
   Result<json> get(const std::string& path_and_query);
+  // One request and its answer: a transport failure, a non-200 status (the judge's `error` text,
+  // `label` and `refusal_note` in the message) or a non-JSON body is a failure.
+  Result<json> exchange(const std::string& method, const std::string& path, const std::string& body,
+                        const std::string& label, const std::string& refusal_note);
   // `library` non-empty: send it as `library` instead of s.source.
   Result<json> post(const std::string& route, const Submission& s, const std::string& library);
   Result<json> submit_impl(const Submission& s, const std::string& library);
