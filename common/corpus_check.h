@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/build_info.h"
 #include "common/manifest.h"
 
 namespace hpcab {
@@ -16,7 +17,7 @@ struct CheckOptions {
   std::string python = HPCAB_DEFAULT_PYTHON;
   // The script that runs reference.py on .npy inputs.
   std::filesystem::path driver =
-      std::filesystem::path(HPCAB_SOURCE_DIR) / "corpus" / "run_reference.py";
+      std::filesystem::path(::hpcab::source_dir()) / "corpus" / "run_reference.py";
   std::filesystem::path work_dir;  // scratch space; must exist
   std::string cc = "gcc";
   std::vector<std::string> cflags = {"-std=c11", "-O2", "-march=native", "-fPIC", "-shared"};

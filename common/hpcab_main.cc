@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "common/abi.h"
+#include "common/build_info.h"
 #include "common/corpus_check.h"
 #include "common/http_client.h"
 #include "common/manifest.h"
@@ -28,7 +29,7 @@ namespace {
 fs::path default_corpus() {
   if (const char* env = std::getenv("HPCAB_CORPUS_DIR")) return env;
   if (fs::exists("corpus/run_reference.py")) return "corpus";
-  return fs::path(HPCAB_SOURCE_DIR) / "corpus";
+  return fs::path(::hpcab::source_dir()) / "corpus";
 }
 
 std::string default_python() {
@@ -243,7 +244,7 @@ int main(int argc, char** argv) {
 
   auto* demo = app.add_subcommand("demo", "submit references and faster solutions to a judge");
   std::string judge_url = "http://127.0.0.1:8800";
-  std::string solutions = (fs::path(HPCAB_SOURCE_DIR) / "tests" / "solutions").string();
+  std::string solutions = (fs::path(::hpcab::source_dir()) / "tests" / "solutions").string();
   std::vector<std::string> demo_kernels = {"gemm", "jacobi_2d", "softmax"};
   double wait_s = 60;
   demo->add_option("--judge", judge_url, "judge URL")->capture_default_str();

@@ -13,6 +13,8 @@
 #include <span>
 #include <sstream>
 
+#include "common/build_info.h"
+
 namespace hpcab::harness {
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -510,7 +512,7 @@ Result<std::vector<std::string>> resolve_kernels(const std::vector<std::string>&
   return out;
 }
 
-fs::path default_corpus_dir() { return fs::path(HPCAB_SOURCE_DIR) / "corpus"; }
+fs::path default_corpus_dir() { return fs::path(::hpcab::source_dir()) / "corpus"; }
 
 Result<Arm> load_arm(const fs::path& file, const fs::path& corpus_dir) {
   std::ifstream in(file, std::ios::binary);

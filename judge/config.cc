@@ -7,6 +7,8 @@
 #include <set>
 #include <thread>
 
+#include "common/build_info.h"
+
 namespace hpcab::judge {
 
 namespace fs = std::filesystem;
@@ -244,7 +246,7 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
                                                 std::to_string(port) + "-" + std::to_string(rank)))
                       .string();
   }
-  if (corpus_dir.empty()) corpus_dir = (fs::path(HPCAB_SOURCE_DIR) / "corpus").string();
+  if (corpus_dir.empty()) corpus_dir = (fs::path(::hpcab::source_dir()) / "corpus").string();
   if (runner_path.empty()) runner_path = (fs::path(executable_dir) / "hpcab-runner").string();
   corpus_dir = fs::absolute(corpus_dir).lexically_normal().string();
   scratch_dir = fs::absolute(scratch_dir).lexically_normal().string();

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/build_info.h"
 #include "common/process.h"
 #include "report/csv.h"
 
@@ -133,7 +134,7 @@ int run_figures(const fs::path& observations, const fs::path& out_dir, const std
     err << "hpcab report figures: " << rows.error().message << "\n";
     return 1;
   }
-  const fs::path script = fs::path(HPCAB_SOURCE_DIR) / "scripts" / "plot-report.py";
+  const fs::path script = fs::path(::hpcab::source_dir()) / "scripts" / "plot-report.py";
   ProcessOptions p;
   p.argv = {python,
             script.string(),
