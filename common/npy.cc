@@ -198,8 +198,10 @@ Error read_error(const std::string& path, const std::string& what) {
   return Error{"read_npy " + path + ": " + what};
 }
 
-Error write_error(const std::string& path, const std::string& what) {
-  return Error{"write_npy " + path + ": " + what};
+// `err`: the errno of a failed system call (0: the array itself is at fault), so a full or
+// read-only filesystem carries its code to whoever decides whose fault it was.
+Error write_error(const std::string& path, const std::string& what, int err = 0) {
+  return Error{"write_npy " + path + ": " + what, err ? errc_from_errno(err) : Errc::kInvalid};
 }
 
 bool read_exact(std::FILE* f, void* buf, std::size_t n) {
@@ -319,7 +321,10 @@ Status write_npy(const std::string& path, const NdArray& array) {
   }
 
   File f(std::fopen(path.c_str(), "wb"));
-  if (!f) return write_error(path, std::string("cannot create: ") + std::strerror(errno));
+  if (!f) {
+    const int e = errno;
+    return write_error(path, std::string("cannot create: ") + std::strerror(e), e);
+  }
   unsigned char prefix[kMagicLen + 4];
   std::memcpy(prefix, kMagic, kMagicLen);
   prefix[kMagicLen] = 1;
@@ -338,7 +343,7 @@ Status write_npy(const std::string& path, const NdArray& array) {
   if (!ok) {
     std::error_code ec;
     std::filesystem::remove(path, ec);  // a partial file would later read as truncated
-    return write_error(path, std::string("write failed: ") + std::strerror(saved_errno));
+    return write_error(path, std::string("write failed: ") + std::strerror(saved_errno), saved_errno);
   }
   return Ok{};
 }

@@ -1,7 +1,9 @@
 // Result<T>: expected failures (bad manifest, build error, wrong answer) are values, not
-// exceptions. An Error carries a message a human can act on.
+// exceptions. An Error carries a message a human can act on and a code that callers branch on
+// (never on the message text).
 #pragma once
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -10,9 +12,46 @@
 
 namespace hpcab {
 
+// What kind of failure an Error is. Callers decide by code; the message is for people.
+enum class Errc {
+  kFailed,    // anything without a more specific code
+  kTimeout,   // a deadline passed
+  kClosed,    // the other end went away (EOF, broken pipe)
+  kProtocol,  // a peer said something outside its protocol
+  kNoSpace,   // a filesystem is full (ENOSPC, EDQUOT, EFBIG)
+  kReadOnly,  // a filesystem or file is read-only (EROFS, EACCES on write)
+  kNotFound,  // a file, binary or record that must exist does not
+  kResource,  // the OS refused a resource (fork, pipe, memory, descriptors)
+  kInvalid,   // bad input
+};
+
 struct Error {
   std::string message;
+  Errc code = Errc::kFailed;
 };
+
+// The code for a failed system call's errno (filesystem and process resources).
+inline Errc errc_from_errno(int e) {
+  switch (e) {
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG:
+      return Errc::kNoSpace;
+    case EROFS:
+    case EACCES:
+    case EPERM:
+      return Errc::kReadOnly;
+    case ENOENT:
+      return Errc::kNotFound;
+    case EAGAIN:
+    case ENOMEM:
+    case ENFILE:
+    case EMFILE:
+      return Errc::kResource;
+    default:
+      return Errc::kFailed;
+  }
+}
 
 template <typename T>
 class [[nodiscard]] Result {

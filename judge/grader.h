@@ -1,6 +1,7 @@
-// The grade pipeline (SPEC §5), one path from request to recorded answer:
-//   build -> draws from secret seeds -> runner sessions in the sandbox (candidate, baseline,
-//   oracle) -> output comparison in the judge -> statistics -> verdict -> database.
+// The grade pipeline (SPEC §5), one path from request to recorded answer, a stage per file
+// under judge/grade/ (docs/grading.md): plan -> build -> configuration runs (runner sessions
+// in the sandbox: candidate, baseline, oracle; outputs compared in the judge) -> verdict ->
+// record.
 // Expected failures (build error, wrong answer, crash, timeout, memory) are verdicts in a 200
 // response; only a fault of the judge itself becomes `judge_error` with harness_fault = true.
 #pragma once
@@ -17,6 +18,7 @@
 #include "judge/bandwidth.h"
 #include "judge/build.h"
 #include "judge/config.h"
+#include "judge/grade/effects.h"
 #include "judge/store.h"
 
 namespace hpcab::judge {
@@ -65,17 +67,27 @@ class SlotPool {
 // keyed by.
 std::string machine_fingerprint(Builder* builder);
 
+struct RealEffects;  // judge/grade/real_effects.h
+
 class Grader {
  public:
+  // The production judge: real effects (bubblewrap, the builder, the store, the clocks).
   // `bandwidth` feeds the plausibility floor (SPEC §5.9); an empty table turns the floor off.
   Grader(const JudgeConfig& config, std::vector<Manifest> corpus, Store* store, std::string key,
          Builder* builder, BandwidthTable bandwidth = {});
+  // Any effects (tests pass fakes: tests/judge/grader_test.cc). Not owned.
+  Grader(const JudgeConfig& config, std::vector<Manifest> corpus, GradeEffects effects,
+         std::string key, std::string machine, BandwidthTable bandwidth = {});
+  ~Grader();
 
   const Manifest* kernel(const std::string& id) const;
   const std::vector<Manifest>& corpus() const { return corpus_; }
   // The baseline a kernel is credited against (per track, SPEC §11).
   std::string baseline_name(const Manifest& m) const;
   // The graded answer (always a JSON object for a 200 response); records it in the store.
+  // The pipeline (docs/grading.md): plan, build, configuration runs (runner sessions),
+  // verdict, record. An exception escaping a stage propagates (the caller answers 500);
+  // everything the grade holds (slot, scratch dir, runner processes) is released on the way.
   nlohmann::json grade(const GradeRequest& request);
   // {kernel, preset, precision, baselines: {name: median ns}, protocol}; measures and caches
   // what is missing. An Error for a judge fault.
@@ -90,15 +102,23 @@ class Grader {
                                    double cand_median_ns, double judge_median_ns,
                                    double overshoot_min_ns, double reported_median_ns) const;
 
-  struct Session;  // one runner process (defined in grader.cc)
-  struct Context;  // one grade's state (defined in grader.cc)
+  struct State;  // one grade's state (grader.cc)
 
  private:
+  void build(State& st);
+  void cached_baseline(State& st);
+  void run_public(State& st);
+  void run_hidden(State& st);
+  nlohmann::json finish(State& st);
+  Result<std::vector<double>> measure_baseline(const Manifest& m, Precision p,
+                                               const std::string& preset, const std::string& name,
+                                               const std::string& library);
+
   const JudgeConfig& config_;
   std::vector<Manifest> corpus_;
-  Store* store_;
+  std::unique_ptr<RealEffects> owned_;  // the production constructor's
+  GradeEffects fx_;
   std::string key_;
-  Builder* builder_;
   SlotPool slots_;
   std::string machine_;
   BandwidthTable bandwidth_;

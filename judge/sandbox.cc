@@ -198,12 +198,12 @@ Result<ProcessResult> run_sandboxed(const SandboxPolicy& policy, const SandboxSp
   make_plan(policy, spec, plan);
   if (!plan.error.empty()) return Error{plan.error};
   int out[2];
-  if (pipe2(out, O_CLOEXEC) != 0) return Error{std::string("pipe2: ") + std::strerror(errno)};
+  if (pipe2(out, O_CLOEXEC) != 0) return Error{std::string("pipe2: ") + std::strerror(errno), errc_from_errno(errno)};
   pid_t pid = fork();
   if (pid < 0) {
     close(out[0]);
     close(out[1]);
-    return Error{std::string("fork: ") + std::strerror(errno)};
+    return Error{std::string("fork: ") + std::strerror(errno), errc_from_errno(errno)};
   }
   if (pid == 0) {
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -225,21 +225,21 @@ Result<std::unique_ptr<SandboxedProcess>> SandboxedProcess::start(const SandboxP
   make_plan(policy, spec, plan);
   if (!plan.error.empty()) return Error{plan.error};
   int in[2], reply[2];
-  if (pipe2(in, O_CLOEXEC) != 0) return Error{std::string("pipe2: ") + std::strerror(errno)};
+  if (pipe2(in, O_CLOEXEC) != 0) return Error{std::string("pipe2: ") + std::strerror(errno), errc_from_errno(errno)};
   if (pipe2(reply, O_CLOEXEC) != 0) {
     close(in[0]);
     close(in[1]);
-    return Error{std::string("pipe2: ") + std::strerror(errno)};
+    return Error{std::string("pipe2: ") + std::strerror(errno), errc_from_errno(errno)};
   }
   int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (log < 0) {
     for (int fd : {in[0], in[1], reply[0], reply[1]}) close(fd);
-    return Error{"cannot create " + log_path + ": " + std::strerror(errno)};
+    return Error{"cannot create " + log_path + ": " + std::strerror(errno), errc_from_errno(errno)};
   }
   pid_t pid = fork();
   if (pid < 0) {
     for (int fd : {in[0], in[1], reply[0], reply[1], log}) close(fd);
-    return Error{std::string("fork: ") + std::strerror(errno)};
+    return Error{std::string("fork: ") + std::strerror(errno), errc_from_errno(errno)};
   }
   if (pid == 0) {
     dup2(in[0], 0);
@@ -275,7 +275,7 @@ Status SandboxedProcess::send(const std::string& line) {
   while (off < data.size()) {
     ssize_t n = write(to_child_, data.data() + off, data.size() - off);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return Error{std::string("runner input closed: ") + std::strerror(errno)};
+    if (n <= 0) return Error{std::string("runner input closed: ") + std::strerror(errno), Errc::kClosed};
     off += static_cast<std::size_t>(n);
   }
   return Ok{};
@@ -293,11 +293,11 @@ Result<std::string> SandboxedProcess::receive(double timeout_s) {
       pending_.erase(0, nl + 1);
       return line;
     }
-    if (pending_.size() > kMaxLine) return Error{"runner reply line too long"};
+    if (pending_.size() > kMaxLine) return Error{"runner reply line too long", Errc::kProtocol};
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                     deadline - std::chrono::steady_clock::now())
                     .count();
-    if (left <= 0) return Error{"timeout"};
+    if (left <= 0) return Error{"timeout", Errc::kTimeout};
     pollfd p{from_child_, POLLIN, 0};
     int n = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
     if (n < 0 && errno == EINTR) continue;
@@ -305,7 +305,7 @@ Result<std::string> SandboxedProcess::receive(double timeout_s) {
     char buf[4096];
     ssize_t got = read(from_child_, buf, sizeof buf);
     if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return Error{"eof"};
+    if (got <= 0) return Error{"eof", Errc::kClosed};
     pending_.append(buf, static_cast<std::size_t>(got));
   }
 }

@@ -4,21 +4,7 @@
 // for results. Draws are generated here from the seeds the judge sends (the seeds of one call
 // are revealed only when that call is prepared).
 //
-// Protocol (one line each way):
-//   prep <seed> <uniform|normal|lognormal|auto> <scale>  -> ready
-//       fresh draw, outputs poisoned, workspace zeroed, inputs snapshotted (outside any clock)
-//   go                                                   -> done <ns>
-//       the call itself, bracketed by CLOCK_MONOTONIC; the outputs are copied out right after
-//       it returns (outside the clock), so work left running after the return cannot count
-//   post <0|1> <tag>                                     -> posted ok | posted <problem>
-//       checks, in order: inputs unchanged (posted const <name> <i>), guard zones around every
-//       array intact (posted guard <name> <offset>), outputs unchanged since the copy-out
-//       (posted late <name> <i>); with 1, the copied-out outputs are written to
-//       <out-dir>/<tag>/<name>.npy
-//   ping                                                 -> pong
-//       lets the judge measure the empty round trip it subtracts from its own clock
-//   quit                                                 -> (exit 0)
-// On startup it replies "hello" or "error <message>".
+// The protocol (commands, replies, fault codes) is judge/runner/protocol.h.
 #include <seccomp.h>
 #include <unistd.h>
 
@@ -36,8 +22,10 @@
 #include "common/invoke.h"
 #include "common/manifest.h"
 #include "common/npy.h"
+#include "judge/runner/protocol.h"
 
 using namespace hpcab;
+namespace proto = hpcab::runner_protocol;
 
 namespace {
 
@@ -117,26 +105,24 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hpcab-runner: fd 3 (the reply channel) is not open\n");
     return 2;
   }
-  auto fail = [](const std::string& msg) {
-    std::string flat = msg;
-    for (auto& c : flat) {
-      if (c == '\n') c = ' ';
-    }
-    reply("error " + flat);
+  auto fail = [](proto::Fault fault, const std::string& msg) {
+    reply(proto::error_reply(fault, msg));
     return 2;
   };
+  const auto setup = proto::Fault::kSetup;
+  const auto load = proto::Fault::kLoad;
   auto m = load_manifest(manifest_path);
-  if (!m) return fail(m.error().message);
+  if (!m) return fail(setup, m.error().message);
   auto p = parse_precision(precision_text);
-  if (!p) return fail("bad precision " + precision_text);
+  if (!p) return fail(setup, "bad precision " + precision_text);
   auto sizes = parse_sizes(sizes_text);
-  if (!sizes) return fail(sizes.error().message);
+  if (!sizes) return fail(setup, sizes.error().message);
   DrawSpec spec;
   spec.precision = *p;
   spec.sizes = *sizes;
   spec.threads = std::max(gen_threads, 0);
   auto draw = generate_draw(*m, spec);
-  if (!draw) return fail(draw.error().message);
+  if (!draw) return fail(setup, draw.error().message);
   std::map<std::string, NdArray> snapshot, copied_out;
   for (const auto& a : m->arrays) {
     if (a.intent == Intent::kIn) snapshot.emplace(a.name, draw->arrays.at(a.name));
@@ -144,90 +130,105 @@ int main(int argc, char** argv) {
   }
   // Guarded like the arrays, so a kernel overrunning its scratch space is reported as well.
   NdArray workspace(DType::kUint8, {std::max<int64_t>(workspace_bytes, 0)});
-  if (!deny_exec()) return fail("cannot install the exec filter");
+  if (!deny_exec()) return fail(setup, "cannot install the exec filter");
   auto lib = SharedLibrary::open(lib_path);
-  if (!lib) return fail(lib.error().message);
+  if (!lib) return fail(load, lib.error().message);
   auto fn = lib->symbol(abi_symbol(*m, *p));
-  if (!fn) return fail(fn.error().message);
+  if (!fn) return fail(load, fn.error().message);
   auto call = KernelCall::prepare(*m, *p, *fn);
-  if (!call) return fail(call.error().message);
-  reply("hello");
+  if (!call) return fail(load, call.error().message);
+  reply(proto::hello_reply());
 
   std::string line;
   while (std::getline(std::cin, line)) {
-    std::stringstream cmd(line);
-    std::string verb;
-    cmd >> verb;
-    if (verb == "prep") {
-      std::string dist;
-      uint64_t seed = 0;
-      cmd >> seed >> dist >> spec.scale;
-      spec.seed = seed;
-      spec.distribution.reset();
-      if (dist == "uniform") spec.distribution = Distribution::kUniform;
-      if (dist == "normal") spec.distribution = Distribution::kNormal;
-      if (dist == "lognormal") spec.distribution = Distribution::kLognormal;
-      if (auto st = regenerate_draw(*m, spec, *draw); !st) return fail(st.error().message);
-      for (auto& [name, copy] : snapshot) {
-        std::memcpy(copy.data(), draw->arrays.at(name).data(), copy.nbytes());
-      }
-      std::memset(workspace.data(), 0, workspace.nbytes());
-      reply("ready");
-    } else if (verb == "go") {
-      const int64_t t0 = now_ns();
-      (*call)(*draw, workspace.nbytes() == 0 ? nullptr : workspace.as<uint8_t>(),
-              static_cast<int64_t>(workspace.nbytes()));
-      const int64_t t1 = now_ns();
-      for (auto& [name, copy] : copied_out) {
-        std::memcpy(copy.data(), draw->arrays.at(name).data(), copy.nbytes());
-      }
-      reply("done " + std::to_string(t1 - t0));
-    } else if (verb == "post") {
-      int save = 0;
-      std::string tag;
-      cmd >> save >> tag;
-      std::string verdict = "posted ok";
-      for (const auto& [name, copy] : snapshot) {
-        const NdArray& now = draw->arrays.at(name);
-        if (!now.bytes_equal(copy)) {
-          verdict = "posted const " + name + " " + std::to_string(first_difference(now, copy));
-          break;
+    const proto::Command cmd = proto::parse_command(line);
+    switch (cmd.verb) {
+      case proto::Command::Verb::kPrep: {
+        spec.seed = cmd.seed;
+        spec.scale = cmd.scale;
+        spec.distribution.reset();
+        if (cmd.dist == "uniform") spec.distribution = Distribution::kUniform;
+        if (cmd.dist == "normal") spec.distribution = Distribution::kNormal;
+        if (cmd.dist == "lognormal") spec.distribution = Distribution::kLognormal;
+        if (auto st = regenerate_draw(*m, spec, *draw); !st) return fail(setup, st.error().message);
+        for (auto& [name, copy] : snapshot) {
+          std::memcpy(copy.data(), draw->arrays.at(name).data(), copy.nbytes());
         }
+        std::memset(workspace.data(), 0, workspace.nbytes());
+        reply(proto::ready_reply());
+        break;
       }
-      for (const auto& [name, arr] : draw->arrays) {
-        if (verdict != "posted ok") break;
-        if (auto off = arr.guard_violation()) {
-          verdict = "posted guard " + name + " " + std::to_string(*off);
+      case proto::Command::Verb::kGo: {
+        const int64_t t0 = now_ns();
+        (*call)(*draw, workspace.nbytes() == 0 ? nullptr : workspace.as<uint8_t>(),
+                static_cast<int64_t>(workspace.nbytes()));
+        const int64_t t1 = now_ns();
+        for (auto& [name, copy] : copied_out) {
+          std::memcpy(copy.data(), draw->arrays.at(name).data(), copy.nbytes());
         }
+        reply(proto::done_reply(t1 - t0));
+        break;
       }
-      if (auto off = workspace.guard_violation(); off && verdict == "posted ok") {
-        verdict = "posted guard (workspace) " + std::to_string(*off);
-      }
-      for (const auto& [name, copy] : copied_out) {
-        if (verdict != "posted ok") break;
-        const NdArray& now = draw->arrays.at(name);
-        if (!now.bytes_equal(copy)) {
-          verdict = "posted late " + name + " " + std::to_string(first_difference(now, copy));
-        }
-      }
-      if (save) {
-        std::filesystem::path dir = std::filesystem::path(out_dir) / tag;
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        for (const auto& a : m->arrays) {
-          if (!a.is_output()) continue;
-          if (auto st = write_npy((dir / (a.name + ".npy")).string(), copied_out.at(a.name)); !st) {
-            return fail(st.error().message);
+      case proto::Command::Verb::kPost: {
+        std::string verdict = proto::posted_ok_reply();
+        for (const auto& [name, copy] : snapshot) {
+          const NdArray& now = draw->arrays.at(name);
+          if (!now.bytes_equal(copy)) {
+            verdict = proto::posted_reply(proto::PostProblem::kConst, name,
+                                          std::to_string(first_difference(now, copy)));
+            break;
           }
         }
+        bool ok = verdict == proto::posted_ok_reply();
+        for (const auto& [name, arr] : draw->arrays) {
+          if (!ok) break;
+          if (auto off = arr.guard_violation()) {
+            verdict = proto::posted_reply(proto::PostProblem::kGuard, name, std::to_string(*off));
+            ok = false;
+          }
+        }
+        if (auto off = workspace.guard_violation(); off && ok) {
+          verdict =
+              proto::posted_reply(proto::PostProblem::kGuard, "(workspace)", std::to_string(*off));
+          ok = false;
+        }
+        for (const auto& [name, copy] : copied_out) {
+          if (!ok) break;
+          const NdArray& now = draw->arrays.at(name);
+          if (!now.bytes_equal(copy)) {
+            verdict = proto::posted_reply(proto::PostProblem::kLate, name,
+                                          std::to_string(first_difference(now, copy)));
+            ok = false;
+          }
+        }
+        if (cmd.save) {
+          std::filesystem::path dir = std::filesystem::path(out_dir) / cmd.tag;
+          std::error_code ec;
+          std::filesystem::create_directories(dir, ec);
+          if (ec)
+            return fail(proto::Fault::kIo, "cannot create " + dir.string() + ": " + ec.message());
+          for (const auto& a : m->arrays) {
+            if (!a.is_output()) continue;
+            if (auto st = write_npy((dir / (a.name + ".npy")).string(), copied_out.at(a.name));
+                !st) {
+              // A filesystem refusing the write is the judge's scratch space; anything else
+              // (an array the writer rejects) is this runner's own set-up.
+              const bool io =
+                  st.error().code == Errc::kNoSpace || st.error().code == Errc::kReadOnly;
+              return fail(io ? proto::Fault::kIo : setup, st.error().message);
+            }
+          }
+        }
+        reply(verdict);
+        break;
       }
-      reply(verdict);
-    } else if (verb == "ping") {
-      reply("pong");
-    } else if (verb == "quit") {
-      return 0;
-    } else {
-      return fail("unknown command '" + verb + "'");
+      case proto::Command::Verb::kPing:
+        reply(proto::pong_reply());
+        break;
+      case proto::Command::Verb::kQuit:
+        return 0;
+      case proto::Command::Verb::kUnknown:
+        return fail(proto::Fault::kCommand, "unknown command '" + cmd.word + "'");
     }
   }
   return 0;

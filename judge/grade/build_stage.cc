@@ -1,0 +1,73 @@
+#include "judge/grade/build_stage.h"
+
+#include "common/hmac.h"
+
+namespace hpcab::judge {
+
+namespace {
+
+std::string tail(const std::string& s, std::size_t n) {
+  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
+}
+
+// A build that could not run at all: which of the judge's resources failed.
+RunFailure build_fault(const std::string& what, const Error& e) {
+  Resource r = Resource::kCompiler;
+  if (e.code == Errc::kNoSpace || e.code == Errc::kReadOnly) r = Resource::kState;
+  if (e.code == Errc::kResource) r = Resource::kSandbox;
+  return judge_fault(r, "judge fault: " + what + " (" + resource_name(r) + "): " + e.message);
+}
+
+}  // namespace
+
+Result<BuildResult> build_reference(Compiler& compiler, ScratchFs& files, const Manifest& m,
+                                    const std::string& flavor) {
+  auto ref = files.read(m.reference_c().string());
+  if (!ref) return ref.error();
+  auto built = compiler.build({"c", flavor, *ref, {}});
+  if (!built) return built.error();
+  if (!built->ok) {
+    return Error{"reference.c does not build as baseline " + flavor + ": " +
+                 tail(built->log, 2000)};
+  }
+  return built;
+}
+
+MaybeFailure build_stage(Compiler& compiler, ScratchFs& files, const GradeRequest& req,
+                         const Manifest& m, const std::string& baseline, BuiltLibraries& out) {
+  if (req.library_path) {
+    out.candidate = *req.library_path;
+    auto bytes = files.read(out.candidate);
+    if (!bytes) return build_fault("reading the submitted library", bytes.error());
+    out.content_hash = to_hex(sha256(*bytes));
+  } else {
+    auto built = compiler.build({req.language, "submission", *req.source, req.build_tokens});
+    if (!built) return build_fault("building the submission", built.error());
+    out.content_hash = built->hash;
+    out.build_log = built->log;
+    if (!built->ok) {
+      RunFailure f;
+      f.verdict = Verdict::kBuildError;
+      f.timed_out = built->timed_out;
+      f.detail = "compilation failed" + std::string(built->timed_out ? " (timed out)" : "") +
+                 ":\n" + tail(built->log, 8000);
+      return f;
+    }
+    out.candidate = built->library;
+  }
+  auto oracle = build_reference(compiler, files, m, "c");
+  if (!oracle) return build_fault("reference.c does not build on this judge", oracle.error());
+  out.oracle = oracle->library;
+  if (baseline == "c") {
+    out.baseline = oracle->library;
+    out.baseline_hash = oracle->hash;
+    return std::nullopt;
+  }
+  auto base = build_reference(compiler, files, m, baseline);
+  if (!base) return build_fault("reference.c does not build on this judge", base.error());
+  out.baseline = base->library;
+  out.baseline_hash = base->hash;
+  return std::nullopt;
+}
+
+}  // namespace hpcab::judge

@@ -1,0 +1,31 @@
+// Stage: build. The candidate (from source with the fixed flag matrix, or a prebuilt library)
+// and the references it is checked and timed against (the oracle and the credited baseline,
+// both reference.c with their own flags). A candidate that does not compile is a verdict; a
+// reference that does not, or a compiler that cannot run, is the judge's fault.
+#pragma once
+
+#include <string>
+
+#include "common/manifest.h"
+#include "judge/grade/effects.h"
+#include "judge/grade/types.h"
+#include "judge/grader.h"
+
+namespace hpcab::judge {
+
+struct BuiltLibraries {
+  std::string candidate, baseline, oracle;  // .so paths
+  std::string baseline_hash;                // the baseline build's cache key
+  std::string content_hash;                 // the candidate's
+  std::string build_log;                    // the candidate's compiler output
+};
+
+// nullopt when everything built; `out` is filled as far as it got.
+MaybeFailure build_stage(Compiler& compiler, ScratchFs& files, const GradeRequest& request,
+                         const Manifest& m, const std::string& baseline, BuiltLibraries& out);
+
+// reference.c built as `flavor` ("c", "c-autopar"); the judge's fault when it fails.
+Result<BuildResult> build_reference(Compiler& compiler, ScratchFs& files, const Manifest& m,
+                                    const std::string& flavor);
+
+}  // namespace hpcab::judge

@@ -1,0 +1,363 @@
+#include "judge/grade/config_run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "common/compare.h"
+#include "common/stats.h"
+#include "judge/clock_audit.h"
+#include "judge/grade/session.h"
+
+namespace hpcab::judge {
+
+std::string sizes_json(const SymbolTable& sizes) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : sizes) j[k] = v;
+  return j.dump();
+}
+
+Result<int64_t> workspace_size(const Manifest& m, const std::optional<std::string>& expr,
+                               const SymbolTable& sizes) {
+  if (!expr) return int64_t{0};
+  auto e = Expr::parse(*expr);
+  if (!e) return e.error();
+  auto v = e->eval(m.symbols(sizes));
+  if (!v) return v.error();
+  if (*v < 0 || *v > (int64_t{1} << 40)) return Error{"workspace_bytes out of range"};
+  return *v;
+}
+
+namespace {
+
+class PhaseTimer {
+ public:
+  PhaseTimer(RunContext& ctx, std::string name)
+      : ctx_(ctx), name_(std::move(name)), t0_(ctx.clock->monotonic_ns()) {}
+  ~PhaseTimer() {
+    ctx_.phase_s[name_] += static_cast<double>(ctx_.clock->monotonic_ns() - t0_) * 1e-9;
+  }
+
+ private:
+  RunContext& ctx_;
+  std::string name_;
+  int64_t t0_;
+};
+
+// A launch failure is the judge's machinery: which resource, from the error's code.
+RunFailure launch_fault(const std::string& role, const Error& e) {
+  Resource r = Resource::kSandbox;
+  if (e.code == Errc::kNoSpace || e.code == Errc::kReadOnly) r = Resource::kScratch;
+  if (e.code == Errc::kNotFound) r = Resource::kRunner;
+  return judge_fault(r, std::string("judge fault: cannot start the ") + role + " runner (" +
+                            resource_name(r) + "): " + e.message);
+}
+
+MaybeFailure start_session(RunContext& ctx, const std::string& role, bool candidate,
+                           const std::string& lib, const SymbolTable& sizes, int64_t workspace,
+                           int threads, std::unique_ptr<RunnerSession>& out) {
+  RunnerSpec spec;
+  spec.manifest = &ctx.m;
+  spec.precision = ctx.precision;
+  spec.role = role;
+  spec.candidate = candidate;
+  spec.library = lib;
+  spec.sizes = sizes;
+  spec.workspace_bytes = workspace;
+  spec.cpus = threads == 1 ? std::vector<int>{ctx.cpus.front()} : ctx.cpus;
+  spec.threads = threads;
+  spec.work_dir = ctx.work_dir;
+  spec.serial = ctx.sessions++;
+  auto channel = ctx.launcher->launch(spec);
+  if (!channel) return launch_fault(role, channel.error());
+  const JudgeConfig& cfg = ctx.config;
+  SessionLimits limits;
+  limits.call_timeout_s = cfg.call_timeout_s;
+  limits.audit_slack_ns = cfg.clock_audit_slack_ns;
+  limits.audit_fraction = cfg.clock_audit_fraction;
+  limits.settle_s = cfg.thread_settle_s;
+  limits.outside_cpu_ns = cfg.outside_cpu_ns;
+  auto s = std::make_unique<RunnerSession>(std::move(*channel), ctx.clock, role, candidate, limits);
+  // Startup includes loading the library (its constructors run) and allocating the draw.
+  if (auto f = s->start(cfg.call_timeout_s + 30)) return f;
+  out = std::move(s);
+  return std::nullopt;
+}
+
+uint64_t output_bytes(const Manifest& m, Precision p, const SymbolTable& sizes) {
+  uint64_t total = 0;
+  SymbolTable syms = m.symbols(sizes);
+  for (const auto& a : m.arrays) {
+    if (!a.is_output()) continue;
+    uint64_t n = dtype_size(a.dtype(p));
+    for (const auto& e : a.shape) {
+      n *= static_cast<uint64_t>(std::max<int64_t>(0, e.eval(syms).value()));
+    }
+    total += n;
+  }
+  return total;
+}
+
+// Which calls are checked: every one when outputs are small; otherwise the last and three
+// chosen with a CSPRNG. The choice stays in the judge: the runner saves outputs on every call
+// (post 1), so nothing the candidate can observe depends on it.
+std::vector<bool> checked_calls(const RunContext& ctx, const ConfigPlan& plan, uint64_t out_bytes) {
+  const std::size_t n = plan.seeds.size();
+  std::vector<bool> checked(n, true);
+  if (!plan.timed || out_bytes <= ctx.config.check_all_bytes || n <= 4) return checked;
+  std::fill(checked.begin(), checked.end(), false);
+  checked[n - 1] = true;
+  for (int picked = 0; picked < 3;) {
+    uint32_t r = 0;
+    ctx.entropy->fill(&r, sizeof r);
+    std::size_t k = r % (n - 1);
+    if (!checked[k]) {
+      checked[k] = true;
+      ++picked;
+    }
+  }
+  return checked;
+}
+
+// Largest |a - b| over real outputs against 30 * eps * max|a| (SPEC §5.6 determinism).
+std::string determinism_problem(const std::map<std::string, NdArray>& a,
+                                const std::map<std::string, NdArray>& b, Precision p) {
+  for (const auto& [name, x] : a) {
+    auto it = b.find(name);
+    if (it == b.end()) return "output '" + name + "' missing from the second run";
+    const NdArray& y = it->second;
+    if (!dtype_is_float(x.dtype())) {
+      if (!x.bytes_equal(y)) return "output '" + name + "' differs between two identical runs";
+      continue;
+    }
+    double maxabs = 0, maxdiff = 0;
+    for (int64_t i = 0; i < x.size(); ++i) {
+      double u = x.get(i), v = y.get(i);
+      if (std::isnan(u) && std::isnan(v)) continue;
+      if (std::isfinite(u)) maxabs = std::max(maxabs, std::fabs(u));
+      double d = std::fabs(u - v);
+      if (!(d <= maxdiff)) maxdiff = std::isnan(d) ? INFINITY : std::max(maxdiff, d);
+    }
+    double bound = 30 * precision_epsilon(p) * maxabs;
+    if (maxdiff > bound) {
+      return "nondeterministic: output '" + name + "' differs by " + std::to_string(maxdiff) +
+             " between two runs on the same draw (allowed " + std::to_string(bound) + ")";
+    }
+  }
+  return "";
+}
+
+// The sessions of one configuration and the call protocol they share.
+struct Sides {
+  RunContext& ctx;
+  const ConfigPlan& plan;
+  std::unique_ptr<RunnerSession> cand, base, oracle;
+
+  ~Sides() {
+    for (auto* s : {cand.get(), base.get(), oracle.get()}) {
+      if (s) s->finish();
+    }
+  }
+
+  // One call on `s`: the draw, the call, the runner's checks, the threads settled. Saving is
+  // decided per call only after it returned (post), so which calls are checked is never
+  // visible to the candidate before it runs.
+  MaybeFailure call(RunnerSession& s, uint64_t seed, double* ns, bool save,
+                    const std::string& tag) {
+    s.resume();
+    {
+      PhaseTimer inputs(ctx, "inputs");
+      if (auto f = s.prep(seed, plan.dist, plan.scale)) return f;
+    }
+    if (s.candidate()) {
+      if (auto f = s.check_outside_cpu()) return f;
+    }
+    double t = 0;
+    {
+      PhaseTimer run(ctx, s.candidate()          ? "candidate"
+                          : s.role() == "oracle" ? "oracle"
+                                                 : "baseline");
+      if (auto f = s.go(&t)) return f;
+      if (auto f = s.post(save, tag)) return f;
+    }
+    {
+      // Every side, not only the candidate: each call then starts with its thread pool asleep,
+      // so neither side enters a call with threads still spinning from the last one.
+      PhaseTimer settling(ctx, "settle");
+      if (auto f = s.settle_threads()) return f;
+    }
+    s.pause();
+    if (ns) *ns = t;
+    return std::nullopt;
+  }
+
+  MaybeFailure start(int64_t workspace) {
+    PhaseTimer starting(ctx, "start runners");
+    const int slot_threads = static_cast<int>(ctx.cpus.size());
+    const int cand_threads = plan.cand_threads > 0 ? plan.cand_threads : slot_threads;
+    if (auto f = start_session(ctx, "candidate", true, ctx.cand_lib, plan.sizes, workspace,
+                               cand_threads, cand)) {
+      return f;
+    }
+    if (plan.paired) {
+      const int threads = ctx.base_name == "c" ? 1 : slot_threads;
+      if (auto f = start_session(ctx, "baseline " + ctx.base_name, false, ctx.base_lib, plan.sizes,
+                                 0, threads, base)) {
+        return f;
+      }
+      base->pause();
+    }
+    if (plan.check && !(plan.paired && base_is_oracle())) {
+      if (auto f = start_session(ctx, "oracle", false, ctx.oracle_lib, plan.sizes, 0, 1, oracle)) {
+        return f;
+      }
+      oracle->pause();
+    }
+    return std::nullopt;
+  }
+
+  bool base_is_oracle() const { return ctx.base_name == "c"; }
+  RunnerSession& reference() { return oracle ? *oracle : *base; }
+};
+
+// Warm-up, then the timed (or checked) calls alternating candidate and baseline, the
+// determinism rerun, and the oracle on the checked draws.
+MaybeFailure run_calls(Sides& sides, const std::vector<bool>& checked, ConfigOutcome& out) {
+  const ConfigPlan& plan = sides.plan;
+  const int warmups = plan.timed ? sides.ctx.config.warmup_calls : 0;
+  for (int w = 0; w < warmups; ++w) {
+    if (auto f = sides.call(*sides.cand, plan.warm_seed, nullptr, false, "warm")) return f;
+    if (sides.base) {
+      if (auto f = sides.call(*sides.base, plan.warm_seed, nullptr, false, "warm")) return f;
+    }
+  }
+  for (std::size_t k = 0; k < plan.seeds.size(); ++k) {
+    const std::string tag = "call" + std::to_string(k);
+    double t = 0;
+    if (auto f = sides.call(*sides.cand, plan.seeds[k], &t, plan.check, tag)) return f;
+    out.cand_ns.push_back(t);
+    if (sides.base) {
+      if (auto f = sides.call(*sides.base, plan.seeds[k], &t, sides.base_is_oracle(), tag)) {
+        return f;
+      }
+      out.base_ns.push_back(t);
+    }
+  }
+  if (plan.determinism) {
+    if (auto f = sides.call(*sides.cand, plan.seeds[0], nullptr, true, "again")) return f;
+  }
+  if (sides.oracle) {
+    for (std::size_t k = 0; k < plan.seeds.size(); ++k) {
+      if (!checked[k]) continue;
+      if (auto f =
+              sides.call(*sides.oracle, plan.seeds[k], nullptr, true, "call" + std::to_string(k))) {
+        return f;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// The checked calls' outputs against the oracle's, in the judge (SPEC §5.6).
+void compare_calls(Sides& sides, const std::vector<bool>& checked, ConfigOutcome& out) {
+  RunContext& ctx = sides.ctx;
+  const ConfigPlan& plan = sides.plan;
+  const Manifest& m = ctx.m;
+  PhaseTimer comparing(ctx, "compare");
+  std::optional<int64_t> red;
+  if (m.reduction_length) {
+    auto l = m.reduction_length->eval(m.symbols(plan.sizes));
+    if (l) red = *l;
+  }
+  for (std::size_t k = 0; k < plan.seeds.size(); ++k) {
+    if (!checked[k]) continue;
+    const std::string tag = "call" + std::to_string(k);
+    auto want = sides.reference().outputs(tag);
+    if (!want) {
+      out.failure = judge_fault(Resource::kScratch, "oracle outputs: " + want.error().message);
+      return;
+    }
+    auto got = sides.cand->outputs(tag);
+    if (!got) {
+      out.failure =
+          RunFailure{Verdict::kCrash, "candidate outputs unreadable: " + got.error().message};
+      return;
+    }
+    std::vector<NamedArray> e, a;
+    for (auto& [name, arr] : *want) e.push_back({name, &arr});
+    for (auto& [name, arr] : *got) a.push_back({name, &arr});
+    auto cmp = compare_outputs(e, a, CompareOptions{ctx.precision, red});
+    if (cmp.status == CompareResult::Status::kUngradeable) {
+      out.failure = RunFailure{Verdict::kRejected, plan.label + ": ungradeable: " + cmp.detail};
+      return;
+    }
+    out.max_rel_error = std::max(out.max_rel_error, cmp.max_rel_error);
+    if (!cmp.passed()) {
+      out.correct = false;
+      out.failed_output = cmp.first_failure ? cmp.first_failure->output : "?";
+      out.detail = plan.label + " " + sizes_json(plan.sizes) + ", call " + std::to_string(k) +
+                   ": " + cmp.detail;
+      return;
+    }
+    if (k == 0 && plan.determinism) {
+      auto again = sides.cand->outputs("again");
+      if (!again) {
+        out.failure =
+            RunFailure{Verdict::kCrash, "candidate outputs unreadable: " + again.error().message};
+        return;
+      }
+      std::string problem = determinism_problem(*got, *again, ctx.precision);
+      if (!problem.empty()) {
+        out.correct = false;
+        out.failed_output = "(nondeterministic)";
+        out.detail = plan.label + ": " + problem;
+        return;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
+  ConfigOutcome out;
+  auto ws = workspace_size(ctx.m, ctx.workspace_expr, plan.sizes);
+  if (!ws) {
+    out.failure = RunFailure{Verdict::kRejected, "workspace_bytes: " + ws.error().message};
+    return out;
+  }
+  Sides sides{ctx, plan, nullptr, nullptr, nullptr};
+  if (auto f = sides.start(*ws)) {
+    out.failure = f;
+    return out;
+  }
+  const uint64_t out_bytes = output_bytes(ctx.m, ctx.precision, plan.sizes);
+  // The runner copies the outputs out (read + write) before it answers: part of the judge's
+  // view of every call, so part of the allowance (at 1 GB/s when the bandwidth is unknown).
+  const double bw = ctx.bandwidth ? ctx.bandwidth->at(2 * out_bytes) : 0;
+  const double copy_ns = 2.0 * static_cast<double>(out_bytes) / (bw > 0 ? bw : 1e9) * 1e9;
+  for (auto* s : {sides.cand.get(), sides.base.get(), sides.oracle.get()}) {
+    if (s) s->set_copy_ns(copy_ns);
+  }
+  const std::vector<bool> checked = checked_calls(ctx, plan, out_bytes);
+  if (auto f = run_calls(sides, checked, out)) {
+    out.failure = f;
+    return out;
+  }
+  for (auto* s : {sides.cand.get(), sides.base.get(), sides.oracle.get()}) {
+    if (s) s->finish();
+  }
+  // The baseline's reports stand as they are (trusted code, honest clock); its overshoot is the
+  // noise the candidate's is judged against (judge/clock_audit.h).
+  const std::vector<double> no_noise;
+  const std::vector<double>& noise = sides.base ? sides.base->overshoot_ns() : no_noise;
+  out.cand_ns = sides.cand->shifted(std::move(out.cand_ns), noise);
+  out.judge_median_ns = median(sides.cand->judge_seen_ns());
+  out.reported_median_ns = median(sides.cand->reported_ns());
+  out.overshoot_min_ns = candidate_min_excess_ns(sides.cand->overshoot_ns(), noise);
+  if (plan.check) compare_calls(sides, checked, out);
+  return out;
+}
+
+}  // namespace hpcab::judge

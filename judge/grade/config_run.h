@@ -1,0 +1,47 @@
+// Stage: configuration run. Runs one ConfigPlan: the candidate (and, paired, the baseline in
+// alternation) call by call with a fresh draw per call, the oracle on every checked draw, and
+// the outputs compared in the judge (never inside a sandboxed process).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/manifest.h"
+#include "judge/bandwidth.h"
+#include "judge/config.h"
+#include "judge/grade/effects.h"
+#include "judge/grade/types.h"
+
+namespace hpcab::judge {
+
+// What stays the same across the configurations of one grade (or one baseline measurement).
+struct RunContext {
+  const JudgeConfig& config;
+  const Manifest& m;
+  Precision precision;
+  std::string work_dir;  // the grade's scratch dir
+  std::vector<int> cpus;
+  std::string cand_lib, base_lib, oracle_lib;
+  std::string base_name;
+  std::optional<std::string> workspace_expr;
+  const BandwidthTable* bandwidth = nullptr;  // for the copy-out allowance of the clock audit
+  RunnerLauncher* launcher = nullptr;
+  Clock* clock = nullptr;
+  Entropy* entropy = nullptr;
+  int sessions = 0;  // runner processes started so far (names their dirs)
+  // Wall seconds per stage of the grade (reported as "timings_s"; `make bench` prints them).
+  std::map<std::string, double> phase_s;
+};
+
+ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan);
+
+// The workspace a submission asked for at `sizes` (0 when it asked for none).
+Result<int64_t> workspace_size(const Manifest& m, const std::optional<std::string>& expr,
+                               const SymbolTable& sizes);
+
+// "{"N": 100}": the sizes as recorded.
+std::string sizes_json(const SymbolTable& sizes);
+
+}  // namespace hpcab::judge

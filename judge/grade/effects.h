@@ -1,0 +1,134 @@
+// The side effects of a grade behind small interfaces (as ninja passes DiskInterface and
+// CommandRunner): the grade's rules are then unit-tested with fakes in milliseconds
+// (tests/judge/grader_test.cc), while judge/grade/real_effects.h wires them to bubblewrap,
+// gcc, SQLite, the clocks and the OS CSPRNG for the real judge and its end-to-end tests.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/manifest.h"
+#include "common/ndarray.h"
+#include "common/process.h"
+#include "common/result.h"
+#include "judge/build.h"
+#include "judge/proctree.h"
+#include "judge/store.h"
+
+namespace hpcab::judge {
+
+// One hpcab-runner process, driven line by line (judge/runner/protocol.h), plus what the judge
+// observes of it from outside (nothing here is read from inside the sandbox's word alone).
+class RunnerChannel {
+ public:
+  virtual ~RunnerChannel() = default;
+  // Errors: Errc::kClosed when the runner is gone.
+  virtual Status send(const std::string& line) = 0;
+  // The next reply line. Errors: Errc::kTimeout, Errc::kClosed (EOF), Errc::kProtocol.
+  virtual Result<std::string> receive(double timeout_s) = 0;
+  // Stops / continues the whole process tree (paired timing: the idle side cannot run).
+  virtual void pause() = 0;
+  virtual void resume() = 0;
+  // Waits up to `timeout_s` for a clean exit, then kills the tree; how it ended.
+  virtual ProcessResult finish(double timeout_s) = 0;
+  virtual ProcessResult kill_now() = 0;
+  // True once the runner is blocked reading its next command (its idle state between calls),
+  // or gone. Never blocks.
+  virtual bool idle() = 0;
+  virtual bool alive() = 0;
+  // Processes in the sandbox besides its infrastructure and the runner: empty when there are
+  // none, else a description. The first call identifies the runner.
+  virtual Result<std::string> extra_processes() = 0;
+  // The runner's threads besides its main one (state and CPU time).
+  virtual std::vector<ThreadEntry> threads() = 0;
+  // The outputs the runner saved under `tag` (post 1 <tag>).
+  virtual Result<std::map<std::string, NdArray>> outputs(const std::string& tag) = 0;
+  // After the runner reported an io fault: whether the judge itself can confirm that the
+  // scratch filesystem refuses writes. The description of the confirmed fault, or nullopt (the
+  // report is then the kernel's forgery or its own doing, and charged to the candidate).
+  virtual std::optional<std::string> confirm_io_fault() = 0;
+};
+
+// What one runner process runs.
+struct RunnerSpec {
+  const Manifest* manifest = nullptr;
+  Precision precision = Precision::kFp64;
+  std::string role;  // "candidate", "baseline c", "oracle"
+  bool candidate = false;
+  std::string library;  // host path of the .so
+  SymbolTable sizes;
+  int64_t workspace_bytes = 0;
+  std::vector<int> cpus;
+  int threads = 1;
+  std::string work_dir;  // the grade's scratch dir; the session gets its own subdir
+  int serial = 0;        // unique per grade: names the subdir
+};
+
+class RunnerLauncher {
+ public:
+  virtual ~RunnerLauncher() = default;
+  // Starts the runner (it has not said hello yet). Errors carry the code of what failed:
+  // kNoSpace / kReadOnly (staging into the scratch dir), kNotFound (the runner binary),
+  // kResource (fork, pipes).
+  virtual Result<std::unique_ptr<RunnerChannel>> launch(const RunnerSpec& spec) = 0;
+};
+
+// Builds submissions and references (judge/build.h's Builder is the real one).
+class Compiler {
+ public:
+  virtual ~Compiler() = default;
+  virtual Result<BuildResult> build(const BuildRequest& request) = 0;
+};
+
+// Where grades and baseline samples are kept (judge/store.h's Store is the real one).
+class GradeStore {
+ public:
+  virtual ~GradeStore() = default;
+  virtual Result<int64_t> record_submission(const SubmissionRecord& r) = 0;
+  virtual Result<int64_t> record_score_call(const ScoreCallRecord& r) = 0;
+  virtual Result<std::optional<BaselineSamples>> get_baseline(const BaselineKey& key) = 0;
+  virtual Status put_baseline(const BaselineKey& key, const BaselineSamples& samples) = 0;
+};
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  virtual double now_unix() = 0;       // wall time, seconds (records, baseline age)
+  virtual int64_t monotonic_ns() = 0;  // the judge's view of calls
+  // Lets the runner run (waiting for it to go idle or its threads to settle): a short sleep.
+  virtual void pause_us(int us) = 0;
+};
+
+class Entropy {
+ public:
+  virtual ~Entropy() = default;
+  // Unpredictable bytes (the /submit nonce, which calls are checked).
+  virtual void fill(void* out, std::size_t n) = 0;
+};
+
+// The judge's scratch space for grade and baseline work dirs.
+class ScratchFs {
+ public:
+  virtual ~ScratchFs() = default;
+  // A fresh private dir whose name starts with `prefix`. Errors carry kNoSpace / kReadOnly.
+  virtual Result<std::string> make_dir(const std::string& prefix) = 0;
+  virtual void remove(const std::string& dir) = 0;
+  // A file's bytes (reference sources, a submitted library for its content hash).
+  virtual Result<std::string> read(const std::string& path) = 0;
+};
+
+// Everything a Grader touches outside its own memory. Not owned.
+struct GradeEffects {
+  RunnerLauncher* launcher = nullptr;
+  Compiler* compiler = nullptr;
+  GradeStore* store = nullptr;
+  Clock* clock = nullptr;
+  Entropy* entropy = nullptr;
+  ScratchFs* scratch = nullptr;
+};
+
+}  // namespace hpcab::judge

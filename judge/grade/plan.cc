@@ -1,0 +1,110 @@
+#include "judge/grade/plan.h"
+
+#include "common/hmac.h"
+#include "common/inputs.h"
+
+namespace hpcab::judge {
+
+namespace {
+
+// The public draws: the "score" key domain, stable per kernel, precision and preset.
+ConfigPlan public_plan(const JudgeConfig& c, const Manifest& m, const std::string& precision,
+                       const std::string& preset, const std::string& key) {
+  const std::string pub = m.id + "|" + precision + "|" + preset;
+  ConfigPlan plan;
+  plan.kind = ConfigPlan::Kind::kPublic;
+  plan.label = "public " + preset;
+  plan.sizes = m.presets.at(preset);
+  for (int k = 0; k < c.timed_calls; ++k) {
+    plan.seeds.push_back(derive_seed(key, "score", pub + "|call" + std::to_string(k)));
+  }
+  plan.warm_seed = derive_seed(key, "score", pub + "|warm");
+  return plan;
+}
+
+struct Variant {
+  const char* label;
+  const char* dist;
+  double scale;
+  bool fuzzed;
+};
+
+// SPEC §5.4: mixed uniform, positive lognormal, normal, large-scale uniform, small positive.
+constexpr Variant kVariants[] = {{"hidden positive lognormal", "lognormal", 1, false},
+                                 {"hidden normal", "normal", 1, false},
+                                 {"hidden mixed uniform", "uniform", 1, true},
+                                 {"hidden large-scale uniform", "uniform", 1e3, true},
+                                 {"hidden small positive", "lognormal", 1e-3, true}};
+
+// The hidden cases of one /submit, all in the "submit" key domain under the nonce.
+void add_hidden(const JudgeConfig& c, const Manifest& m, const std::string& preset,
+                const std::string& key, const std::string& nonce, GradePlan& g) {
+  constexpr std::size_t n_variants = sizeof kVariants / sizeof kVariants[0];
+  for (int v = 0; v < c.hidden_variants; ++v) {
+    const Variant& var = kVariants[static_cast<std::size_t>(v) % n_variants];
+    ConfigPlan plan;
+    plan.kind = ConfigPlan::Kind::kHiddenVariant;
+    plan.label = var.label;
+    plan.sizes =
+        var.fuzzed
+            ? fuzzed_sizes(m, derive_seed(key, "submit", nonce + "|vsizes" + std::to_string(v)))
+            : m.presets.at("S");
+    plan.seeds = {derive_seed(key, "submit", nonce + "|variant" + std::to_string(v))};
+    plan.dist = var.dist;
+    plan.scale = var.scale;
+    plan.timed = false;
+    plan.determinism = v == 0;
+    g.hidden.push_back(std::move(plan));
+  }
+  for (const auto& hp : c.hidden_presets) {
+    if (hp == preset || !m.presets.count(hp)) continue;  // the public preset is checked already
+    ConfigPlan plan;
+    plan.kind = ConfigPlan::Kind::kHiddenPreset;
+    plan.label = "hidden preset " + hp;
+    plan.sizes = m.presets.at(hp);
+    plan.seeds = {derive_seed(key, "submit", nonce + "|preset" + hp)};
+    plan.timed = false;
+    g.hidden.push_back(std::move(plan));
+  }
+  for (int t = 0; t < c.submit_fuzzed_configs; ++t) {
+    const std::string tn = nonce + "|t" + std::to_string(t);
+    ConfigPlan plan;
+    plan.kind = ConfigPlan::Kind::kHiddenTimed;
+    plan.label = "hidden#" + std::to_string(t + 1);
+    plan.sizes = fuzzed_sizes(m, derive_seed(key, "submit", nonce + "|tsizes" + std::to_string(t)));
+    for (int k = 0; k < c.timed_calls; ++k) {
+      plan.seeds.push_back(derive_seed(key, "submit", tn + "|call" + std::to_string(k)));
+    }
+    plan.warm_seed = derive_seed(key, "submit", tn + "|warm");
+    plan.paired = true;
+    g.hidden.push_back(std::move(plan));
+  }
+}
+
+}  // namespace
+
+GradePlan plan_grade(const JudgeConfig& config, const Manifest& m, const std::string& route,
+                     const std::string& precision, const std::string& preset,
+                     const std::string& key, const std::string& nonce) {
+  GradePlan g;
+  g.preset = preset;
+  g.sizes = m.presets.at(preset);
+  g.submit = route != "score";
+  g.public_config = public_plan(config, m, precision, preset, key);
+  g.public_config.paired = g.submit;
+  if (g.submit) add_hidden(config, m, preset, key, m.id + "|" + precision + "|" + nonce, g);
+  return g;
+}
+
+ConfigPlan plan_baseline(const JudgeConfig& config, const Manifest& m, const std::string& precision,
+                         const std::string& preset, const std::string& baseline,
+                         const std::string& key) {
+  ConfigPlan plan = public_plan(config, m, precision, preset, key);
+  plan.kind = ConfigPlan::Kind::kBaseline;
+  plan.label = "baseline";
+  plan.check = false;
+  plan.cand_threads = baseline == "c" ? 1 : 0;
+  return plan;
+}
+
+}  // namespace hpcab::judge

@@ -1,0 +1,36 @@
+// Stage: plan (pure). From the request, the settings, the secret key and the /submit nonce to
+// the configurations a grade runs, in order: the public preset (timed; paired on /submit), then
+// on /submit the hidden correctness variants, the hidden presets and the secret timed sizes.
+// Every seed is derived here (HMAC of the key, judge/secrets.h), so nothing later needs the key.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/manifest.h"
+#include "judge/config.h"
+#include "judge/grade/types.h"
+
+namespace hpcab::judge {
+
+struct GradePlan {
+  std::string preset;
+  SymbolTable sizes;  // the public preset's
+  bool submit = false;
+  ConfigPlan public_config;
+  std::vector<ConfigPlan> hidden;  // /submit only, in the order they run
+};
+
+// `nonce`: fresh unpredictable text per /submit (ignored for /score, whose draws are stable per
+// kernel, precision and preset so an agent's iterations compare).
+GradePlan plan_grade(const JudgeConfig& config, const Manifest& m, const std::string& route,
+                     const std::string& precision, const std::string& preset,
+                     const std::string& key, const std::string& nonce);
+
+// The baseline measured alone on the public draws (cached for /score): same seeds as the
+// public configuration, timing only; sequential baselines on one core (SPEC §5.10).
+ConfigPlan plan_baseline(const JudgeConfig& config, const Manifest& m, const std::string& precision,
+                         const std::string& preset, const std::string& baseline,
+                         const std::string& key);
+
+}  // namespace hpcab::judge

@@ -1,0 +1,288 @@
+#include "judge/grade/real_effects.h"
+
+#include <openssl/rand.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "common/npy.h"
+#include "judge/proctree.h"
+#include "judge/sandbox.h"
+
+namespace hpcab::judge {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kRunnerInside = "/opt/hpcab/hpcab-runner";
+
+std::string sizes_arg(const SymbolTable& sizes) {
+  std::string s;
+  for (const auto& [k, v] : sizes) s += (s.empty() ? "" : ",") + k + "=" + std::to_string(v);
+  return s;
+}
+
+Error fs_error(const std::string& what, const std::error_code& ec) {
+  return Error{what + ": " + ec.message(), errc_from_errno(ec.value())};
+}
+
+class SandboxRunnerChannel : public RunnerChannel {
+ public:
+  SandboxRunnerChannel(std::unique_ptr<SandboxedProcess> proc, fs::path dir, uint64_t out_bytes,
+                       const Manifest* m)
+      : proc_(std::move(proc)), dir_(std::move(dir)), out_bytes_(out_bytes), m_(m) {}
+
+  Status send(const std::string& line) override { return proc_->send(line); }
+  Result<std::string> receive(double timeout_s) override { return proc_->receive(timeout_s); }
+  void pause() override { proc_->pause(); }
+  void resume() override { proc_->resume(); }
+  ProcessResult finish(double timeout_s) override { return proc_->finish(timeout_s); }
+  ProcessResult kill_now() override { return proc_->kill_now(); }
+
+  bool idle() override {
+    if (runner_pid_ <= 0) return true;
+    return waiting_on_read(runner_pid_, 0);
+  }
+  bool alive() override { return runner_pid_ > 0 && ::kill(runner_pid_, 0) == 0; }
+
+  // Processes in the sandbox besides bubblewrap's own and the runner, read from /proc: a kernel
+  // cannot hide a helper it forked (setsid or a double fork only re-parent it to the
+  // namespace's init, still below the launch). The first call, right after hello, identifies
+  // bwrap's chain (its monitor, the namespace's init) and the runner below it.
+  Result<std::string> extra_processes() override {
+    std::vector<ProcEntry> all = descendants(proc_->pid());
+    if (runner_pid_ < 0) {
+      pid_t top = proc_->pid();
+      for (;;) {
+        std::vector<const ProcEntry*> kids;
+        for (const auto& e : all) {
+          if (e.ppid == top) kids.push_back(&e);
+        }
+        if (kids.size() != 1) break;
+        if (kids[0]->comm == "bwrap") {
+          top = kids[0]->pid;
+          infrastructure_.insert(top);
+          continue;
+        }
+        runner_pid_ = kids[0]->pid;
+        break;
+      }
+      if (runner_pid_ < 0) {
+        return Error{"cannot identify the runner among " + std::to_string(all.size()) +
+                         " sandbox process(es)",
+                     Errc::kProtocol};
+      }
+    }
+    std::string extra;
+    int n = 0;
+    for (const auto& e : all) {
+      if (e.pid == runner_pid_ || infrastructure_.count(e.pid) || e.state == 'Z') continue;
+      if (n++ < 3) extra += (extra.empty() ? "'" : ", '") + e.comm + "'";
+    }
+    if (n == 0) return std::string();
+    return std::to_string(n) + " process(es) besides the runner (" + extra + ")";
+  }
+
+  std::vector<ThreadEntry> threads() override {
+    if (runner_pid_ <= 0) return {};
+    return other_threads(runner_pid_);
+  }
+
+  Result<std::map<std::string, NdArray>> outputs(const std::string& tag) override {
+    std::map<std::string, NdArray> out;
+    for (const auto& a : m_->arrays) {
+      if (!a.is_output()) continue;
+      auto arr = read_npy((dir_ / "out" / tag / (a.name + ".npy")).string());
+      if (!arr) return arr.error();
+      out.emplace(a.name, std::move(*arr));
+    }
+    return out;
+  }
+
+  // statvfs, not a probe write: the judge may run as root, and root may write into blocks
+  // reserved for it where the sandbox's unprivileged uid could not. Full means less room than
+  // one call's outputs plus a margin (a failed write removes its partial file, so the space
+  // the failed write needed is free again by now).
+  std::optional<std::string> confirm_io_fault() override {
+    struct statvfs st {};
+    if (statvfs(dir_.c_str(), &st) != 0) {
+      return std::string("statvfs ") + dir_.string() + ": " + std::strerror(errno);
+    }
+    if (st.f_flag & ST_RDONLY) return dir_.string() + " is on a read-only filesystem";
+    const uint64_t avail = static_cast<uint64_t>(st.f_bavail) * st.f_frsize;
+    const uint64_t margin = uint64_t{16} << 20;
+    if (avail < out_bytes_ + margin) {
+      return std::to_string(avail >> 10) + " KiB free in " + dir_.string() + ", one call's " +
+             "outputs need " + std::to_string(out_bytes_ >> 10) + " KiB";
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::unique_ptr<SandboxedProcess> proc_;
+  fs::path dir_;
+  uint64_t out_bytes_;
+  const Manifest* m_;
+  pid_t runner_pid_ = -1;
+  std::set<pid_t> infrastructure_;
+};
+
+uint64_t output_bytes(const Manifest& m, Precision p, const SymbolTable& sizes) {
+  uint64_t total = 0;
+  SymbolTable syms = m.symbols(sizes);
+  for (const auto& a : m.arrays) {
+    if (!a.is_output()) continue;
+    uint64_t n = dtype_size(a.dtype(p));
+    for (const auto& e : a.shape) {
+      auto v = e.eval(syms);
+      n *= static_cast<uint64_t>(std::max<int64_t>(0, v ? *v : 0));
+    }
+    total += n;
+  }
+  return total;
+}
+
+// The session dir: the library and the manifest (the loader checks folder == id), so the
+// corpus directory is never mounted and its permissions do not matter. Readable by the
+// sandbox's unprivileged uid whatever the judge's umask.
+Status stage(const RunnerSpec& spec, const fs::path& dir) {
+  std::error_code ec;
+  const Manifest& m = *spec.manifest;
+  const auto readable = fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
+  fs::create_directories(dir / "out", ec);
+  if (ec) return fs_error("cannot create " + (dir / "out").string(), ec);
+  fs::create_directories(dir / m.id, ec);
+  if (ec) return fs_error("cannot create " + (dir / m.id).string(), ec);
+  for (const auto& d : {dir, dir / "out", dir / m.id}) {
+    fs::permissions(d, fs::perms::all, ec);
+    if (ec) return fs_error("cannot open up " + d.string(), ec);
+  }
+  fs::copy_file(spec.library, dir / "lib.so", fs::copy_options::overwrite_existing, ec);
+  if (ec) return fs_error("cannot stage " + spec.library, ec);
+  fs::permissions(dir / "lib.so", readable, ec);
+  fs::copy_file(m.dir / "kernel.json", dir / m.id / "kernel.json",
+                fs::copy_options::overwrite_existing, ec);
+  if (ec) return fs_error("cannot stage the manifest", ec);
+  fs::permissions(dir / m.id / "kernel.json", readable, ec);
+  return Ok{};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const RunnerSpec& spec) {
+  const JudgeConfig& cfg = config_;
+  if (::access(cfg.runner_path.c_str(), X_OK) != 0) {
+    return Error{"the runner binary " + cfg.runner_path +
+                     " is missing or not executable: " + std::strerror(errno),
+                 Errc::kNotFound};
+  }
+  const fs::path dir = fs::path(spec.work_dir) / ("s" + std::to_string(spec.serial));
+  if (auto st = stage(spec, dir); !st) return st.error();
+  const Manifest& m = *spec.manifest;
+  SandboxSpec sb;
+  const std::string kernel_dir = "/sandbox/" + m.id;
+  sb.argv = {kRunnerInside,
+             "--manifest",
+             kernel_dir + "/kernel.json",
+             "--lib",
+             "/sandbox/lib.so",
+             "--precision",
+             std::string(precision_name(spec.precision)),
+             "--sizes",
+             sizes_arg(spec.sizes),
+             "--workspace-bytes",
+             std::to_string(spec.workspace_bytes),
+             "--out-dir",
+             "/sandbox/out",
+             "--gen-threads",
+             spec.candidate ? "1" : "0"};
+  sb.mounts = {{dir.string(), "/sandbox", true}, {cfg.runner_path, kRunnerInside, false}};
+  sb.env = {"PATH=/usr/bin:/bin",
+            "HOME=/tmp",
+            "TMPDIR=/tmp",
+            "LANG=C",
+            "OMP_NUM_THREADS=" + std::to_string(spec.threads),
+            "OMP_PROC_BIND=close",
+            "OMP_PLACES=cores"};
+  sb.cpus = spec.cpus;
+  sb.limits.wall_s = cfg.runner_wall_s;
+  sb.limits.cpu_s = cfg.runner_cpu_s;
+  sb.limits.address_space = cfg.memory_bytes;
+  sb.limits.nproc = cfg.sandbox_nproc;
+  sb.limits.output_cap = cfg.run_log_cap;
+  auto proc = SandboxedProcess::start(cfg.sandbox_policy(), sb, (dir / "log.txt").string());
+  if (!proc) return proc.error();
+  // Short sleeps while waiting for the runner must stay short (the default 50 us timer slack
+  // would dominate them).
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+  return std::unique_ptr<RunnerChannel>(std::make_unique<SandboxRunnerChannel>(
+      std::move(*proc), dir, output_bytes(m, spec.precision, spec.sizes), &m));
+}
+
+double SystemClock::now_unix() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+int64_t SystemClock::monotonic_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Never spins: the runner may share this thread's CPU.
+void SystemClock::pause_us(int us) {
+  if (us <= 0) {
+    std::this_thread::yield();
+  } else {
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
+  }
+}
+
+void OsEntropy::fill(void* out, std::size_t n) {
+  if (RAND_bytes(static_cast<unsigned char*>(out), static_cast<int>(n)) != 1) {
+    // The OS CSPRNG failing is unrecoverable for a judge whose secrecy rests on it.
+    std::abort();
+  }
+}
+
+Result<std::string> DiskScratch::make_dir(const std::string& prefix) {
+  std::string tmpl = (fs::path(root_) / (prefix + "-XXXXXX")).string();
+  if (mkdtemp(tmpl.data()) == nullptr) {
+    const int e = errno;
+    return Error{"cannot create a scratch dir in " + root_ + ": " + std::strerror(e),
+                 errc_from_errno(e)};
+  }
+  std::error_code ec;
+  fs::permissions(tmpl, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
+  if (ec) return fs_error("cannot set permissions on " + tmpl, ec);
+  return tmpl;
+}
+
+void DiskScratch::remove(const std::string& dir) {
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+Result<std::string> DiskScratch::read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot read " + path, Errc::kNotFound};
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+RealEffects::RealEffects(const JudgeConfig& config, Store* s, Builder* builder)
+    : launcher(config), compiler(builder), store(s), scratch(config.scratch_dir) {}
+
+GradeEffects RealEffects::effects() {
+  return GradeEffects{&launcher, &compiler, &store, &clock, &entropy, &scratch};
+}
+
+}  // namespace hpcab::judge

@@ -1,0 +1,91 @@
+// The real side effects of a grade: hpcab-runner in bubblewrap (judge/sandbox.h), the
+// compiler (judge/build.h), the SQLite store (judge/store.h), the system clocks, the OS CSPRNG
+// and the scratch filesystem.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "judge/config.h"
+#include "judge/grade/effects.h"
+
+namespace hpcab::judge {
+
+// Runs hpcab-runner in the sandbox. Each session gets <work_dir>/s<serial>/, holding the
+// library, the manifest and the outputs the runner saves; it is mounted as /sandbox.
+class SandboxRunnerLauncher : public RunnerLauncher {
+ public:
+  explicit SandboxRunnerLauncher(const JudgeConfig& config) : config_(config) {}
+  Result<std::unique_ptr<RunnerChannel>> launch(const RunnerSpec& spec) override;
+
+ private:
+  const JudgeConfig& config_;
+};
+
+class BuilderCompiler : public Compiler {
+ public:
+  explicit BuilderCompiler(Builder* builder) : builder_(builder) {}
+  Result<BuildResult> build(const BuildRequest& request) override {
+    return builder_->build(request);
+  }
+
+ private:
+  Builder* builder_;
+};
+
+class StoreGradeStore : public GradeStore {
+ public:
+  explicit StoreGradeStore(Store* store) : store_(store) {}
+  Result<int64_t> record_submission(const SubmissionRecord& r) override {
+    return store_->record_submission(r);
+  }
+  Result<int64_t> record_score_call(const ScoreCallRecord& r) override {
+    return store_->record_score_call(r);
+  }
+  Result<std::optional<BaselineSamples>> get_baseline(const BaselineKey& key) override {
+    return store_->get_baseline(key);
+  }
+  Status put_baseline(const BaselineKey& key, const BaselineSamples& samples) override {
+    return store_->put_baseline(key, samples);
+  }
+
+ private:
+  Store* store_;
+};
+
+class SystemClock : public Clock {
+ public:
+  double now_unix() override;
+  int64_t monotonic_ns() override;
+  void pause_us(int us) override;
+};
+
+class OsEntropy : public Entropy {
+ public:
+  void fill(void* out, std::size_t n) override;
+};
+
+class DiskScratch : public ScratchFs {
+ public:
+  explicit DiskScratch(std::string root) : root_(std::move(root)) {}
+  Result<std::string> make_dir(const std::string& prefix) override;
+  void remove(const std::string& dir) override;
+  Result<std::string> read(const std::string& path) override;
+
+ private:
+  std::string root_;
+};
+
+// The real effects, owned together (what Grader's production constructor builds).
+struct RealEffects {
+  RealEffects(const JudgeConfig& config, Store* store, Builder* builder);
+  SandboxRunnerLauncher launcher;
+  BuilderCompiler compiler;
+  StoreGradeStore store;
+  SystemClock clock;
+  OsEntropy entropy;
+  DiskScratch scratch;
+  GradeEffects effects();
+};
+
+}  // namespace hpcab::judge

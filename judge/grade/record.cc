@@ -1,0 +1,175 @@
+#include "judge/grade/record.h"
+
+#include "judge/grade/config_run.h"
+
+namespace hpcab::judge {
+
+using json = nlohmann::json;
+
+namespace {
+
+json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json sizes_object(const SymbolTable& sizes) {
+  json j = json::object();
+  for (const auto& [k, v] : sizes) j[k] = v;
+  return j;
+}
+
+}  // namespace
+
+json response_json(const GradeResult& g, const RecordContext& c) {
+  const GradeRequest& req = *c.request;
+  json configs = json::array();
+  for (const auto& cc : g.configs) {
+    // Hidden sizes never reach a response (SPEC §5.3).
+    configs.push_back({{"config", cc.label},
+                       {"sizes", cc.hidden ? json("(hidden)") : sizes_object(cc.sizes)},
+                       {"candidate_median_ns", cc.cand_median_ns},
+                       {"baseline_median_ns", cc.base_median_ns},
+                       {"ratio", cc.ratio},
+                       {"p_faster", cc.p_faster},
+                       {"p_slower", cc.p_slower},
+                       {"credit", cc.credit},
+                       {"samples", cc.samples}});
+  }
+  json speedups = json::object();
+  json baselines = json::object();
+  if (g.public_ratio) speedups[g.baseline] = *g.public_ratio;
+  if (g.baseline_ns) baselines[g.baseline] = *g.baseline_ns;
+  json r = {{"kernel", c.kernel},
+            {"language", req.language},
+            {"precision", req.precision},
+            {"preset", c.preset},
+            {"build_ok", g.build_ok},
+            {"correct", g.correct},
+            {"public_correct", g.public_correct},
+            {"hidden_correct", g.hidden_correct ? json(*g.hidden_correct) : json(nullptr)},
+            {"hidden_passed", g.hidden_passed},
+            {"hidden_total", g.hidden_total},
+            {"speedup", opt(g.speedup)},
+            {"speedups", speedups},
+            {"native_ns", opt(g.native_ns)},
+            {"baseline", g.baseline},
+            {"baseline_ns", opt(g.baseline_ns)},
+            {"baselines", baselines},
+            {"oracle", "reference.c"},
+            {"max_rel_error", opt(g.max_rel_error)},
+            {"detail", g.detail},
+            {"timed_out", g.timed_out},
+            {"harness_fault", g.harness_fault},
+            {"verdict", verdict_name(g.verdict)},
+            {"suspect", g.suspect},
+            {"route", req.route},
+            {"configs", configs},
+            {"timings_s", c.timings_s}};
+  if (g.harness_fault) r["fault"] = resource_name(g.fault_resource);
+  if (g.p_value) r["p_value"] = *g.p_value;
+  if (!g.baseline_protocol.empty()) r["baseline_protocol"] = g.baseline_protocol;
+  return r;
+}
+
+SubmissionRecord submission_record(const GradeResult& g, const RecordContext& c,
+                                   const json& response, double finished_at) {
+  const GradeRequest& req = *c.request;
+  SubmissionRecord rec;
+  rec.route = req.route;
+  rec.rank = req.rank;
+  rec.kernel = c.kernel;
+  rec.language = req.language;
+  rec.precision = req.precision;
+  rec.preset = c.preset;
+  rec.sizes_json = sizes_json(c.sizes);
+  rec.source = req.source.value_or("");
+  rec.library_path = req.library_path.value_or("");
+  rec.build_tokens_json = json(req.build_tokens).dump();
+  rec.build_log = c.build_log;
+  rec.content_hash = c.content_hash;
+  rec.verdict = verdict_name(g.verdict);
+  rec.detail = g.recorded_detail.empty() ? g.detail : g.recorded_detail;
+  rec.build_ok = g.build_ok;
+  rec.correct = g.correct;
+  rec.public_correct = g.public_correct;
+  rec.hidden_correct = g.hidden_correct.value_or(false);
+  rec.hidden_passed = g.hidden_passed;
+  rec.hidden_total = g.hidden_total;
+  rec.speedup = g.speedup;
+  rec.baseline = g.baseline;
+  rec.native_ns = g.native_ns;
+  rec.baseline_ns = g.baseline_ns;
+  rec.max_rel_error = g.max_rel_error;
+  rec.suspect = g.suspect;
+  rec.timed_out = g.timed_out;
+  rec.machine = c.machine;
+  rec.judge_version = HPCAB_VERSION;
+  rec.run_id = req.run_id;
+  rec.optimizer = req.optimizer;
+  rec.tokens = req.tokens;
+  rec.workspace_bytes = c.workspace_bytes;
+  rec.received_at = c.received_at;
+  rec.finished_at = finished_at;
+  rec.response_json = response.dump();
+  for (const auto& t : c.timed) {
+    for (const auto& [side, ns] :
+         {std::pair{std::string("candidate"), &t.cand}, std::pair{g.baseline, &t.base}}) {
+      rec.samples.push_back({t.label, side, {}});
+      for (double v : *ns) rec.samples.back().ns.push_back(static_cast<int64_t>(v));
+    }
+  }
+  for (const auto& cc : g.configs) {
+    ConfigResult cr;
+    cr.config = cc.label;
+    cr.sizes_json = sizes_json(cc.sizes);
+    cr.candidate_median_ns = cc.cand_median_ns;
+    cr.baseline_median_ns = cc.base_median_ns;
+    cr.ratio = cc.ratio;
+    cr.p_faster = cc.p_faster;
+    cr.p_slower = cc.p_slower;
+    cr.credit = cc.credit;
+    cr.suspect = cc.suspect;
+    rec.configs.push_back(cr);
+  }
+  return rec;
+}
+
+json record_grade(GradeStore& store, Clock& clock, const GradeResult& g, RecordContext& c) {
+  const GradeRequest& req = *c.request;
+  const bool answer = req.route != "score" && !g.harness_fault;
+  json r = response_json(g, c);
+  const double finished = clock.now_unix();
+  const int64_t t0 = clock.monotonic_ns();
+  if (answer) {
+    auto id = store.record_submission(submission_record(g, c, r, finished));
+    if (id) {
+      r["submission_id"] = *id;
+    } else {
+      // Nothing was recorded: the grade cannot stand as an answer.
+      r["verdict"] = verdict_name(Verdict::kJudgeError);
+      r["harness_fault"] = true;
+      r["fault"] = resource_name(Resource::kDatabase);
+      r["speedup"] = nullptr;
+      r["detail"] =
+          "judge fault: recording the submission failed (database): " + id.error().message;
+    }
+  } else {
+    ScoreCallRecord s;
+    s.rank = req.rank;
+    s.kernel = c.kernel;
+    s.language = req.language;
+    s.precision = req.precision;
+    s.preset = c.preset;
+    s.content_hash = c.content_hash;
+    s.verdict = verdict_name(g.verdict);
+    s.speedup = g.speedup;
+    s.run_id = req.run_id;
+    s.optimizer = req.optimizer;
+    s.received_at = c.received_at;
+    s.finished_at = finished;
+    s.response_json = r.dump();
+    (void)store.record_score_call(s);
+  }
+  r["timings_s"]["record"] = static_cast<double>(clock.monotonic_ns() - t0) * 1e-9;
+  return r;
+}
+
+}  // namespace hpcab::judge

@@ -1,0 +1,45 @@
+// Stage: record. From the typed grade to what leaves the judge: the response JSON (SPEC §4
+// fields plus the additions in docs/api.md) and the database row. A /submit is recorded as the
+// candidate's answer unless the judge's own machinery failed: such a grade is logged as a call
+// (so an operator sees it) but never becomes an answer, so it cannot count against a
+// single-submission policy or appear in research outputs as the agent's result.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "judge/grade/effects.h"
+#include "judge/grade/verdict.h"
+#include "judge/grader.h"
+
+namespace hpcab::judge {
+
+// What the record stage needs of the request and the build besides the grade itself.
+struct RecordContext {
+  const GradeRequest* request = nullptr;
+  std::string kernel, preset;
+  SymbolTable sizes;  // the public preset's
+  std::string content_hash, build_log;
+  std::optional<int64_t> workspace_bytes;
+  std::string machine;
+  double received_at = 0;
+  std::map<std::string, double> timings_s;
+  std::vector<TimedConfig> timed;  // their samples are recorded
+};
+
+// The response body (always a JSON object, for a 200).
+nlohmann::json response_json(const GradeResult& g, const RecordContext& c);
+
+// The /submit row.
+SubmissionRecord submission_record(const GradeResult& g, const RecordContext& c,
+                                   const nlohmann::json& response, double finished_at);
+
+// Records the grade and returns the response to send: with submission_id when recorded as an
+// answer; turned into a judge_error when recording itself failed.
+nlohmann::json record_grade(GradeStore& store, Clock& clock, const GradeResult& g,
+                            RecordContext& c);
+
+}  // namespace hpcab::judge

@@ -1,0 +1,60 @@
+#include "judge/grade/types.h"
+
+namespace hpcab::judge {
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kOk:
+      return "ok";
+    case Verdict::kBuildError:
+      return "build_error";
+    case Verdict::kIncorrect:
+      return "incorrect";
+    case Verdict::kOverfit:
+      return "overfit";
+    case Verdict::kTimeout:
+      return "timeout";
+    case Verdict::kCrash:
+      return "crash";
+    case Verdict::kMemory:
+      return "memory";
+    case Verdict::kRejected:
+      return "rejected";
+    case Verdict::kJudgeError:
+      return "judge_error";
+  }
+  return "judge_error";
+}
+
+const char* resource_name(Resource r) {
+  switch (r) {
+    case Resource::kNone:
+      return "";
+    case Resource::kScratch:
+      return "scratch";
+    case Resource::kState:
+      return "state";
+    case Resource::kRunner:
+      return "runner";
+    case Resource::kSandbox:
+      return "sandbox";
+    case Resource::kDatabase:
+      return "database";
+    case Resource::kCompiler:
+      return "compiler";
+    case Resource::kInternal:
+      return "internal";
+  }
+  return "internal";
+}
+
+RunFailure judge_fault(Resource r, const std::string& detail) {
+  RunFailure f;
+  f.verdict = Verdict::kJudgeError;
+  f.detail = detail;
+  f.harness = true;
+  f.resource = r;
+  return f;
+}
+
+}  // namespace hpcab::judge

@@ -1,0 +1,93 @@
+// The values a grade passes from stage to stage (docs/grading.md, "The pipeline"): what to run
+// (ConfigPlan), what came of it (ConfigOutcome, RunFailure) and the verdicts.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/expr.h"
+
+namespace hpcab::judge {
+
+// SPEC §4: the verdict of a grade.
+enum class Verdict {
+  kOk,
+  kBuildError,
+  kIncorrect,
+  kOverfit,
+  kTimeout,
+  kCrash,
+  kMemory,
+  kRejected,
+  kJudgeError,
+};
+
+// The wire name ("ok", "build_error", ...).
+const char* verdict_name(Verdict v);
+
+// Which of the judge's own resources failed (fault attribution: never the candidate's).
+enum class Resource {
+  kNone,
+  kScratch,   // the scratch filesystem (sandbox work dirs)
+  kState,     // the state dir (build cache, database)
+  kRunner,    // the hpcab-runner binary
+  kSandbox,   // fork, pipes, bubblewrap set-up
+  kDatabase,  // recording
+  kCompiler,  // the toolchain or the reference build
+  kInternal,  // an exception or a broken invariant inside the judge
+};
+
+// The metrics label ("scratch", "state", ...); empty for kNone.
+const char* resource_name(Resource r);
+
+// A verdict-bearing failure of one runner session or stage. `harness` (the judge's own fault)
+// implies verdict kJudgeError and a `resource`.
+struct RunFailure {
+  Verdict verdict = Verdict::kCrash;
+  std::string detail;
+  bool harness = false;
+  bool timed_out = false;
+  Resource resource = Resource::kNone;
+};
+
+// A failure of the judge's machinery: verdict judge_error, harness_fault, the resource named.
+RunFailure judge_fault(Resource r, const std::string& detail);
+
+using MaybeFailure = std::optional<RunFailure>;
+
+// What one configuration runs (the plan stage makes these; the configuration run executes
+// them).
+struct ConfigPlan {
+  enum class Kind { kPublic, kHiddenVariant, kHiddenPreset, kHiddenTimed, kBaseline };
+  Kind kind = Kind::kPublic;
+  std::string label;
+  SymbolTable sizes;
+  std::vector<uint64_t> seeds;  // one per timed call (one per case when untimed)
+  uint64_t warm_seed = 0;
+  std::string dist = "auto";
+  double scale = 1;
+  bool timed = true;         // false: correctness only (one call per seed)
+  bool paired = false;       // baseline alternates with the candidate in the same slot
+  bool determinism = false;  // run seeds[0] twice and compare (before /submit records)
+  bool check = true;         // false: timing only (baseline measurement), no oracle, no compare
+  int cand_threads = 0;      // threads of the timed library; 0: every CPU of the slot
+};
+
+// What came of one configuration.
+struct ConfigOutcome {
+  std::vector<double> cand_ns, base_ns;
+  std::string failed_output;  // the first output that did not match (for redacted details)
+  // The judge's own view of the candidate's calls (median) and the least overshoot of any call
+  // beyond the allowance (> 0: even the most favourable call shows a lying clock).
+  double judge_median_ns = 0, overshoot_min_ns = 0;
+  double reported_median_ns = 0;  // what the runner claimed (the floor judges the claim)
+  bool correct = true;
+  std::string detail;
+  double max_rel_error = 0;
+  MaybeFailure failure;
+};
+
+}  // namespace hpcab::judge

@@ -1,0 +1,105 @@
+#include "judge/grade/verdict.h"
+
+#include "common/stats.h"
+
+namespace hpcab::judge {
+
+namespace {
+
+// The grade ended before its statistics: the failure is the verdict.
+GradeResult stopped_result(const GradeOutcome& o, GradeResult r) {
+  const RunFailure& f = *o.stopped;
+  r.verdict = f.harness ? Verdict::kJudgeError : f.verdict;
+  r.detail = f.detail;
+  r.recorded_detail = f.detail;
+  r.harness_fault = f.harness || f.verdict == Verdict::kJudgeError;
+  r.fault_resource =
+      r.harness_fault && f.resource == Resource::kNone ? Resource::kInternal : f.resource;
+  r.timed_out = f.timed_out;
+  return r;
+}
+
+ConfigCredit credit_config(const TimedConfig& t, const VerdictRules& rules, std::string* why) {
+  Credit c = credit_speedup(t.cand, t.base, rules.alpha);
+  ConfigCredit cc;
+  cc.label = t.label;
+  cc.sizes = t.sizes;
+  cc.hidden = t.hidden;
+  cc.cand_median_ns = c.cand_median;
+  cc.base_median_ns = c.base_median;
+  cc.ratio = c.ratio;
+  cc.p_faster = c.p_faster;
+  cc.p_slower = c.p_slower;
+  cc.credit = c.credit;
+  cc.samples = t.cand.size();
+  *why = rules.implausible ? rules.implausible(t, c.cand_median) : "";
+  if (c.ratio > rules.suspect_speedup) {
+    *why = "speedup " + std::to_string(c.ratio) + " exceeds the " +
+           std::to_string(rules.suspect_speedup) + "x plausibility threshold";
+  }
+  cc.suspect = !why->empty();
+  return cc;
+}
+
+}  // namespace
+
+GradeResult decide(const GradeOutcome& o, const VerdictRules& rules) {
+  GradeResult r;
+  r.baseline = o.baseline;
+  r.build_ok = o.build_ok;
+  r.max_rel_error = o.max_rel_error;
+  r.hidden_correct = o.submit ? std::optional<bool>(false) : std::nullopt;
+  r.public_correct = o.public_correct;
+  r.hidden_passed = o.hidden_passed;
+  r.hidden_total = o.hidden_total;
+  if (o.stopped) return stopped_result(o, r);
+  if (!o.public_correct) {
+    r.verdict = Verdict::kIncorrect;
+    r.detail = r.recorded_detail = o.public_failure;
+    return r;
+  }
+  r.baseline_protocol = o.baseline_protocol;
+  if (o.submit && o.hidden_passed != o.hidden_total) {
+    // The public draws passed but a hidden one did not: tuned to what it could see.
+    const std::string head = std::to_string(o.hidden_total - o.hidden_passed) + " of " +
+                             std::to_string(o.hidden_total) + " hidden cases failed; first: ";
+    r.verdict = Verdict::kOverfit;
+    r.detail = head + o.first_hidden_public;
+    r.recorded_detail = head + o.first_hidden_recorded;
+    return r;
+  }
+  if (o.submit) r.hidden_correct = true;
+  r.correct = true;
+  r.verdict = Verdict::kOk;
+
+  // Statistics per configuration; task speedup = geometric mean of the credits.
+  std::vector<double> credits;
+  std::string suspect_reason;
+  for (const auto& t : o.timed) {
+    std::string why;
+    ConfigCredit cc = credit_config(t, rules, &why);
+    if (!why.empty() && !r.suspect) {
+      r.suspect = true;
+      suspect_reason = t.label + ": " + why;
+    }
+    if (r.configs.empty()) {
+      r.public_ratio = cc.ratio;
+      r.native_ns = cc.cand_median_ns;
+      r.baseline_ns = cc.base_median_ns;
+      r.p_value = cc.p_faster;
+    }
+    credits.push_back(cc.credit);
+    r.configs.push_back(std::move(cc));
+  }
+  if (r.suspect) {
+    r.detail = "correct; speedup not credited until reviewed (suspect): " + suspect_reason;
+  } else {
+    r.speedup = geomean(credits);
+    r.detail = "correct on " + std::to_string(o.timed.size()) + " timed configuration(s); " +
+               o.baseline_protocol;
+  }
+  r.recorded_detail = r.detail;
+  return r;
+}
+
+}  // namespace hpcab::judge

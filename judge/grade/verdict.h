@@ -1,0 +1,83 @@
+// Stage: verdict (pure). From what the pipeline observed (GradeOutcome) to the typed grade
+// (GradeResult): the verdict, the per-configuration statistics and credits (SPEC §5.8), the
+// plausibility checks (SPEC §5.9), and the two details: the public one, which may reach the
+// agent and never names a hidden draw, and the recorded one, for the database.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/expr.h"
+#include "judge/grade/types.h"
+
+namespace hpcab::judge {
+
+// One configuration whose samples are credited.
+struct TimedConfig {
+  std::string label;
+  SymbolTable sizes;
+  bool hidden = false;
+  std::vector<double> cand, base;
+  double judge_median_ns = 0, overshoot_min_ns = 0, reported_median_ns = 0;
+};
+
+// Everything the stages before the verdict found out.
+struct GradeOutcome {
+  bool submit = false;
+  std::string baseline;           // the credited baseline's name
+  std::string baseline_protocol;  // how its samples were taken (paired, or cached)
+  bool build_ok = false;
+  // A failure that ended the grade early: a build error, a run failure (crash, timeout,
+  // memory, rejected) or a fault of the judge's own.
+  MaybeFailure stopped;
+  std::optional<double> max_rel_error;
+  bool public_run = false;  // the public configuration ran to its comparison
+  bool public_correct = false;
+  std::string public_failure;  // its comparison's detail (public sizes: may be shown)
+  int hidden_passed = 0, hidden_total = 0;
+  std::string first_hidden_public;    // which hidden case failed, without its sizes or values
+  std::string first_hidden_recorded;  // the same with the draw's detail, for the database
+  std::vector<TimedConfig> timed;     // the public configuration first
+};
+
+struct ConfigCredit {
+  std::string label;
+  SymbolTable sizes;
+  bool hidden = false;
+  double cand_median_ns = 0, base_median_ns = 0, ratio = 0, p_faster = 1, p_slower = 1;
+  double credit = 1;
+  std::size_t samples = 0;
+  bool suspect = false;
+};
+
+struct GradeResult {
+  Verdict verdict = Verdict::kJudgeError;
+  std::string detail;           // for the response
+  std::string recorded_detail;  // for the database (may name hidden draws)
+  bool harness_fault = false;
+  Resource fault_resource = Resource::kNone;
+  bool timed_out = false;
+  bool build_ok = false, correct = false, public_correct = false;
+  std::optional<bool> hidden_correct;  // /submit only
+  int hidden_passed = 0, hidden_total = 0;
+  std::optional<double> speedup;  // credited task speedup; none unless ok and not suspect
+  std::optional<double> public_ratio, native_ns, baseline_ns, p_value;
+  std::optional<double> max_rel_error;
+  bool suspect = false;
+  std::string baseline, baseline_protocol;
+  std::vector<ConfigCredit> configs;
+};
+
+struct VerdictRules {
+  double alpha = 0.1;             // one-sided Mann-Whitney per configuration
+  double suspect_speedup = 1000;  // above: suspect, not credited
+  // Why a timed configuration's numbers cannot be trusted (empty when they can): the clock
+  // audit and the bandwidth floor (Grader::plausibility_problem).
+  std::function<std::string(const TimedConfig&, double cand_median_ns)> implausible;
+};
+
+GradeResult decide(const GradeOutcome& outcome, const VerdictRules& rules);
+
+}  // namespace hpcab::judge

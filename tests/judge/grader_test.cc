@@ -1,0 +1,689 @@
+// The grade pipeline's rules with fakes for every side effect (judge/grade/effects.h): a
+// scripted runner that speaks the real line protocol (judge/runner/protocol.h), a compiler, a
+// store, a clock, entropy and a scratch filesystem, all in memory. No bubblewrap, no compiler,
+// no timing: each verdict path in milliseconds. The real end-to-end suites (judge_e2e,
+// adversarial) sit on top of the same stages with the real effects.
+#include "judge/grader.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "common/manifest.h"
+#include "judge/config.h"
+#include "judge/grade/effects.h"
+#include "judge/grade/plan.h"
+#include "judge/grade/verdict.h"
+#include "judge/runner/protocol.h"
+
+namespace hpcab::judge {
+namespace {
+
+namespace proto = runner_protocol;
+using json = nlohmann::json;
+
+// ---------------------------------------------------------------------------------------------
+// Fakes
+
+class FakeClock : public Clock {
+ public:
+  double now_unix() override { return 1.7e9; }
+  int64_t monotonic_ns() override { return ns_; }
+  void pause_us(int us) override { ns_ += std::max(us, 1) * 1000; }
+  void advance(int64_t ns) { ns_ += ns; }
+
+ private:
+  int64_t ns_ = 1'000'000'000;
+};
+
+class FakeEntropy : public Entropy {
+ public:
+  void fill(void* out, std::size_t n) override {
+    auto* p = static_cast<unsigned char*>(out);
+    for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(counter_++ * 37 + 11);
+  }
+
+ private:
+  unsigned counter_ = 0;
+};
+
+class FakeScratch : public ScratchFs {
+ public:
+  std::optional<Error> make_dir_error;
+  int made = 0, removed = 0;
+  Result<std::string> make_dir(const std::string& prefix) override {
+    if (make_dir_error) return *make_dir_error;
+    return "/fake/" + prefix + "-" + std::to_string(made++);
+  }
+  void remove(const std::string&) override { ++removed; }
+  Result<std::string> read(const std::string& path) override { return "text of " + path; }
+};
+
+class FakeCompiler : public Compiler {
+ public:
+  bool submission_compiles = true;
+  bool submission_times_out = false;
+  std::optional<Error> fails;  // the toolchain itself cannot run
+  bool reference_breaks = false;
+  std::function<void()> hook;  // runs on every build (a test injects a throw here)
+  Result<BuildResult> build(const BuildRequest& r) override {
+    if (hook) hook();
+    if (fails) return *fails;
+    BuildResult b;
+    b.hash = "hash-" + r.flavor;
+    b.library = "lib-" + r.flavor + ".so";
+    b.ok =
+        r.flavor == "submission" ? submission_compiles && !submission_times_out : !reference_breaks;
+    b.timed_out = r.flavor == "submission" && submission_times_out;
+    b.log = b.ok ? "" : "kernel.c:1: error: expected ';'";
+    return b;
+  }
+};
+
+class FakeStore : public GradeStore {
+ public:
+  std::vector<SubmissionRecord> submissions;
+  std::vector<ScoreCallRecord> calls;
+  std::map<std::string, BaselineSamples> baselines;
+  bool record_fails = false;
+  Result<int64_t> record_submission(const SubmissionRecord& r) override {
+    if (record_fails) return Error{"disk I/O error", Errc::kNoSpace};
+    submissions.push_back(r);
+    return static_cast<int64_t>(submissions.size());
+  }
+  Result<int64_t> record_score_call(const ScoreCallRecord& r) override {
+    calls.push_back(r);
+    return static_cast<int64_t>(calls.size());
+  }
+  static std::string k(const BaselineKey& key) {
+    return key.kernel + "|" + key.precision + "|" + key.sizes_json + "|" + key.baseline;
+  }
+  Result<std::optional<BaselineSamples>> get_baseline(const BaselineKey& key) override {
+    auto it = baselines.find(k(key));
+    if (it == baselines.end()) return std::optional<BaselineSamples>();
+    return std::optional<BaselineSamples>(it->second);
+  }
+  Status put_baseline(const BaselineKey& key, const BaselineSamples& s) override {
+    baselines[k(key)] = s;
+    return Ok{};
+  }
+};
+
+// How one scripted runner behaves. Outputs are 4 doubles derived from the draw's seed, so the
+// oracle and an honest candidate agree on every draw and differ between draws.
+struct Script {
+  int64_t call_ns = 1'000'000;             // what the runner reports per call
+  int64_t view_extra_ns = 0;               // how much longer the judge sees each call take
+  bool wrong = false;                      // every output off by one
+  bool wrong_on_hidden = false;            // off by one on draws with an explicit distribution
+  bool nondeterministic = false;           // the rerun of a draw differs
+  std::optional<std::string> hello_error;  // "error <fault> <message>" instead of hello
+  bool crash_on_go = false;                // segfault during the call
+  bool hang_on_go = false;                 // never answers go
+  bool oom_on_go = false;                  // allocation failure, then abort
+  std::optional<std::string> post_reply;   // a post problem reported by the runner
+  std::optional<std::string> go_reply;     // a forged reply to go
+  bool io_error_on_save = false;           // the runner cannot save the outputs
+  bool io_confirmed = true;                // ... and the filesystem is really full
+  std::string extra_after_call;            // a process left running after the call
+  bool busy_thread = false;                // a thread that never goes to sleep
+};
+
+class FakeChannel : public RunnerChannel {
+ public:
+  FakeChannel(Script s, FakeClock* clock) : s_(std::move(s)), clock_(clock) {
+    if (s_.hello_error) {
+      replies_.push_back(*s_.hello_error);
+    } else {
+      replies_.push_back(proto::hello_reply());
+    }
+  }
+  Status send(const std::string& line) override {
+    if (closed_) return Error{"closed", Errc::kClosed};
+    const proto::Command c = proto::parse_command(line);
+    switch (c.verb) {
+      case proto::Command::Verb::kPrep:
+        seed_ = c.seed;
+        dist_ = c.dist;
+        replies_.push_back(proto::ready_reply());
+        break;
+      case proto::Command::Verb::kGo:
+        if (s_.crash_on_go) {
+          die(SIGSEGV, "");
+        } else if (s_.oom_on_go) {
+          die(SIGABRT, std::string(proto::kAllocationFailedMarker) + ": 1000 bytes\n");
+        } else if (s_.hang_on_go) {
+          hang_ = true;
+        } else {
+          clock_->advance(s_.call_ns + s_.view_extra_ns);
+          replies_.push_back(s_.go_reply.value_or(proto::done_reply(s_.call_ns)));
+        }
+        break;
+      case proto::Command::Verb::kPost:
+        if (c.save && s_.io_error_on_save) {
+          replies_.push_back(proto::error_reply(proto::Fault::kIo, "write_npy: No space left"));
+          break;
+        }
+        if (c.save) saved_[c.tag] = make_outputs(c.tag == "again");
+        replies_.push_back(s_.post_reply.value_or(proto::posted_ok_reply()));
+        break;
+      case proto::Command::Verb::kPing:
+        replies_.push_back(proto::pong_reply());
+        break;
+      case proto::Command::Verb::kQuit:
+        closed_ = true;
+        break;
+      case proto::Command::Verb::kUnknown:
+        replies_.push_back(proto::error_reply(proto::Fault::kCommand, "unknown"));
+        break;
+    }
+    return Ok{};
+  }
+  Result<std::string> receive(double) override {
+    if (hang_) return Error{"timeout", Errc::kTimeout};
+    if (replies_.empty()) return Error{"eof", Errc::kClosed};
+    std::string r = replies_.front();
+    replies_.pop_front();
+    return r;
+  }
+  void pause() override {}
+  void resume() override {}
+  ProcessResult finish(double) override { return end_; }
+  ProcessResult kill_now() override {
+    closed_ = true;
+    ProcessResult r;
+    r.term_signal = SIGKILL;
+    return r;
+  }
+  bool idle() override { return true; }
+  bool alive() override { return !closed_; }
+  Result<std::string> extra_processes() override {
+    if (calls_seen_++ == 0) return std::string();  // at hello
+    return s_.extra_after_call;
+  }
+  std::vector<ThreadEntry> threads() override {
+    if (!s_.busy_thread) return {ThreadEntry{2, 'S', 100}};
+    return {ThreadEntry{2, 'R', 100}};
+  }
+  Result<std::map<std::string, NdArray>> outputs(const std::string& tag) override {
+    auto it = saved_.find(tag);
+    if (it == saved_.end()) return Error{"no outputs saved for " + tag, Errc::kNotFound};
+    return it->second;
+  }
+  std::optional<std::string> confirm_io_fault() override {
+    if (s_.io_confirmed) return std::string("0 KiB free");
+    return std::nullopt;
+  }
+
+ private:
+  void die(int sig, const std::string& output) {
+    closed_ = true;
+    end_.term_signal = sig;
+    end_.output = output;
+  }
+  std::map<std::string, NdArray> make_outputs(bool rerun) {
+    NdArray a(DType::kFloat64, {4});
+    const bool off = s_.wrong || (s_.wrong_on_hidden && dist_ != "auto");
+    for (int i = 0; i < 4; ++i) {
+      double v = static_cast<double>(seed_ % 1000) + i + (off ? 1 : 0);
+      if (rerun && s_.nondeterministic) v += 0.5;
+      a.as<double>()[i] = v;
+    }
+    std::map<std::string, NdArray> out;
+    out.emplace("a", std::move(a));
+    return out;
+  }
+
+  Script s_;
+  FakeClock* clock_;
+  std::deque<std::string> replies_;
+  uint64_t seed_ = 0;
+  std::string dist_ = "auto";
+  bool closed_ = false, hang_ = false;
+  ProcessResult end_;
+  std::map<std::string, std::map<std::string, NdArray>> saved_;
+  int calls_seen_ = 0;
+};
+
+class FakeLauncher : public RunnerLauncher {
+ public:
+  explicit FakeLauncher(FakeClock* clock) : clock_(clock) {}
+  Script candidate, baseline, oracle;
+  std::optional<Error> fails;
+  std::function<void()> hook;      // runs on every launch (a test injects a throw here)
+  std::vector<std::string> roles;  // every launch, in order
+  Result<std::unique_ptr<RunnerChannel>> launch(const RunnerSpec& spec) override {
+    roles.push_back(spec.role);
+    if (hook) hook();
+    if (fails) return *fails;
+    const Script& s = spec.candidate ? candidate : spec.role == "oracle" ? oracle : baseline;
+    return std::unique_ptr<RunnerChannel>(std::make_unique<FakeChannel>(s, clock_));
+  }
+
+ private:
+  FakeClock* clock_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Fixture
+
+class GraderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto corpus = load_corpus(std::string(HPCAB_SOURCE_DIR) + "/corpus");
+    ASSERT_TRUE(corpus) << corpus.error().message;
+    config_.timed_calls = 8;
+    config_.slots = {{0}};
+    config_.scratch_dir = "/fake";
+    config_.memory_bandwidth_gbs = 0;
+    // The baseline is 2 ms per call, the candidate 1 ms: an honest 2x.
+    launcher_.baseline.call_ns = 2'000'000;
+    launcher_.oracle.call_ns = 2'000'000;
+    corpus_ = std::move(*corpus);
+  }
+  Grader& grader() {
+    if (!grader_) {
+      GradeEffects fx{&launcher_, &compiler_, &store_, &clock_, &entropy_, &scratch_};
+      grader_ = std::make_unique<Grader>(config_, corpus_, fx, "k3y", "fake machine");
+    }
+    return *grader_;
+  }
+  json grade(const std::string& route, const std::string& kernel = "s000") {
+    GradeRequest r;
+    r.route = route;
+    r.kernel = kernel;
+    r.source = "void s000_fp64() {}";
+    r.run_id = "run-1";
+    return grader().grade(r);
+  }
+
+  JudgeConfig config_;
+  std::vector<Manifest> corpus_;
+  FakeClock clock_;
+  FakeEntropy entropy_;
+  FakeScratch scratch_;
+  FakeCompiler compiler_;
+  FakeStore store_;
+  FakeLauncher launcher_{&clock_};
+  std::unique_ptr<Grader> grader_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Verdicts
+
+TEST_F(GraderTest, HonestFasterSubmitIsOkAndCreditedFromPairedSamples) {
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_TRUE(r["correct"].get<bool>());
+  EXPECT_TRUE(r["hidden_correct"].get<bool>());
+  EXPECT_EQ(r["hidden_passed"], r["hidden_total"]);
+  EXPECT_EQ(r["hidden_total"].get<int>(), config_.hidden_variants + 1 + 2);  // + M + 2 timed
+  ASSERT_TRUE(r["speedup"].is_number());
+  EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 1e-9);
+  EXPECT_FALSE(r["harness_fault"].get<bool>());
+  EXPECT_EQ(r["configs"].size(), 3u);  // public + 2 hidden timed
+  EXPECT_EQ(r["configs"][1]["sizes"], "(hidden)");
+  ASSERT_EQ(store_.submissions.size(), 1u);
+  EXPECT_EQ(r["submission_id"], 1);
+  EXPECT_EQ(store_.submissions[0].verdict, "ok");
+  EXPECT_EQ(store_.submissions[0].samples.size(), 6u);  // both sides of 3 configurations
+  EXPECT_TRUE(store_.calls.empty());
+  EXPECT_EQ(scratch_.removed, scratch_.made);  // the grade's dir is removed
+}
+
+TEST_F(GraderTest, ScoreUsesCachedBaselineAndIsLoggedAsACallNotAnAnswer) {
+  json r = grade("score");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_TRUE(r["hidden_correct"].is_null());
+  EXPECT_NE(r["baseline_protocol"].get<std::string>().find("cached"), std::string::npos);
+  EXPECT_TRUE(store_.submissions.empty());
+  EXPECT_EQ(store_.calls.size(), 1u);
+  EXPECT_FALSE(store_.baselines.empty());
+  // A second /score reuses the cached samples: no baseline measurement, only the candidate and
+  // the oracle that checks it.
+  const auto launches = launcher_.roles.size();
+  grade("score");
+  EXPECT_EQ(std::vector<std::string>(launcher_.roles.begin() + launches, launcher_.roles.end()),
+            (std::vector<std::string>{"candidate", "oracle"}));
+}
+
+TEST_F(GraderTest, EqualSpeedIsCreditedOne) {
+  launcher_.candidate.call_ns = 2'000'000;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "ok");
+  EXPECT_DOUBLE_EQ(r["speedup"].get<double>(), 1.0);
+}
+
+TEST_F(GraderTest, SlowerIsCreditedBelowOne) {
+  launcher_.candidate.call_ns = 4'000'000;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "ok");
+  EXPECT_NEAR(r["speedup"].get<double>(), 0.5, 1e-9);
+}
+
+TEST_F(GraderTest, WrongOutputsAreIncorrectWithoutSpeedup) {
+  launcher_.candidate.wrong = true;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "incorrect");
+  EXPECT_FALSE(r["public_correct"].get<bool>());
+  EXPECT_TRUE(r["speedup"].is_null());
+  EXPECT_NE(r["detail"].get<std::string>().find("public S"), std::string::npos);
+  EXPECT_EQ(store_.submissions.size(), 1u);  // a wrong answer is still the agent's answer
+}
+
+TEST_F(GraderTest, HiddenFailureIsOverfitAndItsDrawStaysOutOfTheResponse) {
+  launcher_.candidate.wrong_on_hidden = true;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "overfit") << r.dump();
+  EXPECT_TRUE(r["public_correct"].get<bool>());
+  EXPECT_FALSE(r["hidden_correct"].get<bool>());
+  const std::string shown = r["detail"];
+  ASSERT_EQ(store_.submissions.size(), 1u);
+  const std::string recorded = store_.submissions[0].detail;
+  EXPECT_NE(shown, recorded);
+  EXPECT_EQ(shown.find("{\""), std::string::npos) << shown;  // no sizes object
+  EXPECT_NE(recorded.find("{\""), std::string::npos) << recorded;
+}
+
+TEST_F(GraderTest, NondeterministicOutputsFailTheDeterminismCase) {
+  launcher_.candidate.nondeterministic = true;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "overfit") << r.dump();
+  EXPECT_NE(store_.submissions[0].detail.find("nondeterministic"), std::string::npos);
+}
+
+TEST_F(GraderTest, CompileErrorIsBuildError) {
+  compiler_.submission_compiles = false;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "build_error");
+  EXPECT_FALSE(r["build_ok"].get<bool>());
+  EXPECT_FALSE(r["harness_fault"].get<bool>());
+  EXPECT_NE(r["detail"].get<std::string>().find("expected ';'"), std::string::npos);
+  EXPECT_TRUE(launcher_.roles.empty());
+}
+
+TEST_F(GraderTest, CompileTimeoutIsBuildErrorTimedOut) {
+  compiler_.submission_times_out = true;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "build_error");
+  EXPECT_TRUE(r["timed_out"].get<bool>());
+}
+
+TEST_F(GraderTest, LibraryThatDoesNotLoadIsBuildError) {
+  launcher_.candidate.hello_error = proto::error_reply(proto::Fault::kLoad, "undefined symbol");
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "build_error") << r.dump();
+  EXPECT_FALSE(r["harness_fault"].get<bool>());
+}
+
+TEST_F(GraderTest, CallThatNeverReturnsIsTimeout) {
+  launcher_.candidate.hang_on_go = true;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "timeout");
+  EXPECT_TRUE(r["timed_out"].get<bool>());
+}
+
+TEST_F(GraderTest, SegfaultIsCrash) {
+  launcher_.candidate.crash_on_go = true;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "crash");
+  EXPECT_FALSE(r["harness_fault"].get<bool>());
+}
+
+TEST_F(GraderTest, FailedAllocationIsMemory) {
+  launcher_.candidate.oom_on_go = true;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "memory");
+}
+
+struct RejectCase {
+  const char* name;
+  std::function<void(Script&)> arrange;
+  const char* says;
+};
+
+class GraderRejects : public GraderTest, public ::testing::WithParamInterface<RejectCase> {};
+
+TEST_P(GraderRejects, EachRejectionReason) {
+  GetParam().arrange(launcher_.candidate);
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "rejected") << r.dump();
+  EXPECT_FALSE(r["harness_fault"].get<bool>());
+  EXPECT_TRUE(r["speedup"].is_null());
+  EXPECT_NE(r["detail"].get<std::string>().find(GetParam().says), std::string::npos) << r["detail"];
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Reasons, GraderRejects,
+    ::testing::Values(
+        RejectCase{"ConstWrite", [](Script& s) { s.post_reply = "posted const b 3"; },
+                   "wrote through a const pointer"},
+        RejectCase{"GuardZone", [](Script& s) { s.post_reply = "posted guard a 64"; },
+                   "guard zone damaged"},
+        RejectCase{"LateWrite", [](Script& s) { s.post_reply = "posted late a 0"; },
+                   "changed after the call returned"},
+        RejectCase{"ForgedReply", [](Script& s) { s.go_reply = "posted ok"; },
+                   "fd 3 belongs to the judge"},
+        RejectCase{"LeftoverProcess",
+                   [](Script& s) { s.extra_after_call = "1 process(es) besides the runner"; },
+                   "running after the call returned"},
+        RejectCase{"BusyThread", [](Script& s) { s.busy_thread = true; }, "kept running"},
+        RejectCase{"UnconfirmedIoFault",
+                   [](Script& s) {
+                     s.io_error_on_save = true;
+                     s.io_confirmed = false;
+                   },
+                   "cannot confirm"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST_F(GraderTest, WorkspaceOutOfRangeIsRejected) {
+  GradeRequest r;
+  r.route = "submit";
+  r.kernel = "s000";
+  r.source = "x";
+  r.workspace_bytes = "N*N*N*N";
+  json j = grader().grade(r);
+  EXPECT_EQ(j["verdict"], "rejected");
+  EXPECT_NE(j["detail"].get<std::string>().find("workspace_bytes"), std::string::npos);
+}
+
+TEST_F(GraderTest, UngradeableConfigurationIsRejectedToday) {
+  // s311's hidden preset M sums 1e8 values: reduction length times epsilon reaches rtol.
+  // (Issue 13 makes such a configuration excluded instead; until then it is a rejection.)
+  GradeRequest r;
+  r.route = "submit";
+  r.kernel = "s311";
+  r.source = "x";
+  json j = grader().grade(r);
+  EXPECT_EQ(j["verdict"], "rejected") << j.dump();
+  EXPECT_NE(j["detail"].get<std::string>().find("ungradeable"), std::string::npos);
+}
+
+TEST_F(GraderTest, ImplausibleSpeedupIsSuspectAndNotCredited) {
+  launcher_.candidate.call_ns = 1000;  // 2000x faster than the baseline
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "ok");
+  EXPECT_TRUE(r["suspect"].get<bool>());
+  EXPECT_TRUE(r["speedup"].is_null());
+  EXPECT_NE(r["detail"].get<std::string>().find("plausibility threshold"), std::string::npos);
+}
+
+TEST_F(GraderTest, ClockThatLiesOnEveryCallIsSuspect) {
+  launcher_.candidate.call_ns = 100'000;          // it claims 0.1 ms
+  launcher_.candidate.view_extra_ns = 5'000'000;  // the judge sees 5.1 ms
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "ok");
+  EXPECT_TRUE(r["suspect"].get<bool>());
+  EXPECT_NE(r["detail"].get<std::string>().find("clock tampering"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Faults of the judge's own machinery: judge_error, harness_fault, the resource named, never
+// recorded as the candidate's answer.
+
+void ExpectJudgeFault(const json& r, const FakeStore& store, const std::string& resource) {
+  EXPECT_EQ(r["verdict"], "judge_error") << r.dump();
+  EXPECT_TRUE(r["harness_fault"].get<bool>());
+  EXPECT_EQ(r["fault"], resource);
+  EXPECT_FALSE(r.contains("submission_id"));
+  EXPECT_TRUE(store.submissions.empty());
+  EXPECT_EQ(store.calls.size(), 1u);  // logged as a call for the operator
+  EXPECT_EQ(store.calls[0].verdict, "judge_error");
+}
+
+TEST_F(GraderTest, ScratchFullWhenSavingOutputsIsTheJudgesFault) {
+  launcher_.candidate.io_error_on_save = true;
+  json r = grade("submit");
+  ExpectJudgeFault(r, store_, "scratch");
+  EXPECT_NE(r["detail"].get<std::string>().find("scratch filesystem"), std::string::npos);
+}
+
+TEST_F(GraderTest, ScratchDirThatCannotBeCreatedIsTheJudgesFault) {
+  scratch_.make_dir_error = Error{"No space left on device", Errc::kNoSpace};
+  ExpectJudgeFault(grade("submit"), store_, "scratch");
+}
+
+TEST_F(GraderTest, StagingIntoAFullScratchIsTheJudgesFault) {
+  launcher_.fails = Error{"cannot stage lib.so: No space left on device", Errc::kNoSpace};
+  ExpectJudgeFault(grade("submit"), store_, "scratch");
+}
+
+TEST_F(GraderTest, MissingRunnerBinaryIsTheJudgesFault) {
+  launcher_.fails = Error{"the runner binary is missing", Errc::kNotFound};
+  ExpectJudgeFault(grade("submit"), store_, "runner");
+}
+
+TEST_F(GraderTest, ForkFailureIsTheJudgesFault) {
+  launcher_.fails = Error{"fork: Resource temporarily unavailable", Errc::kResource};
+  ExpectJudgeFault(grade("submit"), store_, "sandbox");
+}
+
+TEST_F(GraderTest, ReadOnlyBuildCacheIsTheJudgesFault) {
+  compiler_.fails = Error{"cannot write the build cache: Read-only file system", Errc::kReadOnly};
+  ExpectJudgeFault(grade("submit"), store_, "state");
+}
+
+TEST_F(GraderTest, ReferenceThatDoesNotBuildIsTheJudgesFault) {
+  compiler_.reference_breaks = true;
+  ExpectJudgeFault(grade("submit"), store_, "compiler");
+}
+
+TEST_F(GraderTest, CrashingBaselineIsTheJudgesFault) {
+  launcher_.baseline.crash_on_go = true;
+  json r = grade("submit", "s000");
+  // s000's credited baseline is "c", which is also the oracle here.
+  ExpectJudgeFault(r, store_, "internal");
+}
+
+TEST_F(GraderTest, DatabaseWriteFailureIsTheJudgesFault) {
+  store_.record_fails = true;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "judge_error");
+  EXPECT_TRUE(r["harness_fault"].get<bool>());
+  EXPECT_EQ(r["fault"], "database");
+  EXPECT_TRUE(r["speedup"].is_null());
+}
+
+TEST_F(GraderTest, AnExceptionInAStagePropagatesAndReleasesTheSlot) {
+  compiler_.hook = [] { throw std::runtime_error("injected"); };
+  EXPECT_THROW(grade("submit"), std::runtime_error);
+  compiler_.hook = nullptr;
+  // The single slot and the grader are usable again.
+  EXPECT_EQ(grade("submit")["verdict"], "ok");
+}
+
+TEST_F(GraderTest, ExceptionWhileRunningRemovesTheScratchDirAndStopsTheRunners) {
+  int n = 0;
+  launcher_.hook = [&n] {
+    if (++n == 4) throw std::bad_alloc();  // inside the hidden cases
+  };
+  EXPECT_THROW(grade("submit"), std::bad_alloc);
+  EXPECT_EQ(scratch_.made, 1);
+  EXPECT_EQ(scratch_.removed, 1);
+  launcher_.hook = nullptr;
+  EXPECT_EQ(grade("submit")["verdict"], "ok");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The plan stage (pure)
+
+TEST(GradePlan, ScoreIsStableAndSubmitIsFreshPerNonce) {
+  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000");
+  ASSERT_TRUE(m);
+  JudgeConfig c;
+  auto a = plan_grade(c, *m, "score", "fp64", "S", "key", "n1");
+  auto b = plan_grade(c, *m, "score", "fp64", "S", "key", "n2");
+  EXPECT_EQ(a.public_config.seeds, b.public_config.seeds);
+  EXPECT_TRUE(a.hidden.empty());
+  EXPECT_FALSE(a.public_config.paired);
+  auto s1 = plan_grade(c, *m, "submit", "fp64", "S", "key", "n1");
+  auto s2 = plan_grade(c, *m, "submit", "fp64", "S", "key", "n2");
+  EXPECT_TRUE(s1.public_config.paired);
+  EXPECT_EQ(s1.public_config.seeds, a.public_config.seeds);  // the public draws are the same
+  ASSERT_EQ(s1.hidden.size(), s2.hidden.size());
+  ASSERT_FALSE(s1.hidden.empty());
+  EXPECT_NE(s1.hidden[0].seeds, s2.hidden[0].seeds);
+  EXPECT_TRUE(s1.hidden[0].determinism);
+  auto other_key = plan_grade(c, *m, "score", "fp64", "S", "another", "n1");
+  EXPECT_NE(other_key.public_config.seeds, a.public_config.seeds);
+  int timed = 0;
+  for (const auto& h : s1.hidden) timed += h.kind == ConfigPlan::Kind::kHiddenTimed;
+  EXPECT_EQ(timed, c.submit_fuzzed_configs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The verdict stage (pure)
+
+TEST(GradeVerdict, StoppedGradeCarriesTheFailure) {
+  GradeOutcome o;
+  o.submit = true;
+  o.stopped = RunFailure{Verdict::kTimeout, "candidate: too slow", false, true};
+  GradeResult r = decide(o, {});
+  EXPECT_EQ(r.verdict, Verdict::kTimeout);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.speedup.has_value());
+}
+
+TEST(GradeVerdict, GeometricMeanOfCredits) {
+  GradeOutcome o;
+  o.public_correct = true;
+  std::vector<double> base(10, 4e6), fast(10, 1e6), same(10, 4e6);
+  o.timed.push_back({"public S", {}, false, fast, base, 1e6, -1, 1e6});
+  o.timed.push_back({"hidden#1", {}, true, same, base, 4e6, -1, 4e6});
+  GradeResult r = decide(o, {});
+  EXPECT_EQ(r.verdict, Verdict::kOk);
+  ASSERT_TRUE(r.speedup);
+  EXPECT_NEAR(*r.speedup, 2.0, 1e-9);  // sqrt(4 * 1)
+  EXPECT_NEAR(*r.public_ratio, 4.0, 1e-9);
+}
+
+TEST(RunnerProtocol, RoundTrips) {
+  auto c = proto::parse_command(proto::prep_command(42, "normal", 1e-3));
+  EXPECT_EQ(c.verb, proto::Command::Verb::kPrep);
+  EXPECT_EQ(c.seed, 42u);
+  EXPECT_EQ(c.dist, "normal");
+  EXPECT_DOUBLE_EQ(c.scale, 1e-3);
+  auto p = proto::parse_command(proto::post_command(true, "call3"));
+  EXPECT_TRUE(p.save);
+  EXPECT_EQ(p.tag, "call3");
+  EXPECT_EQ(proto::parse_reply(proto::done_reply(123)).ns, 123);
+  EXPECT_EQ(proto::parse_reply("done 12x").kind, proto::Reply::Kind::kUnknown);
+  EXPECT_EQ(proto::parse_reply("done").kind, proto::Reply::Kind::kUnknown);
+  auto e = proto::parse_reply(proto::error_reply(proto::Fault::kIo, "disk\nfull"));
+  EXPECT_EQ(e.kind, proto::Reply::Kind::kError);
+  EXPECT_EQ(e.fault, proto::Fault::kIo);
+  EXPECT_EQ(e.message, "disk full");
+  EXPECT_EQ(proto::parse_reply("error bogus x").kind, proto::Reply::Kind::kUnknown);
+  auto g = proto::parse_reply(proto::posted_reply(proto::PostProblem::kGuard, "(workspace)", "-8"));
+  EXPECT_EQ(g.problem, proto::PostProblem::kGuard);
+  EXPECT_EQ(g.index, "-8");
+}
+
+}  // namespace
+}  // namespace hpcab::judge
