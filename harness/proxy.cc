@@ -378,7 +378,8 @@ struct MeteringProxy::Impl {
                        std::to_string(opt.max_body_bytes) + " bytes"
                  : "request header exceeds the token-metering proxy's limit of " +
                        std::to_string(opt.max_header_bytes) + " bytes";
-        SendSimple(c, client, body ? 413 : 431, false,
+        const bool head = parser.is_header_done() && parser.get().method() == http::verb::head;
+        SendSimple(c, client, body ? 413 : 431, false, head,
                    ErrorBody(route.api, "request_too_large", message));
         Drain(c, client);
         break;
@@ -410,13 +411,17 @@ struct MeteringProxy::Impl {
     }
   }
 
-  bool SendSimple(Conn& c, beast::tcp_stream& client, int status, bool keep_alive,
+  // `head`: the request was HEAD, so the answer is the header alone (RFC 9110 §9.3.2), its
+  // Content-Length still that of `body`; body bytes would be taken for the start of the next
+  // response on a kept-alive connection.
+  bool SendSimple(Conn& c, beast::tcp_stream& client, int status, bool keep_alive, bool head,
                   const std::string& body) {
     http::response<http::string_body> res{static_cast<http::status>(status), 11};
     res.set(http::field::content_type, "application/json");
     res.keep_alive(keep_alive);
     res.body() = body;
     res.prepare_payload();
+    if (head) res.body().clear();
     client.expires_after(Secs(opt.client_timeout_s));
     beast::error_code ec = Await(c, [&](auto h) { http::async_write(client, res, h); });
     return !ec && keep_alive;
@@ -435,6 +440,7 @@ struct MeteringProxy::Impl {
     rec.api = route.api == Api::kAnthropic ? "anthropic" : "openai";
     rec.endpoint = path;
     const bool keep_alive = req.keep_alive();
+    const bool head = req.method() == http::verb::head;
 
     std::string episode;
     {
@@ -451,7 +457,7 @@ struct MeteringProxy::Impl {
       rec.error = message;
       rec.latency_s = std::chrono::duration<double>(Clock::now() - t0).count();
       Finish(rec);  // before answering, as for forwarded requests
-      return SendSimple(c, client, status, keep_alive, ErrorBody(route.api, type, message));
+      return SendSimple(c, client, status, keep_alive, head, ErrorBody(route.api, type, message));
     };
 
     if (!route.known) {
@@ -460,7 +466,10 @@ struct MeteringProxy::Impl {
                         " (forwarded: /v1/chat/completions, /v1/completions, /v1/responses, "
                         "/v1/models, /v1/messages)");
     }
-    if (req.method_string() != route.method) {
+    // HEAD is allowed wherever GET is (RFC 9110 §9.3.2) and forwarded as HEAD.
+    const bool method_ok =
+        req.method_string() == route.method || (head && std::string_view(route.method) == "GET");
+    if (!method_ok) {
       return answer(405, "invalid_request_error",
                     path + " takes " + route.method + ", not " + std::string(req.method_string()));
     }
@@ -541,9 +550,10 @@ struct MeteringProxy::Impl {
   bool AnswerUsage(Conn& c, beast::tcp_stream& client, const http::request<http::string_body>& req,
                    const std::string& episode) {
     const bool keep_alive = req.keep_alive();
-    if (req.method() != http::verb::get) {
+    const bool head = req.method() == http::verb::head;
+    if (req.method() != http::verb::get && !head) {
       return SendSimple(
-          c, client, 405, keep_alive,
+          c, client, 405, keep_alive, head,
           ErrorBody(Api::kOpenAI, "invalid_request_error",
                     "/hpcab/usage takes GET, not " + std::string(req.method_string())));
     }
@@ -561,7 +571,7 @@ struct MeteringProxy::Impl {
            {"budget", s.budget},
            {"exhausted", s.exhausted()}};
     }
-    return SendSimple(c, client, 200, keep_alive, j.dump());
+    return SendSimple(c, client, 200, keep_alive, head, j.dump());
   }
 
   // Connects to the upstream (TLS handshake for https), sends `fwd`, and relays the answer to
@@ -599,6 +609,9 @@ struct MeteringProxy::Impl {
     beast::flat_buffer ubuf;
     http::response_parser<http::buffer_body> rp;
     rp.body_limit(std::numeric_limits<std::uint64_t>::max());  // not boost::none: 1.74 bug
+    // An answer to HEAD is a header only, whatever its Content-Length says; relayed the same way.
+    const bool head = fwd.method() == http::verb::head;
+    rp.skip(head);
     rp.header_limit(static_cast<std::uint32_t>(opt.max_header_bytes));
     tcp_layer.expires_after(Secs(opt.upstream_idle_s));
     ec = Await(c, [&](auto h) { http::async_read_header(upstream, ubuf, rp, h); });
@@ -616,7 +629,11 @@ struct MeteringProxy::Impl {
       if (HopByHop(f.name_string())) continue;
       res.insert(f.name_string(), f.value());
     }
-    res.chunked(true);
+    if (!head) {
+      res.chunked(true);
+    } else if (uh.count(http::field::content_length) > 0 && !uh.chunked()) {
+      res.set(http::field::content_length, uh[http::field::content_length]);  // what GET sends
+    }
     res.keep_alive(keep_alive);
     const bool sse =
         beast::iequals(uh[http::field::content_type].substr(0, 17), "text/event-stream");
@@ -694,7 +711,7 @@ struct MeteringProxy::Impl {
     // been reported.
     rec.latency_s = std::chrono::duration<double>(Clock::now() - t0).count();
     Finish(rec);
-    if (client_ok && upstream_ok) {
+    if (client_ok && upstream_ok && !head) {
       client.expires_after(Secs(opt.client_timeout_s));
       beast::error_code wec =
           Await(c, [&](auto h) { asio::async_write(client, http::make_chunk_last(), h); });

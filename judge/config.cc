@@ -155,6 +155,8 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
     results.push_back(take(s, "max_connections", c.server.max_connections, origin));
     results.push_back(take(s, "io_threads", c.server.io_threads, origin));
     results.push_back(take(s, "shutdown_grace_s", c.server.shutdown_grace_s, origin));
+    results.push_back(take(s, "discard_max_bytes", c.server.discard_max_bytes, origin));
+    results.push_back(take(s, "discard_timeout_s", c.server.discard_timeout_s, origin));
   }
   for (auto& r : results) {
     if (!r) return r;

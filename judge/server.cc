@@ -50,12 +50,6 @@ using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 constexpr char kServerName[] = "hpcab-judge";
 
-// After an error response (400, 413, 431, 503) the peer may still be sending its request.
-// Closing a socket with unread input makes the kernel answer with RST, which can destroy our
-// response before the client reads it. So such connections are half-closed and drained for at
-// most this long (capped by read_timeout_s) and this many bytes, then closed.
-constexpr double kDrainSeconds = 2.0;
-constexpr std::size_t kDrainBytes = 1 << 20;
 // Read size while waiting for the first byte of the next keep-alive request.
 constexpr std::size_t kIdleReadBytes = 4096;
 // accept() failures such as EMFILE would otherwise be retried in a busy loop.
@@ -289,6 +283,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void ReadRequest() {
     if (closing_ || shared_->stopping) return Finish();
     state_ = State::kReading;
+    head_ = false;
     parser_.emplace();
     // Both limits are enforced by the parser as bytes arrive: a Content-Length above the body
     // limit fails as soon as the header is parsed, before any of the body is buffered.
@@ -355,6 +350,7 @@ class Session : public std::enable_shared_from_this<Session> {
     request.remote = remote_;
     keep_alive_ = message.keep_alive();
     version_ = message.version();
+    head_ = message.method() == http::verb::head;
 
     state_ = State::kAwaiting;
     const std::uint64_t seq = ++seq_;
@@ -385,6 +381,8 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void OnReadError(beast::error_code ec) {
+    // A HEAD refused for its size still gets a response without a body.
+    head_ = parser_ && parser_->is_header_done() && parser_->get().method() == http::verb::head;
     const auto& http_category = http::make_error_code(http::error::end_of_stream).category();
     if (ec == http::error::body_limit) {
       return Write(
@@ -461,6 +459,10 @@ class Session : public std::enable_shared_from_this<Session> {
     res.keep_alive(!close_after_write_);
     res.body() = std::move(r.body);
     res.prepare_payload();
+    // RFC 9110 §9.3.2: an answer to HEAD is a header only (its Content-Length still the size
+    // of the body the handler produced); body bytes would be read as the start of the next
+    // response on a kept-alive connection.
+    if (head_) res.body().clear();
     Tcp().expires_after(ToDuration(shared_->limits.write_timeout_s));
     WithStream([this, &res](auto& stream) {
       http::async_write(stream, res,
@@ -505,7 +507,7 @@ class Session : public std::enable_shared_from_this<Session> {
     state_ = State::kDraining;
     beast::error_code ignored;
     Tcp().socket().shutdown(tcp::socket::shutdown_send, ignored);
-    Tcp().expires_after(ToDuration(std::min(kDrainSeconds, shared_->limits.read_timeout_s)));
+    Tcp().expires_after(ToDuration(shared_->limits.discard_timeout_s));
     DrainSome();
   }
 
@@ -519,7 +521,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void OnDrain(beast::error_code ec, std::size_t bytes) {
     if (state_ == State::kClosed) return;
     drained_ += bytes;
-    if (ec || drained_ >= kDrainBytes) return Finish();
+    // End of stream: the client has read the response and closed. Bound reached: the client
+    // is still sending, and closing with its bytes unread resets the connection, deliberately.
+    if (ec || drained_ >= shared_->limits.discard_max_bytes) return Finish();
     DrainSome();
   }
 
@@ -557,6 +561,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::uint64_t seq_ = 0;  // requests read on this connection
   bool keep_alive_ = false;
   unsigned version_ = 11;
+  bool head_ = false;            // the request being answered is a HEAD
   bool closing_ = false;         // no further requests on this connection
   bool handshake_done_ = false;  // TLS only
   bool close_after_write_ = false;

@@ -45,6 +45,15 @@ struct ServerLimits {
   int max_connections = 256;         // beyond: 503 and close; beyond twice this: closed unanswered
   int io_threads = 2;
   double shutdown_grace_s = 60;  // stop(): wait this long for in-flight responses
+  // After an error response (400, 413, 431, 503) the client may still be sending its request:
+  // many (urllib, curl --data) write the whole body before reading anything, and closing a
+  // socket with unread input makes the kernel reset the connection, which can destroy the
+  // response before they read it. So the server half-closes, then reads and discards up to
+  // discard_max_bytes more, for at most discard_timeout_s, before it closes. A client still
+  // sending beyond either bound is cut off (reset); that bounds what one connection can make
+  // the server read. Raise discard_max_bytes together with max_body_bytes.
+  std::size_t discard_max_bytes = 8 << 20;
+  double discard_timeout_s = 5;
 };
 
 class Server {

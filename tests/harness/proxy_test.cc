@@ -447,6 +447,49 @@ TEST_F(ProxyTest, KeepAliveConnectionServesSeveralRequests) {
   ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
 }
 
+// RFC 9110 §9.3.2: an answer to HEAD has no body. On a kept-alive connection body bytes would be
+// read as the start of the next response, so each HEAD here is followed by more requests.
+TEST_F(ProxyTest, HeadIsAnsweredWithoutABodyOnAKeptAliveConnection) {
+  StartProxy();
+  asio::io_context ioc;
+  tcp::socket s(ioc);
+  s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_));
+  beast::flat_buffer buf;
+  auto exchange = [&](http::verb verb, const std::string& path) {
+    http::request<http::empty_body> req{verb, path, 11};
+    req.set(http::field::host, "127.0.0.1");
+    http::write(s, req);
+    http::response_parser<http::string_body> parser;
+    parser.skip(verb == http::verb::head);  // a HEAD answer ends with its header
+    beast::error_code ec;
+    http::read(s, buf, parser, ec);
+    EXPECT_FALSE(ec) << path << ": " << ec.message();
+    return parser.release();
+  };
+  // A GET route: forwarded as HEAD; the upstream's Content-Length is relayed, no body.
+  const auto models_head = exchange(http::verb::head, "/v1/models");
+  EXPECT_EQ(models_head.result_int(), 200u);
+  EXPECT_TRUE(models_head.keep_alive());
+  EXPECT_EQ(models_head.body(), "");
+  // The proxy's own answers: the usage endpoint, an unknown path, a POST-only route.
+  for (const auto& [path, status] : std::vector<std::pair<std::string, unsigned>>{
+           {"/hpcab/usage", 200u}, {"/v1/nope", 404u}, {"/v1/chat/completions", 405u}}) {
+    const auto res = exchange(http::verb::head, path);
+    EXPECT_EQ(res.result_int(), status) << path;
+    EXPECT_TRUE(res.keep_alive()) << path;
+    EXPECT_EQ(res.body(), "") << path;
+    EXPECT_NE(res[http::field::content_length], "0") << path;
+  }
+  // The GET behind them parses, with its body intact.
+  const auto models = exchange(http::verb::get, "/v1/models");
+  EXPECT_EQ(models.result_int(), 200u);
+  const json j = json::parse(models.body(), nullptr, /*allow_exceptions=*/false);
+  ASSERT_TRUE(j.is_object()) << models.body();
+  EXPECT_EQ(j["data"][0]["id"], "fake-model");
+  EXPECT_EQ(models_head[http::field::content_length], std::to_string(models.body().size()));
+  EXPECT_EQ(fake_.totals().requests, 0);  // none of it was a model request
+}
+
 // curl sends "Expect: 100-continue" for larger bodies and waits for the interim answer.
 TEST_F(ProxyTest, ExpectContinueIsAnsweredAndNotForwarded) {
   StartProxy();

@@ -20,6 +20,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -319,6 +320,108 @@ TEST(HostileClientTest, OversizedBodiesGet413) {
                    "FFFFFFFFFFFF\r\nxx");
   EXPECT_EQ(reply.status, 413);
   ExpectHealthy(judge);
+}
+
+// Python's urllib and curl --data write the whole request before they read anything. The judge
+// decides 413 from the header and answers at once, but must then read the rest of the body
+// (up to server.discard_max_bytes): closing with it unread would reset the connection, and the
+// reset would destroy the 413 in the client's receive queue before it is read.
+TEST(HostileClientTest, OversizedBodySentWholeBeforeReadingGets413) {
+  ServerLimits limits = HostileLimits();
+  limits.max_body_bytes = 64 << 10;
+  limits.discard_max_bytes = 32 << 20;
+  Judge judge(limits);
+  // Far more than the kernel's socket buffers on both sides can absorb, so the judge really has
+  // to read it; well within the discard bound.
+  const std::string body(24 << 20, ' ');
+  const std::vector<std::string> requests = {
+      "POST /score HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: " +
+          std::to_string(body.size()) + "\r\n\r\n" + body,
+      [&body] {  // chunked: the judge sees the excess only once the chunks add up to it
+        std::string r = "POST /score HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n";
+        const std::size_t piece = 1 << 20;
+        for (std::size_t at = 0; at < body.size(); at += piece) {
+          std::ostringstream size;
+          size << std::hex << piece;
+          r += size.str() + "\r\n" + body.substr(at, piece) + "\r\n";
+        }
+        return r + "0\r\n\r\n";
+      }(),
+  };
+  for (const std::string& request : requests) {
+    Socket client(judge.port());
+    ASSERT_TRUE(client.connected());
+    // Blocking: returns once every byte is in the kernel's hands.
+    EXPECT_TRUE(client.Send(request)) << "the judge cut the body off within the discard bound";
+    bool closed = false;
+    const Reply reply = ParseReply(client.ReadUntilClose(10, &closed));
+    EXPECT_EQ(reply.status, 413) << request.substr(0, 80);
+    EXPECT_NE(ErrorOf(reply).find("65536"), std::string::npos) << reply.body;
+    EXPECT_TRUE(closed);  // the connection ends after the 413
+  }
+  ExpectHealthy(judge);
+}
+
+// The discarding is bounded: a client that keeps sending after its 413 is cut off once the
+// judge has read server.discard_max_bytes, not read forever.
+TEST(HostileClientTest, BodyFarBeyondTheDiscardBoundIsCutOff) {
+  ServerLimits limits = HostileLimits();
+  limits.max_body_bytes = 64 << 10;
+  limits.discard_max_bytes = 1 << 20;
+  limits.discard_timeout_s = 60;  // the byte bound, not the clock, must end it
+  Judge judge(limits);
+  Socket client(judge.port());
+  ASSERT_TRUE(client.connected());
+  ASSERT_TRUE(
+      client.Send("POST /score HTTP/1.1\r\nHost: t\r\nContent-Length: 1099511627776\r\n\r\n"));
+  const std::string chunk(1 << 20, ' ');
+  const std::size_t give_up = std::size_t{1} << 30;
+  const auto start = Clock::now();
+  std::size_t sent = 0;
+  while (sent < give_up && client.Send(chunk)) sent += chunk.size();
+  // What got through is the bound plus what the socket buffers on both sides hold (a few MiB
+  // on loopback), nowhere near what the client tried to send.
+  EXPECT_LT(sent, std::size_t{64} << 20);
+  EXPECT_LT(SecondsSince(start), 30);
+  ExpectHealthy(judge);
+}
+
+// And bounded in time: a client that neither sends nor closes after its 413 holds its
+// connection for server.discard_timeout_s, not for read_timeout_s or the default 5 s.
+TEST(HostileClientTest, DiscardingAfterAnErrorEndsAfterTheDiscardTimeout) {
+  ServerLimits limits = HostileLimits();
+  limits.max_body_bytes = 4096;
+  limits.read_timeout_s = 60;
+  limits.discard_timeout_s = 0.5;
+  Judge judge(limits);
+  Socket client(judge.port());
+  ASSERT_TRUE(client.connected());
+  const auto start = Clock::now();
+  ASSERT_TRUE(client.Send("POST /score HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n"));
+  bool closed = false;
+  // The judge half-closes after its answer: the client sees the 413 and the end at once.
+  const Reply reply = ParseReply(client.ReadUntilClose(20, &closed));
+  EXPECT_EQ(reply.status, 413);
+  EXPECT_TRUE(closed);
+  // The client keeps its end open; the judge gives up on it after discard_timeout_s.
+  EXPECT_TRUE(WaitFor([&] { return judge.server().active_connections() == 0; }, 3000ms));
+  EXPECT_LT(SecondsSince(start), 3);
+  ExpectHealthy(judge);
+}
+
+TEST(HostileClientTest, DiscardLimitsComeFromTheServerSettings) {
+  JudgeConfig config;
+  EXPECT_EQ(config.server.discard_max_bytes, std::size_t{8} << 20);
+  EXPECT_EQ(config.server.discard_timeout_s, 5);
+  ASSERT_TRUE(apply_config_json(config,
+                                R"({"server": {"discard_max_bytes": 1234,
+                                               "discard_timeout_s": 0.25}})",
+                                "test")
+                  .ok());
+  EXPECT_EQ(config.server.discard_max_bytes, 1234u);
+  EXPECT_EQ(config.server.discard_timeout_s, 0.25);
+  EXPECT_FALSE(
+      apply_config_json(config, R"({"server": {"discard_max_bytes": "lots"}})", "test").ok());
 }
 
 TEST(HostileClientTest, SlowLorisIsClosedWithinReadTimeoutWhileOthersAreServed) {

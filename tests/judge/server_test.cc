@@ -124,18 +124,21 @@ class RawConnection {
     return !ec;
   }
 
-  // One response, or nullopt on an error or after `timeout_s`.
-  std::optional<http::response<http::string_body>> ReadResponse(double timeout_s = 5) {
-    http::response<http::string_body> response;
+  // One response, or nullopt on an error or after `timeout_s`. `head`: the answer to a HEAD,
+  // which ends with its header whatever its Content-Length says.
+  std::optional<http::response<http::string_body>> ReadResponse(double timeout_s = 5,
+                                                                bool head = false) {
+    http::response_parser<http::string_body> parser;
+    parser.skip(head);
     beast::error_code result = asio::error::would_block;
     stream_.expires_after(
         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s)));
-    http::async_read(stream_, buffer_, response,
+    http::async_read(stream_, buffer_, parser,
                      [&result](beast::error_code ec, std::size_t) { result = ec; });
     ioc_.restart();
     ioc_.run();
     if (result) return std::nullopt;
-    return response;
+    return parser.release();
   }
 
   // True once the server closes the connection (EOF or reset) within `timeout_s`; bytes that
@@ -296,6 +299,30 @@ TEST(ServerTest, BodyOverLimitGets413) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->status, 200);
   EXPECT_EQ(calls.load(), 1);
+}
+
+// RFC 9110 §9.3.2: an answer to HEAD has no body. Body bytes would be read as the start of the
+// next response on the connection, so a GET pipelined behind the HEAD checks that none came.
+TEST(ServerTest, HeadIsAnsweredWithoutABodyOnAKeptAliveConnection) {
+  TestServer ts(TestLimits(), Echo);
+  RawConnection conn(ts.port());
+  ASSERT_TRUE(conn.connected());
+  ASSERT_TRUE(conn.Send("HEAD /task/gemm HTTP/1.1\r\nHost: t\r\n\r\n" + Get("/after")));
+  auto head = conn.ReadResponse(5, /*head=*/true);
+  ASSERT_TRUE(head.has_value());
+  EXPECT_EQ(head->result_int(), 200u);
+  EXPECT_TRUE(head->keep_alive());
+  EXPECT_EQ(head->body(), "");
+  EXPECT_EQ((*head)[http::field::content_type], "application/json");
+  // The size of the body the handler produced (Echo's JSON), as GET would have it.
+  EXPECT_GT(std::stoul(std::string((*head)[http::field::content_length])), 0u);
+  auto get = conn.ReadResponse();
+  ASSERT_TRUE(get.has_value()) << "the HEAD answer carried body bytes";
+  EXPECT_EQ(get->result_int(), 200u);
+  const auto body = nlohmann::json::parse(get->body(), nullptr, /*allow_exceptions=*/false);
+  ASSERT_TRUE(body.is_object()) << get->body();
+  EXPECT_EQ(body["method"], "GET");
+  EXPECT_EQ(body["target"], "/after");
 }
 
 TEST(ServerTest, HeaderOverLimitGets431) {
