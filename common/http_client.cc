@@ -185,8 +185,8 @@ class Exchange {
                             });
     // The resolver has no deadline of its own; this bounds it (and everything else).
     ioc_.run_until(deadline_ + std::chrono::milliseconds(100));
-    // From here on no callback can post into ioc_ (a post that came before is discarded with
-    // it), so the io_context may be restarted and destroyed safely.
+    // From here on no callback can post into ioc_, so it may be restarted and destroyed
+    // safely; an abort posted before runs in the cleanup below or is discarded with ioc_.
     if (cancel_) cancel_->unsubscribe(subscription);
     if (!done_) {
       resolver_.cancel();
