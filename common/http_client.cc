@@ -152,8 +152,11 @@ template <typename Stream>
 class Exchange {
  public:
   Exchange(http::request<http::string_body> request, Clock::time_point deadline,
-           asio::ssl::context* tls = nullptr)
-      : stream_(MakeStream(tls)), request_(std::move(request)), deadline_(deadline) {
+           const CancelToken* cancel, asio::ssl::context* tls = nullptr)
+      : stream_(MakeStream(tls)),
+        request_(std::move(request)),
+        deadline_(deadline),
+        cancel_(cancel) {
     parser_.body_limit(kMaxResponseBody);
     parser_.header_limit(kMaxResponseHeader);
   }
@@ -162,9 +165,17 @@ class Exchange {
 
   // Returns the empty string on success, else what failed ("connect: Connection refused").
   std::string Run(const Url& url) {
+    // cancel() may come from any thread: it only posts the abort into this exchange's
+    // io_context, whose thread (this one, in run_until below) closes the socket.
+    std::uint64_t subscription = 0;
+    if (cancel_) {
+      subscription = cancel_->subscribe([this] { asio::post(ioc_, [this] { Abort(); }); });
+    }
     resolver_.async_resolve(url.host, url.port, tcp::resolver::numeric_service,
                             [this](beast::error_code ec, tcp::resolver::results_type results) {
                               if (ec) return Fail("resolve", ec);
+                              // A resolve that finished just before Abort() ran: don't connect.
+                              if (aborted_) return Fail("resolve", asio::error::operation_aborted);
                               Tcp().expires_at(deadline_);
                               Tcp().async_connect(
                                   results, [this](beast::error_code c_ec, const tcp::endpoint&) {
@@ -174,6 +185,9 @@ class Exchange {
                             });
     // The resolver has no deadline of its own; this bounds it (and everything else).
     ioc_.run_until(deadline_ + std::chrono::milliseconds(100));
+    // From here on no callback can post into ioc_, so it may be restarted and destroyed
+    // safely; an abort posted before runs in the cleanup below or is discarded with ioc_.
+    if (cancel_) cancel_->unsubscribe(subscription);
     if (!done_) {
       resolver_.cancel();
       Tcp().close();
@@ -181,6 +195,7 @@ class Exchange {
       ioc_.run();  // lets the cancelled operations complete before the objects go away
       failure_ = "resolve: timed out";
     }
+    if (aborted_) failure_ = "cancelled";
     return failure_;
   }
 
@@ -197,6 +212,17 @@ class Exchange {
   }
 
   beast::tcp_stream& Tcp() { return beast::get_lowest_layer(stream_); }
+
+  // Runs on the io_context's thread. Closing the socket completes the pending operation with
+  // operation_aborted, which ends the chain; the peer sees the connection close.
+  void Abort() {
+    if (done_) return;
+    aborted_ = true;
+    resolver_.cancel();
+    beast::error_code ignored;
+    Tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
+    Tcp().close();
+  }
 
   void Handshake() {
     if constexpr (std::is_same_v<Stream, TlsStream>) {
@@ -244,6 +270,8 @@ class Exchange {
   Stream stream_;
   http::request<http::string_body> request_;
   const Clock::time_point deadline_;
+  const CancelToken* cancel_;
+  bool aborted_ = false;
   beast::flat_buffer buffer_;
   http::response_parser<http::string_body> parser_;
   bool done_ = false;
@@ -251,6 +279,37 @@ class Exchange {
 };
 
 }  // namespace
+
+void CancelToken::cancel() {
+  std::lock_guard lock(mu_);
+  if (cancelled_) return;
+  cancelled_ = true;
+  // Under the lock, so unsubscribe() cannot return while a callback still runs.
+  for (auto& [id, f] : callbacks_) f();
+  callbacks_.clear();
+}
+
+bool CancelToken::cancelled() const {
+  std::lock_guard lock(mu_);
+  return cancelled_;
+}
+
+std::uint64_t CancelToken::subscribe(std::function<void()> on_cancel) const {
+  std::unique_lock lock(mu_);
+  const std::uint64_t id = next_id_++;
+  if (cancelled_) {
+    lock.unlock();
+    on_cancel();
+    return id;
+  }
+  callbacks_.emplace(id, std::move(on_cancel));
+  return id;
+}
+
+void CancelToken::unsubscribe(std::uint64_t id) const {
+  std::lock_guard lock(mu_);
+  callbacks_.erase(id);
+}
 
 Result<HttpResult> http_request(const std::string& method, const std::string& url,
                                 const std::string& body,
@@ -302,7 +361,7 @@ Result<HttpResult> http_request(const std::string& method, const std::string& ur
   if (parsed->tls) {
     auto ctx = MakeTlsContext(options.ca_file);
     if (!ctx) return Error{"HTTP " + what + " failed: " + ctx.error().message};
-    Exchange<TlsStream> exchange(std::move(request), deadline, ctx->get());
+    Exchange<TlsStream> exchange(std::move(request), deadline, options.cancel, ctx->get());
     if (auto st = ExpectPeer(exchange.stream(), parsed->host); !st) {
       return Error{"HTTP " + what + " failed: " + st.error().message};
     }
@@ -310,7 +369,7 @@ Result<HttpResult> http_request(const std::string& method, const std::string& ur
     if (!failure.empty()) return Error{"HTTP " + what + " failed: " + failure};
     response = exchange.Release();
   } else {
-    Exchange<beast::tcp_stream> exchange(std::move(request), deadline);
+    Exchange<beast::tcp_stream> exchange(std::move(request), deadline, options.cancel);
     const std::string failure = exchange.Run(*parsed);
     if (!failure.empty()) return Error{"HTTP " + what + " failed: " + failure};
     response = exchange.Release();

@@ -92,15 +92,27 @@ Result<JudgeSettings> JudgeSettings::from_env() {
 }
 
 JudgeClient::JudgeClient(JudgeSettings settings, Transport transport, UsageFetch usage)
+    : JudgeClient(std::move(settings), CancellableTransport(), std::move(usage)) {
+  if (transport) {
+    transport_ = [plain = std::move(transport)](const std::string& method, const std::string& url,
+                                                const std::string& body, const CancelToken*) {
+      return plain(method, url, body);
+    };
+  }
+}
+
+JudgeClient::JudgeClient(JudgeSettings settings, CancellableTransport transport, UsageFetch usage)
     : settings_(std::move(settings)), transport_(std::move(transport)), usage_(std::move(usage)) {
   if (!transport_) {
     HttpOptions options{settings_.token, settings_.ca_file};
     const double timeout = settings_.timeout_s;
     transport_ = [options, timeout](const std::string& method, const std::string& url,
-                                    const std::string& body) {
+                                    const std::string& body, const CancelToken* cancel) {
       std::map<std::string, std::string> headers;
       if (!body.empty()) headers["Content-Type"] = "application/json";
-      return http_request(method, url, body, headers, timeout, options);
+      HttpOptions with_cancel = options;
+      with_cancel.cancel = cancel;
+      return http_request(method, url, body, headers, timeout, with_cancel);
     };
   }
   if (!usage_) {
@@ -129,10 +141,17 @@ std::optional<std::int64_t> JudgeClient::tokens_used() {
   return total;
 }
 
-Result<json> JudgeClient::fail(Failure kind, std::string message) {
+Result<json> JudgeClient::fail(Call& call, Failure kind, std::string message) {
+  call.failure = kind;
   std::lock_guard lock(mu_);
   last_failure_ = kind;
   return Error{std::move(message)};
+}
+
+JudgeClient::Call JudgeClient::begin(const CancelToken* cancel) {
+  std::lock_guard lock(mu_);
+  last_failure_ = Failure::kNone;
+  return Call{cancel, Failure::kNone};
 }
 
 std::string JudgeClient::submission_marker() const {
@@ -142,68 +161,67 @@ std::string JudgeClient::submission_marker() const {
   return (dir / name).string();
 }
 
-Result<json> JudgeClient::get(const std::string& path_and_query) {
-  {
-    std::lock_guard lock(mu_);
-    last_failure_ = Failure::kNone;
-  }
+Result<json> JudgeClient::get(Call& call, const std::string& path_and_query) {
   if (settings_.url.empty())
-    return fail(Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
-  return exchange("GET", path_and_query, "", path_and_query, "");
+    return fail(call, Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
+  return exchange(call, "GET", path_and_query, "", path_and_query, "");
 }
 
-Result<json> JudgeClient::exchange(const std::string& method, const std::string& path,
+Result<json> JudgeClient::exchange(Call& call, const std::string& method, const std::string& path,
                                    const std::string& body, const std::string& label,
                                    const std::string& refusal_note) {
   std::string base = settings_.url;
   while (!base.empty() && base.back() == '/') base.pop_back();
-  auto r = transport_(method, base + path, body);
-  if (!r) return fail(Failure::kTransport, "judge unreachable: " + r.error().message);
+  auto r = transport_(method, base + path, body, call.cancel);
+  if (!r) return fail(call, Failure::kTransport, "judge unreachable: " + r.error().message);
   json answer = json::parse(r->body, nullptr, false);
   if (r->status != 200) {
     std::string why = answer.is_object() && answer.contains("error") && answer["error"].is_string()
                           ? answer["error"].get<std::string>()
                           : r->body.substr(0, 500);
-    return fail(Failure::kHttp, "judge answered HTTP " + std::to_string(r->status) + " for " +
-                                    label + refusal_note + ": " + why);
+    return fail(call, Failure::kHttp,
+                "judge answered HTTP " + std::to_string(r->status) + " for " + label +
+                    refusal_note + ": " + why);
   }
   if (answer.is_discarded()) {
-    return fail(Failure::kHttp, "judge answered HTTP 200 for " + label +
-                                    " with a body that is not JSON: " + r->body.substr(0, 200));
+    return fail(call, Failure::kHttp,
+                "judge answered HTTP 200 for " + label +
+                    " with a body that is not JSON: " + r->body.substr(0, 200));
   }
   return answer;
 }
 
 Result<json> JudgeClient::task(const std::string& kernel, const std::string& language,
-                               const std::string& preset, const std::string& precision) {
-  if (kernel.empty()) return fail(Failure::kLocal, "no kernel: pass one or set KERNEL");
-  return get("/task/" + percent_encode(kernel) +
-             query({{"language", language},
-                    {"preset", preset},
-                    {"precision", precision},
-                    {"rank", std::to_string(settings_.rank)}}));
+                               const std::string& preset, const std::string& precision,
+                               const CancelToken* cancel) {
+  Call call = begin(cancel);
+  if (kernel.empty()) return fail(call, Failure::kLocal, "no kernel: pass one or set KERNEL");
+  return get(call, "/task/" + percent_encode(kernel) +
+                       query({{"language", language},
+                              {"preset", preset},
+                              {"precision", precision},
+                              {"rank", std::to_string(settings_.rank)}}));
 }
 
 Result<json> JudgeClient::baseline(const std::string& kernel, const std::string& language,
-                                   const std::string& preset, const std::string& precision) {
-  if (kernel.empty()) return fail(Failure::kLocal, "no kernel: pass one or set KERNEL");
-  return get("/baseline/" + percent_encode(kernel) +
-             query({{"language", language},
-                    {"preset", preset},
-                    {"precision", precision},
-                    {"rank", std::to_string(settings_.rank)}}));
+                                   const std::string& preset, const std::string& precision,
+                                   const CancelToken* cancel) {
+  Call call = begin(cancel);
+  if (kernel.empty()) return fail(call, Failure::kLocal, "no kernel: pass one or set KERNEL");
+  return get(call, "/baseline/" + percent_encode(kernel) +
+                       query({{"language", language},
+                              {"preset", preset},
+                              {"precision", precision},
+                              {"rank", std::to_string(settings_.rank)}}));
 }
 
-Result<json> JudgeClient::post(const std::string& route, const Submission& s,
+Result<json> JudgeClient::post(Call& call, const std::string& route, const Submission& s,
                                const std::string& library) {
-  {
-    std::lock_guard lock(mu_);
-    last_failure_ = Failure::kNone;
-  }
   if (settings_.url.empty())
-    return fail(Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
-  if (s.kernel.empty()) return fail(Failure::kLocal, "no kernel: pass one or set KERNEL");
-  if (library.empty() && s.source.empty()) return fail(Failure::kLocal, "the source is empty");
+    return fail(call, Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
+  if (s.kernel.empty()) return fail(call, Failure::kLocal, "no kernel: pass one or set KERNEL");
+  if (library.empty() && s.source.empty())
+    return fail(call, Failure::kLocal, "the source is empty");
   json body = {{"kernel", s.kernel},
                {"language", s.language.empty() ? "c" : s.language},
                {"rank", settings_.rank},
@@ -217,13 +235,17 @@ Result<json> JudgeClient::post(const std::string& route, const Submission& s,
   // After the local checks, so a call that sends nothing asks nothing either.
   if (auto tokens = tokens_used()) body["tokens"] = *tokens;
   if (!s.precision.empty()) body["precision"] = s.precision;
-  return exchange("POST", "/" + route, body.dump(), "/" + route, " (nothing was graded)");
+  return exchange(call, "POST", "/" + route, body.dump(), "/" + route, " (nothing was graded)");
 }
 
-Result<json> JudgeClient::score(const Submission& s) { return post("score", s, ""); }
+Result<json> JudgeClient::score(const Submission& s, const CancelToken* cancel) {
+  Call call = begin(cancel);
+  return post(call, "score", s, "");
+}
 
-Result<json> JudgeClient::submit(const Submission& s) {
-  return record_submission(s, submit_impl(s, ""));
+Result<json> JudgeClient::submit(const Submission& s, const CancelToken* cancel) {
+  Call call = begin(cancel);
+  return record_submission(s, submit_impl(call, s, ""));
 }
 
 Result<json> JudgeClient::record_submission(const Submission& s, Result<json> r) {
@@ -245,27 +267,26 @@ Result<json> JudgeClient::record_submission(const Submission& s, Result<json> r)
 }
 
 Result<json> JudgeClient::score_library(const Submission& s, const std::string& library_path) {
-  if (library_path.empty()) return fail(Failure::kLocal, "no library path");
-  return post("score", s, library_path);
+  Call call = begin(nullptr);
+  if (library_path.empty()) return fail(call, Failure::kLocal, "no library path");
+  return post(call, "score", s, library_path);
 }
 
 Result<json> JudgeClient::submit_library(const Submission& s, const std::string& library_path) {
-  if (library_path.empty()) return fail(Failure::kLocal, "no library path");
-  return record_submission(s, submit_impl(s, library_path));
+  Call call = begin(nullptr);
+  if (library_path.empty()) return fail(call, Failure::kLocal, "no library path");
+  return record_submission(s, submit_impl(call, s, library_path));
 }
 
-Result<json> JudgeClient::submit_impl(const Submission& s, const std::string& library) {
-  if (!settings_.single_submission) return post("submit", s, library);
-  {
-    std::lock_guard lock(mu_);
-    last_failure_ = Failure::kNone;
-  }
+Result<json> JudgeClient::submit_impl(Call& call, const Submission& s, const std::string& library) {
+  if (!settings_.single_submission) return post(call, "submit", s, library);
   // Checked before the marker, so a call that could never be sent does not use up the run's
   // single submission.
   if (settings_.url.empty())
-    return fail(Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
-  if (s.kernel.empty()) return fail(Failure::kLocal, "no kernel: pass one or set KERNEL");
-  if (library.empty() && s.source.empty()) return fail(Failure::kLocal, "the source is empty");
+    return fail(call, Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
+  if (s.kernel.empty()) return fail(call, Failure::kLocal, "no kernel: pass one or set KERNEL");
+  if (library.empty() && s.source.empty())
+    return fail(call, Failure::kLocal, "the source is empty");
   // O_EXCL: of two concurrent calls (two tool processes, or two MCP calls) exactly one creates
   // the marker and submits.
   const std::string marker = submission_marker();
@@ -273,7 +294,7 @@ Result<json> JudgeClient::submit_impl(const Submission& s, const std::string& li
   if (fd < 0 && errno == EEXIST) {
     std::ifstream in(marker);
     std::string previous((std::istreambuf_iterator<char>(in)), {});
-    return fail(Failure::kPolicy,
+    return fail(call, Failure::kPolicy,
                 "submission refused: this run (RUN_ID '" + settings_.run_id +
                     "') has already submitted once and the submission policy is 'single'. Use "
                     "score to evaluate further versions; only the first submit is graded. "
@@ -281,10 +302,10 @@ Result<json> JudgeClient::submit_impl(const Submission& s, const std::string& li
                     marker + (previous.empty() ? "" : ": " + previous) + ")");
   }
   if (fd < 0) {
-    return fail(Failure::kLocal,
+    return fail(call, Failure::kLocal,
                 "cannot create the submission marker " + marker + ": " + std::strerror(errno));
   }
-  auto r = post("submit", s, library);
+  auto r = post(call, "submit", s, library);
   json record = {
       {"run_id", settings_.run_id},
       {"kernel", s.kernel},
@@ -303,8 +324,8 @@ Result<json> JudgeClient::submit_impl(const Submission& s, const std::string& li
   // The judge said it graded nothing (4xx/5xx), or the connection was refused before anything
   // was sent: the run keeps its submission. A timeout or a dropped connection keeps the marker,
   // since the judge may have recorded the answer.
-  if (!r && (last_failure() == Failure::kHttp ||
-             r.error().message.find("refused") != std::string::npos)) {
+  if (!r &&
+      (call.failure == Failure::kHttp || r.error().message.find("refused") != std::string::npos)) {
     ::unlink(marker.c_str());
   }
   return r;

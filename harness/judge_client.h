@@ -45,6 +45,11 @@ struct JudgeSettings {
 // One HTTP exchange; a fake in tests. Errors are transport failures only.
 using Transport = std::function<Result<HttpResult>(
     const std::string& method, const std::string& url, const std::string& body)>;
+// The same, abandoned when `cancel` (null: never) is cancelled; the real one passes it to
+// http_request (HttpOptions::cancel).
+using CancellableTransport =
+    std::function<Result<HttpResult>(const std::string& method, const std::string& url,
+                                     const std::string& body, const CancelToken* cancel)>;
 
 // GET of the proxy's usage endpoint; a fake in tests. The real one sends no judge credentials
 // and gives up after JudgeSettings::usage_timeout_s.
@@ -69,22 +74,33 @@ struct Submission {
 
 class JudgeClient {
  public:
-  // `transport` and `usage` empty: real HTTP(S) through common/http_client.h.
+  // `transport` and `usage` empty: real HTTP(S) through common/http_client.h. A plain
+  // Transport cannot be interrupted: a cancelled call then ends when its exchange does.
   explicit JudgeClient(JudgeSettings settings, Transport transport = {}, UsageFetch usage = {});
+  JudgeClient(JudgeSettings settings, CancellableTransport transport, UsageFetch usage = {});
 
+  // Every call may be given a `cancel` token (null: none; not owned, it must outlive the call).
+  // Cancelling it abandons the judge request in flight (its connection is closed) and the call
+  // fails as a transport failure; what the judge did with a request it already had is unknown,
+  // so under the single policy a cancelled submit keeps its marker. The client is safe to use
+  // from several threads at once (the MCP server runs each tool call on its own thread).
   Result<json> task(const std::string& kernel, const std::string& language,
-                    const std::string& preset = "", const std::string& precision = "");
+                    const std::string& preset = "", const std::string& precision = "",
+                    const CancelToken* cancel = nullptr);
   Result<json> baseline(const std::string& kernel, const std::string& language,
-                        const std::string& preset = "", const std::string& precision = "");
-  Result<json> score(const Submission& s);
+                        const std::string& preset = "", const std::string& precision = "",
+                        const CancelToken* cancel = nullptr);
+  Result<json> score(const Submission& s, const CancelToken* cancel = nullptr);
   // With the single policy, a second submit in the same run is refused before any request.
-  Result<json> submit(const Submission& s);
+  Result<json> submit(const Submission& s, const CancelToken* cancel = nullptr);
   // A prebuilt shared library instead of source (the judge's `library` field; s.source is
   // ignored): `library_path` must name a file inside the judge's --shared-dir, and the judge must
   // run with --input-mode library or any. The same policy applies as for submit.
   Result<json> score_library(const Submission& s, const std::string& library_path);
   Result<json> submit_library(const Submission& s, const std::string& library_path);
 
+  // Of the call that returned last; with calls on several threads, racy: a caller on another
+  // thread may overwrite it (the MCP server does not read it).
   Failure last_failure() const {
     std::lock_guard lock(mu_);
     return last_failure_;
@@ -98,22 +114,33 @@ class JudgeClient {
   std::optional<std::int64_t> tokens_used();
 
  private:
-  Result<json> get(const std::string& path_and_query);
+  // One public call's own state: its cancel token and how it failed, so that concurrent calls
+  // never see each other's failure (submit_impl decides on the marker from it).
+  struct Call {
+    const CancelToken* cancel = nullptr;
+    Failure failure = Failure::kNone;
+  };
+  Result<json> get(Call& call, const std::string& path_and_query);
   // One request and its answer: a transport failure, a non-200 status (the judge's `error` text,
   // `label` and `refusal_note` in the message) or a non-JSON body is a failure.
-  Result<json> exchange(const std::string& method, const std::string& path, const std::string& body,
-                        const std::string& label, const std::string& refusal_note);
+  Result<json> exchange(Call& call, const std::string& method, const std::string& path,
+                        const std::string& body, const std::string& label,
+                        const std::string& refusal_note);
   // `library` non-empty: send it as `library` instead of s.source.
-  Result<json> post(const std::string& route, const Submission& s, const std::string& library);
-  Result<json> submit_impl(const Submission& s, const std::string& library);
+  Result<json> post(Call& call, const std::string& route, const Submission& s,
+                    const std::string& library);
+  Result<json> submit_impl(Call& call, const Submission& s, const std::string& library);
   // Appends a graded submit to HPCAB_TOOL_STATE/submissions.jsonl (the harness reads the last).
   Result<json> record_submission(const Submission& s, Result<json> r);
-  Result<json> fail(Failure kind, std::string message);
+  // Records `kind` as the call's and the client's last failure.
+  Result<json> fail(Call& call, Failure kind, std::string message);
+  // Starts a public call: clears the last failure.
+  Call begin(const CancelToken* cancel);
 
   JudgeSettings settings_;
-  Transport transport_;
+  CancellableTransport transport_;
   UsageFetch usage_;
-  mutable std::mutex mu_;  // last_failure_ (the MCP loop is single-threaded; tests are not)
+  mutable std::mutex mu_;  // last_failure_
   Failure last_failure_ = Failure::kNone;
 };
 

@@ -93,6 +93,18 @@ int main(int argc, char** argv) {
   add_grade(submit);
   auto* mcp = app.add_subcommand(
       "mcp", "serve the tools over MCP: JSON-RPC 2.0, one message per line on stdin/stdout");
+  McpSettings mcp_flags;
+  mcp->add_option("--max-calls", mcp_flags.max_calls,
+                  "tool calls in flight at once; more are refused (HPCAB_MCP_MAX_CALLS, default 4)")
+      ->check(CLI::Range(1, 1000));
+  mcp->add_option("--progress-interval", mcp_flags.progress_interval_s,
+                  "seconds between progress notifications of a call that asked for them "
+                  "(HPCAB_MCP_PROGRESS_INTERVAL, default 5)")
+      ->check(CLI::Range(0.01, 3600.0));
+  mcp->add_option("--shutdown-grace", mcp_flags.shutdown_grace_s,
+                  "at the end of stdin, seconds calls in flight may still finish before they are "
+                  "cancelled (HPCAB_MCP_SHUTDOWN_GRACE, default: as long as they take)")
+      ->check(CLI::NonNegativeNumber);
 
   BuiltinOptions builtin_options;
   builtin_options.reference_c = env_or("HPCAB_REFERENCE_C", "");
@@ -145,7 +157,16 @@ int main(int argc, char** argv) {
   JudgeClient client(settings);
 
   if (*mcp) {
-    McpServer server(client, {kernel, env_or("LANGUAGE", "c")});
+    auto mcp_settings = McpSettings::from_env();
+    if (!mcp_settings) {
+      std::cerr << "hpcab-tool: " << mcp_settings.error().message << "\n";
+      return kExitUsage;
+    }
+    if (mcp->count("--max-calls")) mcp_settings->max_calls = mcp_flags.max_calls;
+    if (mcp->count("--progress-interval"))
+      mcp_settings->progress_interval_s = mcp_flags.progress_interval_s;
+    if (mcp->count("--shutdown-grace")) mcp_settings->shutdown_grace_s = mcp_flags.shutdown_grace_s;
+    McpServer server(client, {kernel, env_or("LANGUAGE", "c")}, *mcp_settings);
     server.serve(std::cin, std::cout);
     return 0;
   }

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -156,6 +157,10 @@ TEST(ToolE2E, McpSessionOverStdio) {
     replies.push_back(m);
   }
   ASSERT_EQ(replies.size(), 4u) << r.out;  // nothing for the notification
+  // The score runs on its own thread, so the error for request 4 may come before its reply:
+  // replies are matched by id, as JSON-RPC clients do.
+  std::sort(replies.begin(), replies.end(),
+            [](const json& a, const json& b) { return a["id"] < b["id"]; });
   for (std::size_t i = 0; i < replies.size(); ++i) {
     EXPECT_EQ(replies[i]["jsonrpc"], "2.0");
     EXPECT_EQ(replies[i]["id"], static_cast<int>(i) + 1);

@@ -1,19 +1,28 @@
 // The agent tools without a judge: the MCP server's JSON-RPC handling (a scripted session), the
 // client's request shapes, the token count it sends and the single-submission policy, against a
-// fake transport that records every HTTP exchange (and a fake usage endpoint).
+// fake transport that records every HTTP exchange (and a fake usage endpoint). The MCP server's
+// concurrent serve() (progress, cancellation, limits, shutdown) runs against a slow HTTP judge
+// on loopback through the real HTTP client.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <condition_variable>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <list>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <streambuf>
 #include <thread>
 #include <vector>
 
@@ -569,6 +578,518 @@ TEST(JudgeClient, SettingsFromEnvironment) {
   EXPECT_FALSE(d->single_submission);
   EXPECT_EQ(d->usage_url, "");
   for (const char* v : {"JUDGE_URL", "JUDGE_RANK", "RUN_ID"}) unsetenv(v);
+}
+
+// ---- serve(): concurrency, progress, cancellation, limits, shutdown ----
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Polls `pred` every 10 ms for up to `timeout_s`.
+bool eventually(const std::function<bool()>& pred, double timeout_s) {
+  const auto t0 = Clock::now();
+  while (!pred()) {
+    if (seconds_since(t0) > timeout_s) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+// A judge on 127.0.0.1 that reads each request, then answers a grade after `delay_ms`, unless
+// the client closes the connection first (counted: that is how an abandoned request looks).
+class SlowJudge {
+ public:
+  explicit SlowJudge(int delay) : delay_ms(delay) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+        ::listen(fd_, 16) != 0) {
+      std::abort();
+    }
+    socklen_t len = sizeof addr;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    acceptor_ = std::thread([this] { accept_loop(); });
+  }
+  ~SlowJudge() {
+    stop_ = true;
+    ::shutdown(fd_, SHUT_RDWR);
+    acceptor_.join();
+    for (auto& t : connections_) t.join();
+    ::close(fd_);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+  std::atomic<int> delay_ms;
+  std::atomic<int> connections = 0;       // accepted
+  std::atomic<int> requests = 0;          // read completely
+  std::atomic<int> closed_by_client = 0;  // the client hung up before the answer
+  std::atomic<int> answered = 0;
+
+ private:
+  void accept_loop() {
+    while (!stop_) {
+      const int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (c < 0) {
+        if (stop_ || errno == EINVAL) return;
+        continue;
+      }
+      ++connections;
+      connections_.emplace_back([this, c] {
+        serve_connection(c);
+        ::close(c);
+      });
+    }
+  }
+
+  // Waits up to 10 ms for `c` to be readable; false when stopping.
+  bool readable(int c) {
+    pollfd p{c, POLLIN | POLLRDHUP, 0};
+    return ::poll(&p, 1, 10) > 0;
+  }
+
+  void serve_connection(int c) {
+    std::string data;
+    std::size_t need = std::string::npos;
+    while (data.size() < need) {
+      if (stop_) return;
+      if (!readable(c)) continue;
+      char buf[4096];
+      const ssize_t n = ::recv(c, buf, sizeof buf, 0);
+      if (n <= 0) return;
+      data.append(buf, static_cast<std::size_t>(n));
+      const std::size_t head_end = data.find("\r\n\r\n");
+      if (head_end == std::string::npos) continue;
+      std::string head = data.substr(0, head_end);
+      for (char& ch : head) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      const std::size_t cl = head.find("content-length:");
+      need = head_end + 4 + (cl == std::string::npos ? 0 : std::stoul(head.substr(cl + 15)));
+    }
+    ++requests;
+    const auto deadline = Clock::now() + std::chrono::milliseconds(delay_ms.load());
+    while (Clock::now() < deadline) {
+      if (stop_) return;
+      if (!readable(c)) continue;
+      char x;
+      const ssize_t n = ::recv(c, &x, 1, MSG_PEEK | MSG_DONTWAIT);
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+        ++closed_by_client;
+        return;
+      }
+    }
+    const std::string body = json{{"verdict", "ok"}, {"speedup", 2.0}, {"submission_id", 1}}.dump();
+    const std::string response =
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        "Content-Length: " +
+        std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+    if (::send(c, response.data(), response.size(), MSG_NOSIGNAL) ==
+        static_cast<ssize_t>(response.size())) {
+      ++answered;
+    }
+  }
+
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_ = false;
+  std::thread acceptor_;
+  std::list<std::thread> connections_;  // only the acceptor adds, only the destructor joins
+};
+
+// serve()'s stdin: lines the test pushes; a read blocks until one comes or close() (EOF).
+class FeedBuf : public std::streambuf {
+ public:
+  void push(const std::string& line) {
+    std::lock_guard lock(mu_);
+    pending_ += line + "\n";
+    cv_.notify_all();
+  }
+  void close() {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+    cv_.notify_all();
+  }
+
+ protected:
+  int_type underflow() override {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [this] { return !pending_.empty() || closed_; });
+    if (pending_.empty()) return traits_type::eof();
+    current_ = std::move(pending_);
+    pending_.clear();
+    setg(current_.data(), current_.data(), current_.data() + current_.size());
+    return traits_type::to_int_type(current_[0]);
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::string pending_;
+  std::string current_;  // the reading thread's buffer
+  bool closed_ = false;
+};
+
+// serve()'s stdout: complete lines, parsed, for the test to wait on.
+class LineSink : public std::streambuf {
+ public:
+  // The next line not yet returned, within `timeout_s`; nullopt when none came.
+  std::optional<json> next(double timeout_s) {
+    std::unique_lock lock(mu_);
+    if (!cv_.wait_for(lock, std::chrono::duration<double>(timeout_s),
+                      [this] { return read_ < lines_.size(); })) {
+      return std::nullopt;
+    }
+    return json::parse(lines_[read_++]);
+  }
+  // The next line that is not a progress notification.
+  std::optional<json> next_reply(double timeout_s) {
+    const auto t0 = Clock::now();
+    while (true) {
+      auto line = next(std::max(0.0, timeout_s - seconds_since(t0)));
+      if (!line || !line->contains("method")) return line;
+    }
+  }
+  std::vector<json> all() {
+    std::lock_guard lock(mu_);
+    std::vector<json> out;
+    for (const auto& l : lines_) out.push_back(json::parse(l));
+    return out;
+  }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    std::lock_guard lock(mu_);
+    if (c == '\n') {
+      lines_.push_back(std::move(partial_));
+      partial_.clear();
+      cv_.notify_all();
+    } else {
+      partial_ += traits_type::to_char_type(c);
+    }
+    return c;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::string> lines_;
+  std::size_t read_ = 0;
+  std::string partial_;
+};
+
+// serve() on a thread, fed and read by the test.
+class Session {
+ public:
+  explicit Session(McpServer& server)
+      : thread_([this, &server] {
+          server.serve(in_, out_);
+          done_ = true;
+        }) {}
+  ~Session() {
+    feed_.close();
+    thread_.join();
+  }
+  void send(const json& message) { feed_.push(message.dump()); }
+  // Closes stdin; true when serve() returned within `timeout_s`.
+  bool finish(double timeout_s) {
+    feed_.close();
+    return eventually([this] { return done_.load(); }, timeout_s);
+  }
+  LineSink& out() { return sink_; }
+
+ private:
+  FeedBuf feed_;
+  LineSink sink_;
+  std::istream in_{&feed_};
+  std::ostream out_{&sink_};
+  std::atomic<bool> done_ = false;
+  std::thread thread_;  // last: starts once the streams exist
+};
+
+json score_call(int id, json progress_token = nullptr) {
+  json params = {{"name", "score"}, {"arguments", {{"source", "void s000_fp64(void) {}"}}}};
+  if (!progress_token.is_null()) params["_meta"] = {{"progressToken", progress_token}};
+  return request(id, "tools/call", std::move(params));
+}
+
+json cancelled(int id) {
+  return {{"jsonrpc", "2.0"},
+          {"method", "notifications/cancelled"},
+          {"params", {{"requestId", id}, {"reason", "the user changed their mind"}}}};
+}
+
+JudgeSettings real_judge(const fs::path& state, const SlowJudge& judge) {
+  JudgeSettings s = settings(state);
+  s.url = judge.url();
+  return s;
+}
+
+TEST(McpServer, PingIsAnsweredWhileAScoreIsInFlight) {
+  SlowJudge judge(1500);
+  TempDir dir;
+  JudgeClient client(real_judge(dir.path(), judge));
+  McpServer server(client, {"s000", "c"});
+  Session session(server);
+  session.send(score_call(1));
+  ASSERT_TRUE(eventually([&] { return judge.requests == 1; }, 5));
+
+  const auto t0 = Clock::now();
+  session.send(request(2, "ping"));
+  session.send(request(3, "tools/list"));
+  auto ping = session.out().next(1);
+  ASSERT_TRUE(ping);
+  EXPECT_EQ((*ping)["id"], 2);
+  EXPECT_EQ((*ping)["result"], json::object());
+  auto list = session.out().next(1);
+  ASSERT_TRUE(list);
+  EXPECT_EQ((*list)["id"], 3);
+  EXPECT_LT(seconds_since(t0), 1.0);
+  EXPECT_EQ(judge.answered, 0);  // both were answered while the score was grading
+
+  auto score = session.out().next(10);
+  ASSERT_TRUE(score);
+  EXPECT_EQ((*score)["id"], 1);
+  EXPECT_EQ((*score)["result"]["isError"], false) << score->dump();
+  EXPECT_EQ((*score)["result"]["structuredContent"]["verdict"], "ok");
+  EXPECT_TRUE(session.finish(5));
+}
+
+TEST(McpServer, ProgressNotificationsWhileGrading) {
+  SlowJudge judge(1200);
+  TempDir dir;
+  JudgeClient client(real_judge(dir.path(), judge));
+  McpSettings ms;
+  ms.progress_interval_s = 0.2;
+  McpServer server(client, {"s000", "c"}, ms);
+  Session session(server);
+  session.send(score_call(1, "tok-1"));
+  session.send(score_call(2));  // no progressToken: no notifications
+  std::vector<json> progress;
+  int replies = 0;
+  bool progress_after_reply_1 = false;
+  bool replied_1 = false;
+  while (replies < 2) {
+    auto line = session.out().next(10);
+    ASSERT_TRUE(line) << "no reply";
+    if (line->contains("method")) {
+      EXPECT_EQ((*line)["method"], "notifications/progress");
+      progress.push_back((*line)["params"]);
+      if (replied_1) progress_after_reply_1 = true;
+    } else {
+      ++replies;
+      if ((*line)["id"] == 1) replied_1 = true;
+      EXPECT_EQ((*line)["result"]["isError"], false) << line->dump();
+    }
+  }
+  EXPECT_FALSE(progress_after_reply_1);
+  ASSERT_GE(progress.size(), 3u);  // ~1.2 s at 0.2 s
+  double last = 0;
+  for (const auto& p : progress) {
+    EXPECT_EQ(p["progressToken"], "tok-1");
+    ASSERT_TRUE(p["progress"].is_number());
+    EXPECT_GT(p["progress"].get<double>(), last);  // increases with every notification
+    last = p["progress"].get<double>();
+    EXPECT_FALSE(p.contains("total"));
+    EXPECT_NE(p["message"].get<std::string>().find("score"), std::string::npos);
+  }
+  EXPECT_FALSE(session.out().next(0.5));  // nothing once both answered
+  EXPECT_TRUE(session.finish(5));
+}
+
+TEST(McpServer, CancelledCallGetsNoReplyAndItsJudgeConnectionIsClosed) {
+  SlowJudge judge(30000);
+  TempDir dir;
+  JudgeClient client(real_judge(dir.path(), judge));
+  McpSettings ms;
+  ms.progress_interval_s = 0.1;
+  McpServer server(client, {"s000", "c"}, ms);
+  Session session(server);
+  session.send(score_call(7, 77));
+  ASSERT_TRUE(eventually([&] { return judge.requests == 1; }, 5));
+  session.send(cancelled(7));
+  // The judge sees the connection close at once, not after its 30 s.
+  EXPECT_TRUE(eventually([&] { return judge.closed_by_client == 1; }, 3));
+  session.send(request(8, "ping"));
+  auto ping = session.out().next_reply(2);
+  ASSERT_TRUE(ping);
+  EXPECT_EQ((*ping)["id"], 8);
+
+  // A cancellation of an unknown or answered request is ignored; the server keeps serving.
+  session.send(cancelled(99));
+  judge.delay_ms = 0;
+  session.send(score_call(9));
+  auto score = session.out().next_reply(5);
+  ASSERT_TRUE(score);
+  EXPECT_EQ((*score)["id"], 9);
+  EXPECT_EQ((*score)["result"]["isError"], false) << score->dump();
+  session.send(cancelled(9));
+  EXPECT_TRUE(session.finish(3));  // nothing left in flight: well before the 30 s
+  int progress_7 = 0;
+  for (const auto& line : session.out().all()) {
+    EXPECT_NE(line.value("id", json()), 7) << "a cancelled request was answered: " << line;
+    if (line.contains("method")) ++progress_7;
+  }
+  EXPECT_LE(progress_7, 60);  // and its progress stopped
+  EXPECT_EQ(judge.answered, 1);
+}
+
+TEST(McpServer, CallsBeyondTheLimitAreRefused) {
+  SlowJudge judge(30000);
+  TempDir dir;
+  JudgeClient client(real_judge(dir.path(), judge));
+  McpSettings ms;
+  ms.max_calls = 2;
+  McpServer server(client, {"s000", "c"}, ms);
+  Session session(server);
+  session.send(score_call(1));
+  session.send(score_call(2));
+  ASSERT_TRUE(eventually([&] { return judge.requests == 2; }, 5));
+  session.send(score_call(3));
+  auto busy = session.out().next(2);
+  ASSERT_TRUE(busy);
+  EXPECT_EQ((*busy)["id"], 3);
+  EXPECT_EQ((*busy)["error"]["code"], McpServer::kServerBusy);
+  EXPECT_EQ((*busy)["error"]["data"]["max_calls"], 2);
+  EXPECT_NE((*busy)["error"]["message"].get<std::string>().find("HPCAB_MCP_MAX_CALLS"),
+            std::string::npos);
+  // Cheap methods are not limited.
+  session.send(request(4, "ping"));
+  auto ping = session.out().next(2);
+  ASSERT_TRUE(ping);
+  EXPECT_EQ((*ping)["id"], 4);
+  // An id already in flight is refused: cancellation could not tell the two apart.
+  session.send(score_call(1));
+  auto dup = session.out().next(2);
+  ASSERT_TRUE(dup);
+  EXPECT_EQ((*dup)["id"], 1);
+  EXPECT_EQ((*dup)["error"]["code"], -32600);
+  EXPECT_EQ(judge.requests, 2);  // neither refused call reached the judge
+
+  // Once calls end, their slots are free again.
+  session.send(cancelled(1));
+  session.send(cancelled(2));
+  ASSERT_TRUE(eventually([&] { return judge.closed_by_client == 2; }, 3));
+  judge.delay_ms = 0;
+  std::optional<json> again;
+  ASSERT_TRUE(eventually(
+      [&] {
+        session.send(score_call(5));
+        again = session.out().next(2);
+        return again && !again->contains("error");
+      },
+      5));
+  EXPECT_EQ((*again)["result"]["isError"], false) << again->dump();
+  EXPECT_TRUE(session.finish(3));
+}
+
+TEST(McpServer, EndOfInputFinishesCallsInFlightByDefault) {
+  SlowJudge judge(500);
+  TempDir dir;
+  JudgeClient client(real_judge(dir.path(), judge));
+  McpServer server(client, {"s000", "c"});
+  Session session(server);
+  session.send(score_call(1));
+  session.send(request(2, "ping"));
+  ASSERT_TRUE(session.finish(10));  // stdin closed at once; serve() waits for the score
+  auto lines = session.out().all();
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0]["id"], 2);
+  EXPECT_EQ(lines[1]["id"], 1);
+  EXPECT_EQ(lines[1]["result"]["structuredContent"]["verdict"], "ok");
+}
+
+TEST(McpServer, EndOfInputCancelsCallsAfterTheGrace) {
+  SlowJudge judge(30000);
+  TempDir dir;
+  JudgeClient client(real_judge(dir.path(), judge));
+  McpSettings ms;
+  ms.shutdown_grace_s = 0.2;
+  McpServer server(client, {"s000", "c"}, ms);
+  Session session(server);
+  session.send(score_call(1));
+  ASSERT_TRUE(eventually([&] { return judge.requests == 1; }, 5));
+  const auto t0 = Clock::now();
+  ASSERT_TRUE(session.finish(5));
+  EXPECT_GE(seconds_since(t0), 0.15);
+  EXPECT_TRUE(session.out().all().empty());  // abandoned: no reply
+  EXPECT_TRUE(eventually([&] { return judge.closed_by_client == 1; }, 3));
+}
+
+TEST(McpSettings, FromEnvironment) {
+  for (const char* v :
+       {"HPCAB_MCP_MAX_CALLS", "HPCAB_MCP_PROGRESS_INTERVAL", "HPCAB_MCP_SHUTDOWN_GRACE"}) {
+    unsetenv(v);
+  }
+  auto d = McpSettings::from_env();
+  ASSERT_TRUE(d) << d.error().message;
+  EXPECT_EQ(d->max_calls, 4);
+  EXPECT_EQ(d->progress_interval_s, 5);
+  EXPECT_LT(d->shutdown_grace_s, 0);
+  setenv("HPCAB_MCP_MAX_CALLS", "8", 1);
+  setenv("HPCAB_MCP_PROGRESS_INTERVAL", "0.5", 1);
+  setenv("HPCAB_MCP_SHUTDOWN_GRACE", "0", 1);
+  auto s = McpSettings::from_env();
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->max_calls, 8);
+  EXPECT_EQ(s->progress_interval_s, 0.5);
+  EXPECT_EQ(s->shutdown_grace_s, 0);
+  for (const char* bad : {"0", "1.5", "x", "-3", "2000"}) {
+    setenv("HPCAB_MCP_MAX_CALLS", bad, 1);
+    auto r = McpSettings::from_env();
+    EXPECT_FALSE(r) << bad;
+    if (!r) {
+      EXPECT_NE(r.error().message.find("HPCAB_MCP_MAX_CALLS"), std::string::npos);
+    }
+  }
+  unsetenv("HPCAB_MCP_MAX_CALLS");
+  setenv("HPCAB_MCP_PROGRESS_INTERVAL", "0", 1);
+  EXPECT_FALSE(McpSettings::from_env());
+  setenv("HPCAB_MCP_PROGRESS_INTERVAL", "nan", 1);
+  EXPECT_FALSE(McpSettings::from_env());
+  unsetenv("HPCAB_MCP_PROGRESS_INTERVAL");
+  setenv("HPCAB_MCP_SHUTDOWN_GRACE", "-1", 1);
+  EXPECT_FALSE(McpSettings::from_env());
+  unsetenv("HPCAB_MCP_SHUTDOWN_GRACE");
+}
+
+// The HTTP client's cancellation, which the MCP server's rests on.
+TEST(HttpClient, CancelTokenAbandonsARequestInFlight) {
+  SlowJudge judge(30000);
+  CancelToken token;
+  HttpOptions options;
+  options.cancel = &token;
+  std::thread canceller([&] {
+    if (eventually([&] { return judge.requests == 1; }, 5)) token.cancel();
+  });
+  const auto t0 = Clock::now();
+  auto r = http_request("POST", judge.url() + "/score", "{}", {}, 60, options);
+  canceller.join();
+  ASSERT_FALSE(r);
+  EXPECT_LT(seconds_since(t0), 5);
+  EXPECT_NE(r.error().message.find("cancelled"), std::string::npos) << r.error().message;
+  EXPECT_TRUE(eventually([&] { return judge.closed_by_client == 1; }, 3));
+  EXPECT_TRUE(token.cancelled());
+
+  // A token cancelled beforehand: the request fails without connecting.
+  auto again = http_request("GET", judge.url() + "/health", "", {}, 60, options);
+  EXPECT_FALSE(again);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(judge.connections, 1);
+
+  // Without a token, or with one never cancelled, requests are as before.
+  judge.delay_ms = 0;
+  CancelToken unused;
+  HttpOptions calm;
+  calm.cancel = &unused;
+  auto ok = http_request("POST", judge.url() + "/score", "{}", {}, 10, calm);
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(ok->status, 200);
+  EXPECT_TRUE(http_request("GET", judge.url() + "/x", "", {}, 10));
 }
 
 }  // namespace
