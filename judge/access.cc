@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "judge/http_errors.h"
+
 namespace hpcab::judge {
 namespace {
 
@@ -78,9 +80,8 @@ std::string_view trim(std::string_view s) {
 }
 
 HttpResponse unauthorized(const std::string& message, const std::string& challenge) {
-  HttpResponse r = error_response(401, message);
-  r.headers.emplace_back("WWW-Authenticate", challenge);
-  return r;
+  return error_response(
+      ApiError{ErrorKind::kUnauthorized, message, nullptr, 0, {{"WWW-Authenticate", challenge}}});
 }
 
 }  // namespace
@@ -210,11 +211,12 @@ std::optional<HttpResponse> Access::check(const std::string& path,
   const bool results_route = is_results_path(path);
   const auto disabled = [results_route] {
     return error_response(
-        404, results_route
-                 ? "the results page needs an admin token on a judge with token files: start "
-                   "the judge with an admin token file (admin_tokens_file, --admin-tokens-file)"
-                 : "the admin routes are disabled: start the judge with an admin token "
-                   "file (admin_tokens_file, --admin-tokens-file) to enable them");
+        ApiError{ErrorKind::kNotFound,
+                 results_route
+                     ? "the results page needs an admin token on a judge with token files: start "
+                       "the judge with an admin token file (admin_tokens_file, --admin-tokens-file)"
+                     : "the admin routes are disabled: start the judge with an admin token "
+                       "file (admin_tokens_file, --admin-tokens-file) to enable them"});
   };
   if (!enabled_) {
     if (admin_route) return disabled();
@@ -233,10 +235,12 @@ std::optional<HttpResponse> Access::check(const std::string& path,
   if (admin_route || results_route) {
     if (!admin_enabled_) return disabled();
     if (role != Role::kAdmin) {
-      HttpResponse r = error_response(403, "this route needs an admin token");
-      r.headers.emplace_back("WWW-Authenticate",
-                             std::string(kRealm) + ", error=\"insufficient_scope\"");
-      return r;
+      return error_response(
+          ApiError{ErrorKind::kForbidden,
+                   "this route needs an admin token",
+                   nullptr,
+                   0,
+                   {{"WWW-Authenticate", std::string(kRealm) + ", error=\"insufficient_scope\""}}});
     }
   }
   return std::nullopt;

@@ -9,16 +9,10 @@
 #include <vector>
 
 #include "common/result.h"
+#include "judge/request.h"  // known_language, validate_build_tokens (pure checks of client bytes)
 #include "judge/sandbox.h"
 
 namespace hpcab::judge {
-
-// Submission languages. cuda/hip join when a GPU judge exists.
-bool known_language(const std::string& language);
-
-// Only -I<dir>, -D<name>[=value], -l<name> and -L<dir> (SPEC §4); anything else, optimization and
-// math flags above all, is refused with a message naming the token.
-Status validate_build_tokens(const std::vector<std::string>& tokens);
 
 struct BuildRequest {
   std::string language = "c";         // c | cpp | fortran

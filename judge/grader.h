@@ -69,7 +69,21 @@ std::string machine_fingerprint(Builder* builder);
 
 struct RealEffects;  // judge/grade/real_effects.h
 
-class Grader {
+// What the routes need of a grader: the corpus, grades and baseline times. Grader is the one
+// implementation; tests pass a fake (one that throws, say) to check the routes' own handling.
+class GradeService {
+ public:
+  virtual ~GradeService() = default;
+  virtual const Manifest* kernel(const std::string& id) const = 0;
+  virtual const std::vector<Manifest>& corpus() const = 0;
+  virtual std::string baseline_name(const Manifest& m) const = 0;
+  virtual nlohmann::json grade(const GradeRequest& request) = 0;
+  virtual Result<nlohmann::json> baseline_times(const Manifest& m, const std::string& preset,
+                                                const std::string& precision) = 0;
+  virtual const std::string& machine() const = 0;
+};
+
+class Grader : public GradeService {
  public:
   // The production judge: real effects (bubblewrap, the builder, the store, the clocks).
   // `bandwidth` feeds the plausibility floor (SPEC §5.9); an empty table turns the floor off.
@@ -80,20 +94,20 @@ class Grader {
          std::string key, std::string machine, BandwidthTable bandwidth = {});
   ~Grader();
 
-  const Manifest* kernel(const std::string& id) const;
-  const std::vector<Manifest>& corpus() const { return corpus_; }
+  const Manifest* kernel(const std::string& id) const override;
+  const std::vector<Manifest>& corpus() const override { return corpus_; }
   // The baseline a kernel is credited against (per track, SPEC §11).
-  std::string baseline_name(const Manifest& m) const;
+  std::string baseline_name(const Manifest& m) const override;
   // The graded answer (always a JSON object for a 200 response); records it in the store.
   // The pipeline (docs/grading.md): plan, build, configuration runs (runner sessions),
   // verdict, record. An exception escaping a stage propagates (the caller answers 500);
   // everything the grade holds (slot, scratch dir, runner processes) is released on the way.
-  nlohmann::json grade(const GradeRequest& request);
+  nlohmann::json grade(const GradeRequest& request) override;
   // {kernel, preset, precision, baselines: {name: median ns}, protocol}; measures and caches
   // what is missing. An Error for a judge fault.
   Result<nlohmann::json> baseline_times(const Manifest& m, const std::string& preset,
-                                        const std::string& precision);
-  const std::string& machine() const { return machine_; }
+                                        const std::string& precision) override;
+  const std::string& machine() const override { return machine_; }
 
   // Why a timed configuration's numbers cannot be trusted (empty when they can): every call's
   // runner clock disagrees with the judge's beyond the allowance, or the median beats the

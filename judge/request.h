@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/result.h"
 
@@ -40,6 +41,13 @@ std::optional<int> parse_rank_json(const nlohmann::json& value);
 
 // Corpus ids: [a-z][a-z0-9_]{0,63}. Anything else (dots, slashes, NUL) names no kernel.
 bool valid_kernel_name(std::string_view s);
+
+// Submission languages: c, cpp, fortran. cuda/hip join when a GPU judge exists.
+bool known_language(const std::string& language);
+
+// Only -I<dir>, -D<name>[=value], -l<name> and -L<dir> (SPEC §4); anything else, optimization and
+// math flags above all, is refused with a message naming the token.
+Status validate_build_tokens(const std::vector<std::string>& tokens);
 
 // Error when JSON `text` nests arrays/objects deeper than `max_depth` (brackets inside strings
 // do not count). A linear scan that runs before the parser, so no parser or destructor ever

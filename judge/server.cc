@@ -593,16 +593,6 @@ void Pending::Answer(HttpResponse response) {
 
 }  // namespace
 
-HttpResponse error_response(int status, const std::string& message) {
-  HttpResponse response;
-  response.status = status;
-  // `replace`: a message quoting client bytes (an invalid UTF-8 path, say) must not throw.
-  response.body = nlohmann::json{{"error", message}}.dump(-1, ' ', false,
-                                                          nlohmann::json::error_handler_t::replace);
-  response.content_type = "application/json";
-  return response;
-}
-
 struct Server::Impl {
   Impl(ServerLimits limits, Handler handler)
       : shared(std::make_shared<Shared>(limits, std::move(handler))),

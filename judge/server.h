@@ -80,7 +80,9 @@ class Server {
   std::unique_ptr<Impl> impl_;
 };
 
-// {"error": message} as a response with `status`; the one place errors become HTTP.
+// {"error": message} as a response with `status`, for the HTTP layer's own errors (413, 431, 503,
+// malformed HTTP, timeouts). Defined in judge/http_errors.cc next to the typed
+// error_response(const ApiError&) that the routes use; both build the body the same way.
 HttpResponse error_response(int status, const std::string& message);
 
 }  // namespace hpcab::judge

@@ -1,13 +1,17 @@
 // libFuzzer target over what the judge does with a client's bytes before grading anything:
 // Beast's request parser with the judge's header and body limits, then the routes' first checks
 // (judge/request.h: target splitting, UTF-8, rank, kernel names, depth-limited JSON) and the
-// grade-body field checks that need no corpus (rank, kernel, workspace_bytes expressions). Every
-// input also goes straight to the JSON and target checks, so JSON mutations need not first
-// learn HTTP framing.
+// whole grade-body parser the routes run (judge/grade_request.h: parse_grade_body, over an
+// in-memory kernel, under three judge configurations). Every input also goes straight to the
+// JSON, body and target checks, so JSON mutations need not first learn HTTP framing.
 //
-// Beyond "no crash, no sanitizer report", it asserts the judge's own invariants: every error
-// message, once written as an error body, is valid UTF-8 JSON; an accepted rank is in range; an
-// accepted body is within the depth limit. scripts/fuzz.sh builds and runs it with clang.
+// Beyond "no crash, no sanitizer report", it asserts the judge's own invariants: the body parser
+// never throws; a refusal is a 4xx the parser may give (400, 404, 413, 421; never a 200 or a
+// judge fault) whose error body is valid UTF-8 JSON with an `error` string; an accepted body
+// passes every check again when re-derived independently here (rank, kernel, one source, input
+// mode, sizes, build tokens, workspace, preset, tokens); every error message, once written as an
+// error body, is valid UTF-8 JSON; an accepted rank is in range; an accepted body is within the
+// depth limit. scripts/fuzz.sh builds and runs it with clang.
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -15,21 +19,30 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
 #include "common/expr.h"
+#include "common/manifest.h"
+#include "judge/grade_request.h"
+#include "judge/http_errors.h"
 #include "judge/request.h"
 
 namespace {
 
 namespace beast = boost::beast;
 namespace http = beast::http;
+using hpcab::judge::ApiError;
 using hpcab::judge::check_json_depth;
+using hpcab::judge::ErrorKind;
+using hpcab::judge::GradeBodyRules;
 using hpcab::judge::parse_json_body;
 using hpcab::judge::parse_rank_json;
 using hpcab::judge::parse_rank_text;
+using hpcab::judge::ParsedGrade;
+using hpcab::judge::SharedFile;
 using hpcab::judge::split_target;
 using hpcab::judge::valid_kernel_name;
 using hpcab::judge::valid_utf8;
@@ -76,8 +89,116 @@ void CheckTarget(std::string_view raw) {
   CheckErrorBody("no route GET " + target.path);
 }
 
+// The one kernel the body parser knows: s000 with one size symbol, two presets and both
+// precisions (what the parser reads of a manifest).
+const hpcab::Manifest& Kernel() {
+  static const hpcab::Manifest m = [] {
+    hpcab::Manifest k;
+    k.id = "s000";
+    k.precisions = {hpcab::Precision::kFp64, hpcab::Precision::kFp32};
+    k.size_symbols = {"N"};
+    k.presets = {{"S", {{"N", 32000}}}, {"M", {{"N", 1000000}}}};
+    return k;
+  }();
+  return m;
+}
+
+// What the judge's config gives the parser: small source limit so the fuzzer reaches it, and
+// the input modes and shared-dir settings that decide which source fields are accepted.
+GradeBodyRules Rules(int which) {
+  GradeBodyRules rules;
+  rules.rank = 0;
+  rules.max_json_depth = kMaxDepth;
+  rules.max_source_bytes = 256;
+  rules.input_mode = which == 0 ? "any" : which == 1 ? "source" : "library";
+  rules.has_shared_dir = which != 1;
+  return rules;
+}
+
+bool Given(const json& body, const char* k) { return body.contains(k) && !body.at(k).is_null(); }
+
+// An accepted body, checked again from the JSON itself rather than through the parser's code.
+void CheckAccepted(std::string_view text, const GradeBodyRules& rules, const ParsedGrade& p) {
+  const json body = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  Require(body.is_object(), "accepted a body that is not a JSON object");
+  Require(check_json_depth(text, kMaxDepth).ok(), "accepted a body over the depth limit");
+  Require(Given(body, "rank") && parse_rank_json(body.at("rank")) == rules.rank,
+          "accepted a body without this judge's rank");
+  const auto& g = p.request;
+  Require(g.rank == rules.rank, "accepted rank differs from the judge's");
+  Require(g.kernel == Kernel().id && body.at("kernel") == Kernel().id,
+          "accepted a kernel that is not in the corpus");
+  Require(g.language == "c" || g.language == "cpp" || g.language == "fortran",
+          "accepted an unknown language");
+  Require(g.precision == "fp64" || g.precision == "fp32", "accepted an unknown precision");
+  const int sources =
+      int(Given(body, "source")) + int(Given(body, "source_file")) + int(Given(body, "library"));
+  Require(sources == 1, "accepted a body without exactly one source field");
+  const bool sources_ok = rules.input_mode != "library";
+  const bool libraries_ok = rules.input_mode != "source";
+  switch (p.shared_file) {
+    case SharedFile::kNone:
+      Require(g.source.has_value() && Given(body, "source") && sources_ok,
+              "accepted an inline source the rules refuse");
+      Require(g.source->size() <= rules.max_source_bytes, "accepted a source over the limit");
+      break;
+    case SharedFile::kSourceFile:
+      Require(rules.has_shared_dir && sources_ok && Given(body, "source_file") && !g.source,
+              "accepted a source_file the rules refuse");
+      break;
+    case SharedFile::kLibrary:
+      Require(rules.has_shared_dir && libraries_ok && Given(body, "library") && !g.library_path,
+              "accepted a library the rules refuse");
+      break;
+  }
+  Require(hpcab::judge::validate_build_tokens(g.build_tokens).ok(), "accepted a bad build token");
+  if (g.workspace_bytes) {
+    auto e = hpcab::Expr::parse(*g.workspace_bytes);
+    Require(e.ok(), "accepted a workspace_bytes that does not parse");
+    auto v = e->eval(Kernel().symbols(Kernel().presets.at("S")));
+    Require(v.ok() && *v >= 0 && *v <= hpcab::judge::kMaxWorkspaceBytes,
+            "accepted a workspace_bytes out of range");
+  }
+  Require(!g.preset || Kernel().presets.count(*g.preset), "accepted an unknown preset");
+  Require(!g.tokens || *g.tokens >= 0, "accepted negative tokens");
+}
+
+// parse_grade_body as the routes call it, under each configuration.
+void CheckGradeBody(std::string_view text) {
+  for (int which = 0; which < 3; ++which) {
+    const GradeBodyRules rules = Rules(which);
+    try {
+      auto parsed = hpcab::judge::parse_grade_body(text, "score", rules, [](const std::string& id) {
+        return id == Kernel().id ? &Kernel() : nullptr;
+      });
+      if (parsed) {
+        CheckAccepted(text, rules, *parsed);
+        continue;
+      }
+      const ApiError& e = parsed.error();
+      Require(e.kind == ErrorKind::kBadRequest || e.kind == ErrorKind::kNotFound ||
+                  e.kind == ErrorKind::kPayloadTooLarge || e.kind == ErrorKind::kMisdirected,
+              "the body parser refused with a kind it never gives");
+      const auto response = hpcab::judge::error_response(e);
+      Require(response.status >= 400 && response.status < 500, "a refusal that is not a 4xx");
+      Require(valid_utf8(response.body), "error body is not valid UTF-8");
+      const json body = json::parse(response.body, nullptr, false);
+      Require(body.is_object() && body.contains("error") && body["error"].is_string(),
+              "error body is not a JSON object with an error string");
+      if (e.kind == ErrorKind::kMisdirected) {
+        Require(body.value("rank", -1) == rules.rank && body.contains("requested_rank"),
+                "a 421 without rank and requested_rank");
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "request_fuzz: parse_grade_body threw: %s\n", e.what());
+      std::abort();
+    }
+  }
+}
+
 // The checks of Routes::grade that need no corpus, in its order.
 void CheckBody(std::string_view text) {
+  CheckGradeBody(text);
   auto parsed = parse_json_body(text, kMaxDepth);
   if (!parsed) return CheckErrorBody(parsed.error().message);
   Require(check_json_depth(text, kMaxDepth).ok(), "accepted body over the depth limit");

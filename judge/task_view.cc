@@ -1,0 +1,127 @@
+#include "judge/task_view.h"
+
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "common/abi.h"
+#include "common/compare.h"
+#include "judge/grade_request.h"
+#include "judge/request.h"
+
+namespace hpcab::judge {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+ApiError bad_request(std::string message) {
+  return ApiError{ErrorKind::kBadRequest, std::move(message)};
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+const char* kAbiDoc =
+    "C ABI: void <kernel>_<fp64|fp32>(array pointers sorted by name (ASCII), then scalars and "
+    "size symbols sorted by name (ASCII), then uint8_t *restrict workspace, const int64_t "
+    "workspace_size). Pointers to inputs are const, all pointers restrict; integer scalars and "
+    "sizes are const int64_t; real scalars const double (fp64) / const float (fp32). Arrays are "
+    "contiguous and row-major. Write every output element; never write inputs; return with no "
+    "threads or processes left running; no timing, no allocation of outputs. C++ uses extern "
+    "\"C\" and __restrict__; Fortran uses bind(C) with value scalars.";
+
+}  // namespace
+
+std::string stub_source(const Manifest& m, Precision p, const std::string& language) {
+  if (language == "fortran") {
+    std::string iface = fortran_interface(m, p);
+    // The interface block's body is a valid subroutine definition with an empty body.
+    auto start = iface.find("  subroutine");
+    auto end = iface.find("end interface");
+    std::string body = iface.substr(start, end - start);
+    std::string out;
+    std::stringstream ss(body);
+    for (std::string line; std::getline(ss, line);) {
+      out += (line.size() >= 2 ? line.substr(2) : line) + "\n";
+      if (line.find("implicit none") != std::string::npos) continue;
+    }
+    return "! " + m.id + ": write the kernel in this subroutine.\n" + out;
+  }
+  std::string proto = language == "cpp" ? cpp_prototype(m, p) : c_prototype(m, p);
+  proto.pop_back();  // the ';'
+  std::string head = language == "cpp" ? "#include <cstdint>\n\n"
+                                       : "#include <stdbool.h>\n#include <stdint.h>\n\n";
+  return head + proto + " {\n  /* " + m.id + ": write the kernel here. */\n}\n";
+}
+
+ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
+                          const std::string& id, const std::map<std::string, std::string>& q) {
+  if (auto bad = check_query_rank(q, config.rank)) return *bad;
+  const Manifest* m = valid_kernel_name(id) ? grader.kernel(id) : nullptr;
+  if (!m) return ApiError{ErrorKind::kNotFound, "unknown kernel '" + id + "'"};
+  std::string language = q.count("language") ? q.at("language") : "c";
+  if (!known_language(language)) {
+    return bad_request("unknown language '" + language + "' (c, cpp or fortran)");
+  }
+  std::string precision = q.count("precision") ? q.at("precision") : "fp64";
+  auto p = parse_precision(precision);
+  if (!p || !m->supports(*p)) {
+    return bad_request("kernel '" + id + "' does not support precision '" + precision + "'");
+  }
+  std::string preset = q.count("preset") ? q.at("preset") : config.default_preset;
+  if (!m->presets.count(preset)) return bad_request("unknown preset '" + preset + "'");
+  json precisions = json::array();
+  for (auto x : m->precisions) precisions.push_back(precision_name(x));
+  json sizes = json::object();
+  for (const auto& [k, v] : m->presets.at(preset)) sizes[k] = v;
+  json arrays = json::array();
+  for (const auto& a : m->arrays) {
+    json shape = json::array();
+    for (const auto& e : a.shape) shape.push_back(e.text());
+    arrays.push_back({{"name", a.name},
+                      {"dtype", a.fixed_dtype ? std::string(dtype_name(*a.fixed_dtype)) : "real"},
+                      {"shape", shape},
+                      {"intent", a.intent == Intent::kIn    ? "in"
+                                 : a.intent == Intent::kOut ? "out"
+                                                            : "inout"}});
+  }
+  Tolerance band = tolerance_band(*p);
+  std::string base = grader.baseline_name(*m);
+  return json(
+      {{"kernel", m->id},
+       {"name", m->name},
+       {"description", m->description},
+       {"track", m->track},
+       {"dwarf", m->dwarf.empty() ? json(nullptr) : json(m->dwarf)},
+       {"level", m->level},
+       {"language", language},
+       {"precision", precision},
+       {"precisions", precisions},
+       {"signature", stub_source(*m, *p, language)},
+       {"symbol", abi_symbol(*m, *p)},
+       {"prototype", language == "cpp" ? cpp_prototype(*m, *p) : c_prototype(*m, *p)},
+       {"reference_numpy", read_text(m->reference_py())},
+       {"rtol", band.rtol},
+       {"atol", band.atol},
+       {"reduction_length",
+        m->reduction_length ? json(m->reduction_length->text()) : json(nullptr)},
+       {"preset", preset},
+       {"sizes", sizes},
+       {"arrays", arrays},
+       {"oracle", "reference.c"},
+       {"baseline", base},
+       {"input_mode", config.input_mode},
+       {"abi_doc", kAbiDoc},
+       {"goal", "Make " + abi_symbol(*m, *p) + " faster than the '" + base +
+                    "' baseline (reference.c" +
+                    (base == "c-autopar" ? " with automatic parallelization" : ", sequential") +
+                    ") while matching reference_numpy within rtol/atol on every output. POST "
+                    "/score to iterate on the public inputs; POST /submit once for the final, "
+                    "recorded answer graded on hidden inputs."}});
+}
+
+}  // namespace hpcab::judge

@@ -1,0 +1,353 @@
+// The typed errors (judge/http_errors.h), the pure grade-body parser and the shared-file step
+// (judge/grade_request.h), and the routes' answer to a grade that throws: a real server on
+// 127.0.0.1 over a fake GradeService, so nothing is built or run.
+#include "judge/grade_request.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "common/http_client.h"
+#include "judge/http_errors.h"
+#include "judge/job_queue.h"
+#include "judge/metrics.h"
+#include "judge/routes.h"
+#include "judge/server.h"
+
+namespace hpcab::judge {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// A kernel without files: what the body checks read of a manifest.
+Manifest TestKernel() {
+  Manifest m;
+  m.id = "s000";
+  m.precisions = {Precision::kFp64, Precision::kFp32};
+  m.size_symbols = {"N"};
+  m.presets = {{"S", {{"N", 1000}}}, {"M", {{"N", 100000}}}};
+  return m;
+}
+
+GradeBodyRules Rules() {
+  GradeBodyRules rules;
+  rules.rank = 0;
+  rules.input_mode = "any";
+  rules.has_shared_dir = true;
+  rules.max_source_bytes = 64;
+  return rules;
+}
+
+class GradeBodyTest : public ::testing::Test {
+ protected:
+  ApiResult<ParsedGrade> Parse(const std::string& body, const GradeBodyRules& rules = Rules()) {
+    return parse_grade_body(body, "score", rules, [this](const std::string& id) {
+      return id == kernel_.id ? &kernel_ : nullptr;
+    });
+  }
+  // The kind of the error `body` is refused with; fails the test when it is accepted.
+  ErrorKind KindOf(const std::string& body, const GradeBodyRules& rules = Rules()) {
+    auto r = Parse(body, rules);
+    EXPECT_FALSE(r.ok()) << body;
+    return r.ok() ? ErrorKind::kJudgeFault : r.error().kind;
+  }
+  Manifest kernel_ = TestKernel();
+};
+
+TEST(HttpErrors, EveryKindHasItsStatus) {
+  const std::vector<std::pair<ErrorKind, int>> table = {
+      {ErrorKind::kBadRequest, 400},       {ErrorKind::kUnauthorized, 401},
+      {ErrorKind::kForbidden, 403},        {ErrorKind::kNotFound, 404},
+      {ErrorKind::kMethodNotAllowed, 405}, {ErrorKind::kPayloadTooLarge, 413},
+      {ErrorKind::kMisdirected, 421},      {ErrorKind::kQueueFull, 429},
+      {ErrorKind::kHeaderTooLarge, 431},   {ErrorKind::kJudgeFault, 500},
+      {ErrorKind::kUnavailable, 503}};
+  for (const auto& [kind, status] : table) {
+    EXPECT_EQ(http_status(kind), status);
+    HttpResponse r = error_response(ApiError{kind, "why"});
+    EXPECT_EQ(r.status, status);
+    EXPECT_EQ(r.content_type, "application/json");
+    EXPECT_EQ(json::parse(r.body), json({{"error", "why"}})) << status;
+  }
+}
+
+TEST(HttpErrors, RetryAfterOnlyOn429And503) {
+  HttpResponse full = error_response(ApiError{ErrorKind::kQueueFull, "full", nullptr, 10});
+  ASSERT_EQ(full.headers.size(), 1u);
+  EXPECT_EQ(full.headers[0], (std::pair<std::string, std::string>{"Retry-After", "10"}));
+  // A missing delay still sends the header: a client must be told to wait.
+  HttpResponse busy = error_response(ApiError{ErrorKind::kUnavailable, "busy"});
+  ASSERT_EQ(busy.headers.size(), 1u);
+  EXPECT_EQ(busy.headers[0].second, "1");
+  EXPECT_TRUE(error_response(ApiError{ErrorKind::kBadRequest, "x", nullptr, 10}).headers.empty());
+}
+
+TEST(HttpErrors, ExtraFieldsAndHeadersAndBadUtf8) {
+  HttpResponse r = error_response(ApiError{ErrorKind::kUnauthorized,
+                                           "no token",
+                                           {{"error", "ignored"}, {"hint", 1}},
+                                           0,
+                                           {{"WWW-Authenticate", "Bearer"}}});
+  EXPECT_EQ(json::parse(r.body), json({{"error", "no token"}, {"hint", 1}}));
+  ASSERT_EQ(r.headers.size(), 1u);
+  EXPECT_EQ(r.headers[0].first, "WWW-Authenticate");
+  // Client bytes quoted back are replaced, never fatal.
+  HttpResponse bad = error_response(ApiError{ErrorKind::kNotFound, "unknown kernel '\xff'"});
+  EXPECT_FALSE(json::parse(bad.body, nullptr, false).is_discarded());
+  // The untyped form (the HTTP layer's) builds the same body.
+  EXPECT_EQ(error_response(413, "too big").body,
+            error_response(ApiError{ErrorKind::kPayloadTooLarge, "too big"}).body);
+}
+
+TEST(HttpErrors, JudgeFaultIsA500JudgeError) {
+  HttpResponse r = error_response(judge_fault("score", "s000", "disk on fire"));
+  EXPECT_EQ(r.status, 500);
+  json body = json::parse(r.body);
+  EXPECT_EQ(body["verdict"], "judge_error");
+  EXPECT_EQ(body["harness_fault"], true);
+  EXPECT_EQ(body["route"], "score");
+  EXPECT_EQ(body["kernel"], "s000");
+  EXPECT_NE(body["error"].get<std::string>().find("disk on fire"), std::string::npos);
+}
+
+TEST_F(GradeBodyTest, EachRefusalHasItsKind) {
+  using K = ErrorKind;
+  const std::string ok = R"("kernel":"s000","rank":0)";
+  EXPECT_EQ(KindOf("{bad json"), K::kBadRequest);
+  EXPECT_EQ(KindOf("\xff"), K::kBadRequest);
+  EXPECT_EQ(KindOf(std::string(100, '[') + std::string(100, ']')), K::kBadRequest);
+  EXPECT_EQ(KindOf("[1]"), K::kBadRequest);
+  EXPECT_EQ(KindOf(R"({"kernel":"s000","source":"x"})"), K::kBadRequest);  // no rank
+  EXPECT_EQ(KindOf(R"({"kernel":"s000","rank":-1,"source":"x"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf(R"({"kernel":"s000","rank":"0x1","source":"x"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf(R"({"kernel":"s000","rank":3,"source":"x"})"), K::kMisdirected);
+  EXPECT_EQ(KindOf(R"({"rank":0,"source":"x"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf(R"({"kernel":7,"rank":0,"source":"x"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf(R"({"kernel":"nosuch","rank":0,"source":"x"})"), K::kNotFound);
+  EXPECT_EQ(KindOf(R"({"kernel":"../s000","rank":0,"source":"x"})"), K::kNotFound);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","language":"rust"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","precision":"fp16"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + "}"), K::kBadRequest);  // no source
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","library":"a.so"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":1})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source_file":1})"), K::kBadRequest);
+  GradeBodyRules no_shared = Rules();
+  no_shared.has_shared_dir = false;
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source_file":"a.c"})", no_shared), K::kBadRequest);
+  GradeBodyRules sources_only = Rules();
+  sources_only.input_mode = "source";
+  EXPECT_EQ(KindOf("{" + ok + R"(,"library":"a.so"})", sources_only), K::kBadRequest);
+  GradeBodyRules libraries_only = Rules();
+  libraries_only.input_mode = "library";
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x"})", libraries_only), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":")" + std::string(65, 'x') + "\"}"),
+            K::kPayloadTooLarge);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","build":"-DX"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","build":[1]})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","build":["-O3"]})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","workspace_bytes":-1})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","workspace_bytes":"N*Q"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","workspace_bytes":"N*"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","workspace_bytes":2199023255552})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","preset":"XL"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","preset":1})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","run_id":1})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","optimizer":[]})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","tokens":-1})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","tokens":1.5})"), K::kBadRequest);
+  EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","tokens":18446744073709551615})"), K::kBadRequest);
+}
+
+TEST_F(GradeBodyTest, MessagesAndTheMisdirectedFields) {
+  auto missing = Parse(R"({"kernel":"s000","source":"x"})");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, "missing 'rank' (this judge serves rank 0)");
+  auto other = Parse(R"({"kernel":"s000","rank":"2","source":"x"})");
+  ASSERT_FALSE(other.ok());
+  HttpResponse r = error_response(other.error());
+  EXPECT_EQ(r.status, 421);
+  EXPECT_EQ(
+      json::parse(r.body),
+      json({{"error", "misdirected request: this judge serves rank 0, the request names rank 2"},
+            {"rank", 0},
+            {"requested_rank", 2}}));
+  auto unknown = Parse(R"({"kernel":"nosuch","rank":0,"source":"x"})");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message, "unknown kernel 'nosuch'");
+  auto both = Parse(R"({"kernel":"s000","rank":0})");
+  ASSERT_FALSE(both.ok());
+  EXPECT_EQ(both.error().message, "give exactly one of 'source', 'source_file' or 'library'");
+}
+
+TEST_F(GradeBodyTest, AcceptedBodiesCarryEveryField) {
+  auto r =
+      Parse(R"({"kernel":"s000","rank":"0","language":"cpp","precision":"fp32","source":"int x;",)"
+            R"("build":["-DX=1","-lm"],"workspace_bytes":"8*N","preset":"M","run_id":"r1",)"
+            R"("optimizer":"o","tokens":12})");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const GradeRequest& g = r->request;
+  EXPECT_EQ(g.route, "score");
+  EXPECT_EQ(g.kernel, "s000");
+  EXPECT_EQ(g.language, "cpp");
+  EXPECT_EQ(g.precision, "fp32");
+  EXPECT_EQ(g.source, "int x;");
+  EXPECT_EQ(g.build_tokens, (std::vector<std::string>{"-DX=1", "-lm"}));
+  EXPECT_EQ(g.workspace_bytes, "8*N");
+  EXPECT_EQ(g.preset, "M");
+  EXPECT_EQ(g.run_id, "r1");
+  EXPECT_EQ(g.optimizer, "o");
+  EXPECT_EQ(g.tokens, 12);
+  EXPECT_EQ(r->shared_file, SharedFile::kNone);
+
+  // Nulls are "not given"; a shared file is left for resolve_shared_file.
+  auto f =
+      Parse(R"({"kernel":"s000","rank":0,"source":null,"source_file":"sub/a.c","tokens":null})");
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  EXPECT_EQ(f->shared_file, SharedFile::kSourceFile);
+  EXPECT_EQ(f->shared_path, "sub/a.c");
+  EXPECT_FALSE(f->request.source.has_value());
+  EXPECT_FALSE(f->request.tokens.has_value());
+}
+
+TEST_F(GradeBodyTest, SharedFilesResolveInsideTheSharedDir) {
+  const fs::path dir = fs::temp_directory_path() / ("hpcab-grade-req-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "shared");
+  std::ofstream(dir / "shared" / "ok.c") << "void f(void) {}\n";
+  std::ofstream(dir / "shared" / "big.c") << std::string(100, 'x');
+  std::ofstream(dir / "outside.c") << "secret\n";
+  fs::create_symlink(dir / "outside.c", dir / "shared" / "link.c");
+  const std::string shared = (dir / "shared").string();
+  auto resolve = [&](const std::string& body) {
+    auto parsed = Parse(body);
+    EXPECT_TRUE(parsed.ok()) << body;
+    return resolve_shared_file(std::move(*parsed), shared, 64);
+  };
+  auto ok = resolve(R"({"kernel":"s000","rank":0,"source_file":"ok.c"})");
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_EQ(ok->source, "void f(void) {}\n");
+  auto lib = resolve(R"({"kernel":"s000","rank":0,"library":"ok.c"})");
+  ASSERT_TRUE(lib.ok());
+  EXPECT_EQ(lib->library_path, fs::canonical(dir / "shared" / "ok.c").string());
+  EXPECT_FALSE(lib->source.has_value());
+  for (const char* escape : {"../outside.c", "link.c", "/etc/passwd", "missing.c", "."}) {
+    auto r = resolve(std::string(R"({"kernel":"s000","rank":0,"source_file":")") + escape + "\"}");
+    ASSERT_FALSE(r.ok()) << escape;
+    EXPECT_EQ(r.error().kind, ErrorKind::kBadRequest) << escape;
+  }
+  auto big = resolve(R"({"kernel":"s000","rank":0,"source_file":"big.c"})");
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.error().kind, ErrorKind::kPayloadTooLarge);
+  fs::remove_all(dir);
+}
+
+// A grader that throws on its first grade and grades "ok" afterwards.
+class ThrowOnceGrader : public GradeService {
+ public:
+  ThrowOnceGrader() { corpus_.push_back(TestKernel()); }
+  const Manifest* kernel(const std::string& id) const override {
+    return id == corpus_[0].id ? &corpus_[0] : nullptr;
+  }
+  const std::vector<Manifest>& corpus() const override { return corpus_; }
+  std::string baseline_name(const Manifest&) const override { return "c"; }
+  json grade(const GradeRequest& request) override {
+    if (grades_++ == 0) {
+      throw fs::filesystem_error("cannot stage the build", fs::path("/nonexistent"),
+                                 std::make_error_code(std::errc::no_such_file_or_directory));
+    }
+    return {{"kernel", request.kernel}, {"verdict", "ok"}, {"speedup", 1.5}};
+  }
+  Result<json> baseline_times(const Manifest&, const std::string&, const std::string&) override {
+    throw std::bad_alloc();
+  }
+  const std::string& machine() const override { return machine_; }
+
+ private:
+  std::vector<Manifest> corpus_;
+  std::string machine_ = "test machine";
+  std::atomic<int> grades_{0};
+};
+
+TEST(RoutesFaults, AThrowingGradeIsA500JudgeErrorAndTheJudgeKeepsServing) {
+  JudgeConfig config;
+  config.rank = 0;
+  config.input_mode = "source";
+  ThrowOnceGrader grader;
+  JobQueue queue(4, 1);
+  Metrics metrics;
+  Routes routes(config, &grader, &queue, &metrics);
+  ServerLimits limits;
+  limits.response_timeout_s = 10;
+  limits.shutdown_grace_s = 2;
+  Server server(limits, [&routes](HttpRequest request, Responder respond) {
+    routes.handle(std::move(request), std::move(respond));
+  });
+  auto port = server.listen("127.0.0.1", 0);
+  ASSERT_TRUE(port.ok()) << port.error().message;
+  server.start();
+  const std::string base = "http://127.0.0.1:" + std::to_string(*port);
+  const std::string body = R"({"kernel":"s000","rank":0,"source":"void s000_fp64(void) {}"})";
+
+  auto first = http_request("POST", base + "/score", body, {}, 10);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_EQ(first->status, 500);
+  json fault = json::parse(first->body);
+  EXPECT_EQ(fault["verdict"], "judge_error");
+  EXPECT_EQ(fault["harness_fault"], true);
+  EXPECT_EQ(fault["kernel"], "s000");
+  EXPECT_NE(fault["error"].get<std::string>().find("cannot stage the build"), std::string::npos)
+      << first->body;
+
+  auto second = http_request("POST", base + "/score", body, {}, 10);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_EQ(second->status, 200) << second->body;
+  EXPECT_EQ(json::parse(second->body)["verdict"], "ok");
+
+  // A baseline job that throws (bad_alloc) is answered the same way.
+  auto baseline = http_request("GET", base + "/baseline/s000?rank=0", "", {}, 10);
+  ASSERT_TRUE(baseline.ok()) << baseline.error().message;
+  EXPECT_EQ(baseline->status, 500);
+  EXPECT_EQ(json::parse(baseline->body)["harness_fault"], true);
+
+  auto health = http_request("GET", base + "/health", "", {}, 10);
+  ASSERT_TRUE(health.ok()) << health.error().message;
+  EXPECT_EQ(health->status, 200);
+
+  auto m = http_request("GET", base + "/metrics", "", {}, 10);
+  ASSERT_TRUE(m.ok());
+  EXPECT_NE(m->body.find("hpcab_judge_faults_total{kind=\"exception\"} 2"), std::string::npos)
+      << m->body;
+  EXPECT_NE(m->body.find("hpcab_grades_total{route=\"score\",verdict=\"judge_error\"} 1"),
+            std::string::npos);
+  EXPECT_NE(m->body.find("hpcab_grades_total{route=\"score\",verdict=\"ok\"} 1"),
+            std::string::npos);
+  EXPECT_NE(m->body.find("hpcab_requests_total{route=\"/score\",status=\"500\"} 1"),
+            std::string::npos);
+  server.stop();
+  queue.shutdown();
+  EXPECT_EQ(queue.escaped_exceptions(), 0u);
+}
+
+TEST(JobQueueTest, AJobThatThrowsDoesNotEndItsWorker) {
+  JobQueue queue(4, 1);
+  std::atomic<int> ran{0};
+  ASSERT_TRUE(queue.try_push([] { throw std::runtime_error("boom"); }));
+  ASSERT_TRUE(queue.try_push([] { throw 42; }));
+  ASSERT_TRUE(queue.try_push([&ran] { ++ran; }));
+  queue.shutdown();  // drains: the third job runs on the same worker
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(queue.escaped_exceptions(), 2u);
+}
+
+}  // namespace
+}  // namespace hpcab::judge
