@@ -1,34 +1,27 @@
-// The episode database on the SQLite3 C API. Contracts (as judge/store.cc):
+// The episode database on the project's SQLite layer (common/db.h); harness/schema.h names the
+// tables and columns other components read. Contracts (as judge/store.cc):
 //  - every value is a bound parameter of a prepared statement; SQL text is constants only;
 //  - every multi-statement change is one BEGIN IMMEDIATE ... COMMIT transaction, so after
 //    kill -9 a reader sees all of it or none (WAL recovery stops at the last commit);
 //  - schema changes are appended migrations, each committed with its PRAGMA user_version bump.
 #include "harness/episode_db.h"
 
-#include <sqlite3.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <string_view>
-#include <unordered_map>
 
-#include "common/sqlite_query.h"
+#include "common/db.h"
 
 namespace hpcab::harness {
 namespace {
 
 constexpr int kBusyTimeoutMs = 10'000;
 
-struct Migration {
-  int version;
-  const char* what;
-  const char* sql;
-};
-
-constexpr Migration kMigrations[] = {
+constexpr db::Migration kMigrations[] = {
     {1, "initial schema", R"sql(
 CREATE TABLE episodes (
   id TEXT PRIMARY KEY,                   -- '<arm>/<kernel>/<repetition>'
@@ -89,47 +82,9 @@ CREATE TABLE arms (
 )sql"},
 };
 
-constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
-
-Error sql_error(sqlite3* db, std::string_view context) {
-  return hpcab::sql_error(db, "episode db", context);
-}
-
 Error closed_error() { return Error{"episode db: the database is closed"}; }
 
-class Query : public SqlQuery {
- public:
-  Query(sqlite3* db, sqlite3_stmt* stmt) : SqlQuery(db, stmt, "episode db") {}
-};
-
-Status exec(sqlite3* db, const char* sql, std::string_view context) {
-  char* msg = nullptr;
-  int rc = sqlite3_exec(db, sql, nullptr, nullptr, &msg);
-  if (rc == SQLITE_OK) return Ok{};
-  std::string text = msg ? msg : sqlite3_errstr(rc);
-  sqlite3_free(msg);
-  return Error{"episode db: " + std::string(context) + ": " + text};
-}
-
-void rollback(sqlite3* db) { (void)exec(db, "ROLLBACK", "rolling back"); }
-
-Result<std::string> query_text(sqlite3* db, const char* sql, std::string_view context) {
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK) return sql_error(db, context);
-  int rc = sqlite3_step(stmt);
-  std::string out;
-  if (rc == SQLITE_ROW) {
-    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
-    out = p ? p : "";
-  }
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-    Error e = sql_error(db, context);
-    sqlite3_finalize(stmt);
-    return e;
-  }
-  sqlite3_finalize(stmt);
-  return out;
-}
+using Query = db::Query;
 
 constexpr const char* kRecordArm = R"sql(
 INSERT INTO arms (name, agent, model, language, setup_json, arm_file, arm_text, prompt_text,
@@ -258,72 +213,25 @@ std::string status_line(const EpisodeCounts& c) {
 
 struct EpisodeDb::Impl {
   std::mutex mu;
-  sqlite3* db = nullptr;
+  std::optional<db::Connection> db;  // empty once closed
   int version = 0;
-  std::unordered_map<const char*, sqlite3_stmt*> stmts;
-
-  Result<sqlite3_stmt*> prepare(const char* sql) {
-    if (auto it = stmts.find(sql); it != stmts.end()) return it->second;
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK) {
-      return sql_error(db, "preparing a statement");
-    }
-    stmts.emplace(sql, stmt);
-    return stmt;
-  }
 
   // Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back on failure.
   template <typename T, typename F>
   Result<T> transaction(std::string_view what, F&& body) {
-    if (auto s = exec(db, "BEGIN IMMEDIATE", what); !s.ok()) return s.error();
+    auto tx = db->begin_immediate(what);
+    if (!tx.ok()) return tx.error();
     Result<T> r = body();
-    if (r.ok()) {
-      Status c = exec(db, "COMMIT", what);
-      if (c.ok()) return r;
-      r = c.error();
-    }
-    rollback(db);
+    if (!r.ok()) return r;  // ~Transaction rolls back
+    if (auto c = tx->commit(what); !c.ok()) return c.error();
     return r;
-  }
-
-  Status migrate(const std::string& path) {
-    for (;;) {
-      if (auto s = exec(db, "BEGIN IMMEDIATE", "starting a migration"); !s.ok()) return s;
-      auto current = query_text(db, "PRAGMA user_version", "reading the schema version");
-      if (!current.ok()) {
-        rollback(db);
-        return current.error();
-      }
-      int v = std::stoi(*current);
-      if (v == kLatestVersion) {
-        version = v;
-        return exec(db, "COMMIT", "ending the migration check");
-      }
-      if (v < 0 || v > kLatestVersion) {
-        rollback(db);
-        return Error{"episode db: " + path + " has schema version " + std::to_string(v) +
-                     ", newer than this harness knows (" + std::to_string(kLatestVersion) + ")"};
-      }
-      const Migration& m = kMigrations[v];
-      std::string context = "migration " + std::to_string(m.version) + " (" + m.what + ")";
-      Status s = exec(db, m.sql, context);
-      if (s.ok()) {
-        std::string bump = "PRAGMA user_version = " + std::to_string(m.version);
-        s = exec(db, bump.c_str(), context);
-      }
-      if (s.ok()) s = exec(db, "COMMIT", context);
-      if (!s.ok()) {
-        rollback(db);
-        return s;
-      }
-    }
   }
 
   // Caller holds mu.
   Result<std::optional<EpisodeRow>> get(const std::string& id) {
-    auto stmt = prepare(kSelectEpisode);
-    if (!stmt.ok()) return stmt.error();
-    Query q(db, *stmt);
+    auto qr = db->query(kSelectEpisode);
+    if (!qr.ok()) return qr.error();
+    Query& q = *qr;
     q.text(":id", id);
     auto row = q.step("reading an episode");
     if (!row.ok()) return row.error();
@@ -336,9 +244,9 @@ struct EpisodeDb::Impl {
   // Caller holds mu. running -> `status` with the exit information.
   Status end(const char* status, const std::string& id, const ExitInfo& exit, double now) {
     if (!db) return closed_error();
-    auto stmt = prepare(kEnd);
-    if (!stmt.ok()) return stmt.error();
-    Query q(db, *stmt);
+    auto qr = db->query(kEnd);
+    if (!qr.ok()) return qr.error();
+    Query& q = *qr;
     q.text(":status", status);
     q.text(":id", id);
     q.real(":now", now);
@@ -347,7 +255,7 @@ struct EpisodeDb::Impl {
     q.opt_integer(":final_submission_id", exit.final_submission_id);
     q.text(":final_verdict", exit.final_verdict);
     if (auto s = q.run(std::string("marking ") + id + " " + status); !s.ok()) return s;
-    if (sqlite3_changes(db) != 1) {
+    if (db->changes() != 1) {
       return Error{"episode db: episode " + id + " is not running (cannot mark it " + status + ")"};
     }
     return Ok{};
@@ -364,29 +272,18 @@ Result<std::unique_ptr<EpisodeDb>> EpisodeDb::open(const std::string& path) {
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     if (ec) return Error{"episode db: cannot create " + parent.string() + ": " + ec.message()};
   }
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-  int rc = sqlite3_open_v2(path.c_str(), &im.db, flags, nullptr);
-  if (rc != SQLITE_OK) {
-    std::string msg = im.db ? sqlite3_errmsg(im.db) : sqlite3_errstr(rc);
-    sqlite3_close(im.db);
-    im.db = nullptr;
-    return Error{"episode db: cannot open " + path + ": " + msg};
-  }
-  sqlite3_extended_result_codes(im.db, 1);
-  sqlite3_busy_timeout(im.db, kBusyTimeoutMs);
-  auto fail = [&](const Error& e) { return Error{e.message + " [" + path + "]"}; };
-  auto mode = query_text(im.db, "PRAGMA journal_mode = WAL", "enabling WAL");
-  if (!mode.ok()) return fail(mode.error());
-  if (*mode != "wal" && !(*mode == "memory" && path == ":memory:")) {
-    return fail(Error{"episode db: the database refused WAL mode (journal_mode is " + *mode + ")"});
-  }
-  if (auto s = exec(im.db, "PRAGMA synchronous = NORMAL", "setting synchronous"); !s.ok()) {
-    return fail(s.error());
-  }
-  if (auto s = exec(im.db, "PRAGMA foreign_keys = ON", "enabling foreign keys"); !s.ok()) {
-    return fail(s.error());
-  }
-  if (auto s = im.migrate(path); !s.ok()) return fail(s.error());
+  db::Options options;
+  options.owner = "episode db";
+  options.busy_timeout_ms = kBusyTimeoutMs;
+  auto conn = db::Connection::open(path, options);
+  if (!conn.ok()) return conn.error();
+  im.db.emplace(std::move(*conn));
+  auto version = im.db->migrate(kMigrations, [&](int found, int latest) {
+    return Error{"episode db: " + path + " has schema version " + std::to_string(found) +
+                 ", newer than this harness knows (" + std::to_string(latest) + ")"};
+  });
+  if (!version.ok()) return Error{version.error().message + " [" + path + "]"};
+  im.version = *version;
   return out;
 }
 
@@ -395,10 +292,8 @@ EpisodeDb::~EpisodeDb() { close(); }
 void EpisodeDb::close() {
   if (!impl_) return;
   std::lock_guard lock(impl_->mu);
-  for (auto& [sql, stmt] : impl_->stmts) sqlite3_finalize(stmt);
-  impl_->stmts.clear();
-  if (impl_->db) sqlite3_close(impl_->db);
-  impl_->db = nullptr;
+  if (impl_->db) (void)impl_->db->close();
+  impl_->db.reset();
 }
 
 int EpisodeDb::schema_version() const {
@@ -410,9 +305,9 @@ Status EpisodeDb::record_arm(const ArmRecord& a, double now) {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
-  auto stmt = im.prepare(kRecordArm);
-  if (!stmt.ok()) return stmt.error();
-  Query q(im.db, *stmt);
+  auto qr = im.db->query(kRecordArm);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
   q.text(":name", a.name);
   q.text(":agent", a.agent);
   q.text(":model", a.model);
@@ -430,18 +325,18 @@ Result<int64_t> EpisodeDb::enqueue(const std::vector<EpisodeSpec>& plan) {
   Impl& im = *impl_;
   if (!im.db) return closed_error();
   return im.transaction<int64_t>("enqueueing the plan", [&]() -> Result<int64_t> {
-    auto stmt = im.prepare(kInsertEpisode);
-    if (!stmt.ok()) return stmt.error();
     int64_t added = 0;
     for (const auto& e : plan) {
-      Query q(im.db, *stmt);
+      auto qr = im.db->query(kInsertEpisode);
+      if (!qr.ok()) return qr.error();
+      Query& q = *qr;
       q.text(":id", e.id);
       q.text(":arm", e.arm);
       q.text(":kernel", e.kernel);
       q.integer(":repetition", e.repetition);
       q.integer(":seq", e.seq);
       if (auto s = q.run("enqueueing " + e.id); !s.ok()) return s.error();
-      added += sqlite3_changes(im.db);
+      added += im.db->changes();
     }
     return added;
   });
@@ -454,11 +349,11 @@ Result<std::optional<EpisodeRow>> EpisodeDb::claim(const std::string& arm, const
   if (!im.db) return closed_error();
   using Out = std::optional<EpisodeRow>;
   return im.transaction<Out>("claiming an episode", [&]() -> Result<Out> {
-    auto next = im.prepare(kNextWaiting);
-    if (!next.ok()) return next.error();
     std::string id;
     {
-      Query q(im.db, *next);
+      auto qr = im.db->query(kNextWaiting);
+      if (!qr.ok()) return qr.error();
+      Query& q = *qr;
       q.text(":arm", arm);
       q.integer(":shards", shard.count);
       q.integer(":shard", shard.index);
@@ -467,10 +362,10 @@ Result<std::optional<EpisodeRow>> EpisodeDb::claim(const std::string& arm, const
       if (!*row) return Out();
       id = q.col_text("id");
     }
-    auto upd = im.prepare(kClaim);
-    if (!upd.ok()) return upd.error();
     {
-      Query q(im.db, *upd);
+      auto qr = im.db->query(kClaim);
+      if (!qr.ok()) return qr.error();
+      Query& q = *qr;
       q.text(":id", id);
       q.integer(":worker", pin.worker);
       q.text(":inference_url", pin.inference_url);
@@ -498,16 +393,16 @@ Result<bool> EpisodeDb::requeue_for_rerun(const std::string& id, const ExitInfo&
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
-  auto stmt = im.prepare(kRequeue);
-  if (!stmt.ok()) return stmt.error();
-  Query q(im.db, *stmt);
+  auto qr = im.db->query(kRequeue);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
   q.text(":id", id);
   q.real(":now", now);
   q.text(":exit_reason", exit.reason);
   q.integer(":exit_code", exit.code);
   q.real(":factor", factor);
   if (auto s = q.run("requeueing " + id + " for its limit rerun"); !s.ok()) return s.error();
-  return sqlite3_changes(im.db) == 1;
+  return im.db->changes() == 1;
 }
 
 Result<EpisodeRow> EpisodeDb::add_request(const std::string& episode_id, const RequestUsage& r,
@@ -519,10 +414,10 @@ Result<EpisodeRow> EpisodeDb::add_request(const std::string& episode_id, const R
                     static_cast<double>(r.cached) * w.cached +
                     static_cast<double>(r.output) * w.output;
   return im.transaction<EpisodeRow>("recording a request", [&]() -> Result<EpisodeRow> {
-    auto ins = im.prepare(kInsertRequest);
-    if (!ins.ok()) return ins.error();
     {
-      Query q(im.db, *ins);
+      auto qr = im.db->query(kInsertRequest);
+      if (!qr.ok()) return qr.error();
+      Query& q = *qr;
       q.text(":episode_id", episode_id);
       q.real(":at", r.at);
       q.text(":model", r.model);
@@ -534,10 +429,10 @@ Result<EpisodeRow> EpisodeDb::add_request(const std::string& episode_id, const R
       q.integer(":status", r.status);
       if (auto s = q.run("recording a request of " + episode_id); !s.ok()) return s.error();
     }
-    auto upd = im.prepare(kAddUsage);
-    if (!upd.ok()) return upd.error();
     {
-      Query q(im.db, *upd);
+      auto qr = im.db->query(kAddUsage);
+      if (!qr.ok()) return qr.error();
+      Query& q = *qr;
       q.text(":id", episode_id);
       q.integer(":input", r.input);
       q.integer(":cached", r.cached);
@@ -556,22 +451,22 @@ Result<int64_t> EpisodeDb::resume(const std::string& arm, double now) {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
-  auto stmt = im.prepare(kResume);
-  if (!stmt.ok()) return stmt.error();
-  Query q(im.db, *stmt);
+  auto qr = im.db->query(kResume);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
   q.text(":arm", arm);
   q.real(":now", now);
   if (auto s = q.run("interrupting the running episodes of " + arm); !s.ok()) return s.error();
-  return int64_t{sqlite3_changes(im.db)};
+  return int64_t{im.db->changes()};
 }
 
 Result<EpisodeCounts> EpisodeDb::counts(const std::string& arm, const Shard& shard) {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
-  auto stmt = im.prepare(kCounts);
-  if (!stmt.ok()) return stmt.error();
-  Query q(im.db, *stmt);
+  auto qr = im.db->query(kCounts);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
   q.text(":arm", arm);
   q.integer(":shards", shard.count);
   q.integer(":shard", shard.index);
@@ -602,9 +497,9 @@ Result<std::vector<EpisodeRow>> EpisodeDb::list(const std::string& arm, const Sh
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
-  auto stmt = im.prepare(kListEpisodes);
-  if (!stmt.ok()) return stmt.error();
-  Query q(im.db, *stmt);
+  auto qr = im.db->query(kListEpisodes);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
   q.text(":arm", arm);
   q.integer(":shards", shard.count);
   q.integer(":shard", shard.index);
@@ -622,9 +517,9 @@ Result<std::vector<RequestUsage>> EpisodeDb::requests(const std::string& episode
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
-  auto stmt = im.prepare(kListRequests);
-  if (!stmt.ok()) return stmt.error();
-  Query q(im.db, *stmt);
+  auto qr = im.db->query(kListRequests);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
   q.text(":episode_id", episode_id);
   std::vector<RequestUsage> out;
   for (;;) {

@@ -5,8 +5,6 @@
 // SELECT; only schema identifiers (quoted) are put into SQL text.
 #include "judge/merge.h"
 
-#include <sqlite3.h>
-
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -14,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "common/sqlite_query.h"
+#include "common/db.h"
 #include "judge/store.h"
 
 namespace hpcab::judge {
@@ -41,40 +39,6 @@ CREATE TABLE merged_submissions (
 );
 )sql";
 
-Error merge_error(sqlite3* db, const std::string& context) {
-  return sql_error(db, "merge", context);
-}
-
-// A prepared statement owned for the length of one use.
-class Stmt {
- public:
-  static Result<Stmt> prepare(sqlite3* db, const std::string& sql, const std::string& context) {
-    sqlite3_stmt* s = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
-      return merge_error(db, context);
-    }
-    return Stmt(db, s);
-  }
-  Stmt(Stmt&& o) noexcept : db_(o.db_), s_(o.s_) { o.s_ = nullptr; }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-  ~Stmt() { sqlite3_finalize(s_); }
-  SqlQuery use() { return SqlQuery(db_, s_, "merge"); }
-
- private:
-  Stmt(sqlite3* db, sqlite3_stmt* s) : db_(db), s_(s) {}
-  sqlite3* db_;
-  sqlite3_stmt* s_;
-};
-
-Status exec(sqlite3* db, const std::string& sql, const std::string& context) {
-  char* msg = nullptr;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg) == SQLITE_OK) return Ok{};
-  std::string text = msg ? msg : sqlite3_errmsg(db);
-  sqlite3_free(msg);
-  return Error{"merge: " + context + ": " + text};
-}
-
 std::string quoted(const std::string& id) {
   std::string out = "\"";
   for (char c : id) out += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -82,10 +46,10 @@ std::string quoted(const std::string& id) {
 }
 
 // The stored (non-generated) columns of `table` in the merged file, without `skip`.
-Result<std::vector<std::string>> columns(sqlite3* db, const std::string& table,
+Result<std::vector<std::string>> columns(db::Connection& db, const std::string& table,
                                          const std::set<std::string>& skip) {
-  auto st = Stmt::prepare(db, "SELECT name, hidden FROM pragma_table_xinfo(:t, 'main')",
-                          "reading the columns of " + table);
+  auto st = db.prepare("SELECT name, hidden FROM pragma_table_xinfo(:t, 'main')",
+                       "reading the columns of " + table);
   if (!st.ok()) return st.error();
   auto q = st->use();
   q.text(":t", table);
@@ -109,7 +73,7 @@ std::string join(const std::vector<std::string>& cols) {
 
 class Merger {
  public:
-  explicit Merger(sqlite3* db) : db_(db) {}
+  explicit Merger(db::Connection& db) : db_(db) {}
 
   Status prepare_columns() {
     auto sub = columns(db_, "submissions", {"id"});
@@ -141,9 +105,9 @@ class Merger {
                                   : " (start a judge of this version on it once to migrate it)")};
     }
     {
-      auto st = Stmt::prepare(
-          db_, "SELECT rank FROM shard.submissions UNION SELECT rank FROM shard.score_calls",
-          "reading the shard's ranks");
+      auto st =
+          db_.prepare("SELECT rank FROM shard.submissions UNION SELECT rank FROM shard.score_calls",
+                      "reading the shard's ranks");
       if (!st.ok()) return st.error();
       auto q = st->use();
       for (;;) {
@@ -163,22 +127,17 @@ class Merger {
       }
     }
 
-    if (auto s = exec(db_, "BEGIN IMMEDIATE", "starting the copy of " + file); !s.ok()) {
-      return s.error();
-    }
-    auto copied = copy_rows(index, &rep);
-    if (!copied.ok()) {
-      (void)exec(db_, "ROLLBACK", "rolling back");
-      return copied.error();
-    }
-    if (auto s = exec(db_, "COMMIT", "committing the copy of " + file); !s.ok()) return s.error();
+    auto tx = db_.begin_immediate("starting the copy of " + file);
+    if (!tx.ok()) return tx.error();
+    if (auto copied = copy_rows(index, &rep); !copied.ok()) return copied.error();  // rolls back
+    if (auto s = tx->commit("committing the copy of " + file); !s.ok()) return s.error();
     return rep;
   }
 
  private:
   // The user_version of the attached shard.
   Result<int64_t> shard_version() {
-    auto st = Stmt::prepare(db_, "PRAGMA shard.user_version", "reading the shard's version");
+    auto st = db_.prepare("PRAGMA shard.user_version", "reading the shard's version");
     if (!st.ok()) return st.error();
     auto q = st->use();
     auto row = q.step("reading the shard's schema version");
@@ -191,11 +150,11 @@ class Merger {
     {
       // The shard's row first: merged_submissions rows refer to it.
       nlohmann::json ranks = rep->ranks;
-      auto ins = Stmt::prepare(db_,
-                               "INSERT INTO main.merge_shards (shard, file, ranks_json, "
-                               "submissions, score_calls, baselines, merged_at) VALUES (:shard, "
-                               ":file, :ranks, 0, 0, 0, :at)",
-                               "preparing the shard row");
+      auto ins = db_.prepare(
+          "INSERT INTO main.merge_shards (shard, file, ranks_json, "
+          "submissions, score_calls, baselines, merged_at) VALUES (:shard, "
+          ":file, :ranks, 0, 0, 0, :at)",
+          "preparing the shard row");
       if (!ins.ok()) return ins.error();
       auto q = ins->use();
       q.integer(":shard", index);
@@ -206,8 +165,8 @@ class Merger {
     }
     std::vector<int64_t> ids;
     {
-      auto st = Stmt::prepare(db_, "SELECT id FROM shard.submissions ORDER BY id",
-                              "listing the shard's submissions");
+      auto st = db_.prepare("SELECT id FROM shard.submissions ORDER BY id",
+                            "listing the shard's submissions");
       if (!st.ok()) return st.error();
       auto q = st->use();
       for (;;) {
@@ -217,25 +176,21 @@ class Merger {
         ids.push_back(q.col_int("id"));
       }
     }
-    auto ins_sub = Stmt::prepare(db_,
-                                 "INSERT INTO main.submissions (" + submission_cols_ + ") SELECT " +
-                                     submission_cols_ + " FROM shard.submissions WHERE id = :old",
-                                 "preparing the submission copy");
-    auto ins_map =
-        Stmt::prepare(db_,
-                      "INSERT INTO main.merged_submissions (id, shard, rank, shard_submission_id) "
-                      "SELECT :new, :shard, rank, id FROM shard.submissions WHERE id = :old",
-                      "preparing the provenance row");
-    auto ins_smp = Stmt::prepare(db_,
-                                 "INSERT INTO main.samples (submission_id, " + sample_cols_ +
-                                     ") SELECT :new, " + sample_cols_ +
-                                     " FROM shard.samples WHERE submission_id = :old",
-                                 "preparing the sample copy");
-    auto ins_cfg = Stmt::prepare(db_,
-                                 "INSERT INTO main.config_results (submission_id, " + config_cols_ +
-                                     ") SELECT :new, " + config_cols_ +
-                                     " FROM shard.config_results WHERE submission_id = :old",
-                                 "preparing the configuration copy");
+    auto ins_sub = db_.prepare("INSERT INTO main.submissions (" + submission_cols_ + ") SELECT " +
+                                   submission_cols_ + " FROM shard.submissions WHERE id = :old",
+                               "preparing the submission copy");
+    auto ins_map = db_.prepare(
+        "INSERT INTO main.merged_submissions (id, shard, rank, shard_submission_id) "
+        "SELECT :new, :shard, rank, id FROM shard.submissions WHERE id = :old",
+        "preparing the provenance row");
+    auto ins_smp =
+        db_.prepare("INSERT INTO main.samples (submission_id, " + sample_cols_ + ") SELECT :new, " +
+                        sample_cols_ + " FROM shard.samples WHERE submission_id = :old",
+                    "preparing the sample copy");
+    auto ins_cfg = db_.prepare("INSERT INTO main.config_results (submission_id, " + config_cols_ +
+                                   ") SELECT :new, " + config_cols_ +
+                                   " FROM shard.config_results WHERE submission_id = :old",
+                               "preparing the configuration copy");
     for (auto* s : {&ins_sub, &ins_map, &ins_smp, &ins_cfg}) {
       if (!s->ok()) return s->error();
     }
@@ -245,7 +200,7 @@ class Merger {
         q.integer(":old", old);
         if (auto s = q.run("copying submission " + std::to_string(old)); !s.ok()) return s;
       }
-      const int64_t fresh = sqlite3_last_insert_rowid(db_);
+      const int64_t fresh = db_.last_insert_rowid();
       for (auto* st : {&ins_map, &ins_smp, &ins_cfg}) {
         auto q = (*st)->use();
         q.integer(":old", old);
@@ -259,8 +214,8 @@ class Merger {
     }
 
     auto changes = [&](const std::string& sql, const std::string& context) -> Result<int64_t> {
-      if (auto s = exec(db_, sql, context); !s.ok()) return s.error();
-      return static_cast<int64_t>(sqlite3_changes64(db_));
+      if (auto s = db_.exec(sql, context); !s.ok()) return s.error();
+      return db_.changes();
     };
     auto sc = changes("INSERT INTO main.score_calls (" + score_cols_ + ") SELECT " + score_cols_ +
                           " FROM shard.score_calls ORDER BY id",
@@ -275,10 +230,10 @@ class Merger {
     if (!bl.ok()) return bl.error();
     rep->baselines = *bl;
 
-    auto upd = Stmt::prepare(db_,
-                             "UPDATE main.merge_shards SET submissions = :subs, score_calls = "
-                             ":scores, baselines = :baselines WHERE shard = :shard",
-                             "preparing the shard row");
+    auto upd = db_.prepare(
+        "UPDATE main.merge_shards SET submissions = :subs, score_calls = "
+        ":scores, baselines = :baselines WHERE shard = :shard",
+        "preparing the shard row");
     if (!upd.ok()) return upd.error();
     auto q = upd->use();
     q.integer(":shard", index);
@@ -288,7 +243,7 @@ class Merger {
     return q.run("recording the shard's counts");
   }
 
-  sqlite3* db_;
+  db::Connection& db_;
   std::string submission_cols_, sample_cols_, config_cols_, score_cols_, baseline_cols_;
   std::map<int, std::string> rank_owner_;
 };
@@ -321,21 +276,23 @@ Result<MergeReport> merge_databases(const std::string& out,
     (*store)->close();
   }
 
-  sqlite3* db = nullptr;
+  // The file Store::open just made: WAL already (persistent in the file), not created again.
+  db::Options options;
+  options.owner = "merge";
+  options.create = false;
+  options.wal = false;
+  auto conn = db::Connection::open(out, options);
+  if (!conn.ok()) {
+    remove_db_files(out);
+    return conn.error();
+  }
+  db::Connection& db = *conn;
   auto fail = [&](const Error& e) -> Error {
-    sqlite3_close(db);
+    (void)db.close();
     remove_db_files(out);
     return e;
   };
-  if (sqlite3_open_v2(out.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
-    return fail(Error{"merge: cannot open " + out + ": " + sqlite3_errmsg(db)});
-  }
-  sqlite3_extended_result_codes(db, 1);
-  sqlite3_busy_timeout(db, 10'000);
-  if (auto s = exec(db, "PRAGMA foreign_keys = ON", "enabling foreign keys"); !s.ok()) {
-    return fail(s.error());
-  }
-  if (auto s = exec(db, kProvenanceSql, "creating the provenance tables"); !s.ok()) {
+  if (auto s = db.exec(kProvenanceSql, "creating the provenance tables"); !s.ok()) {
     return fail(s.error());
   }
   Merger merger(db);
@@ -347,24 +304,23 @@ Result<MergeReport> merge_databases(const std::string& out,
     // ATTACH cannot run inside a transaction, and SQLite attaches at most 10 files at a time:
     // one shard at a time, attached read-write so a killed judge's WAL is recovered on open.
     {
-      auto st = Stmt::prepare(db, "ATTACH DATABASE :file AS shard", "attaching " + file);
+      auto st = db.prepare("ATTACH DATABASE :file AS shard", "attaching " + file);
       if (!st.ok()) return fail(st.error());
       auto q = st->use();
       q.text(":file", file);
       if (auto s = q.run("attaching " + file); !s.ok()) return fail(s.error());
     }
     auto rep = merger.copy(static_cast<int>(i), file, version);
-    (void)exec(db, "DETACH DATABASE shard", "detaching " + file);
+    (void)db.exec("DETACH DATABASE shard", "detaching " + file);
     if (!rep.ok()) return fail(rep.error());
     report.submissions += rep->submissions;
     report.score_calls += rep->score_calls;
     report.baselines += rep->baselines;
     report.shards.push_back(std::move(*rep));
   }
-  if (sqlite3_close(db) != SQLITE_OK) {
-    db = nullptr;
+  if (auto s = db.close(); !s.ok()) {
     remove_db_files(out);
-    return Error{"merge: closing " + out + " failed"};
+    return Error{"merge: closing " + out + " failed: " + s.error().message};
   }
   return report;
 }

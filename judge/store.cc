@@ -1,29 +1,28 @@
-// The judge's database (SPEC §5.12) on the SQLite3 C API. See docs/database.md for the schema
-// as a researcher reads it; this file is the authority on how rows are written.
+// The judge's database (SPEC §5.12) on the project's SQLite layer (common/db.h). See
+// docs/database.md for the schema as a researcher reads it; this file is the authority on how
+// rows are written, and judge/schema.h names the tables and columns other components read.
 //
 // Contracts kept here:
 //  - Every value reaches SQLite through a bound parameter of a prepared statement; SQL text is
 //    only ever built from constants of this file.
 //  - A submission (its row, its samples, its per-configuration results) is written in one
 //    BEGIN IMMEDIATE ... COMMIT transaction: after any crash a reader sees all of it or none.
-//  - Every failure is returned as an Error naming what was being done and sqlite3_errmsg.
-//  - One connection, serialized by Impl::mu; the connection is opened SQLITE_OPEN_NOMUTEX
-//    because SQLite's own per-call mutex would only repeat that serialization.
+//  - Every failure is returned as an Error naming what was being done and SQLite's message.
+//  - One connection, serialized by Impl::mu (db::Connection opens it SQLITE_OPEN_NOMUTEX
+//    because SQLite's own per-call mutex would only repeat that serialization).
 //  - SQLite has no NaN: binding NaN stores NULL. Optional doubles therefore read back as
 //    nullopt, and the non-optional statistics of config_results (nullable columns) read back
 //    as NaN, so a degenerate statistic never makes a /submit fail to record.
 #include "judge/store.h"
 
-#include <sqlite3.h>
-
 #include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 
-#include "common/sqlite_query.h"
+#include "common/db.h"
 
 namespace hpcab::judge {
 namespace {
@@ -36,15 +35,9 @@ constexpr int kBusyTimeoutMs = 10'000;
 // the PRAGMA user_version bump, so a crash mid-migration leaves the previous version intact.
 // Policy: a released migration is never edited; a schema change is a new entry appended here
 // (and described in docs/database.md).
-struct Migration {
-  int version;  // the user_version after this migration; the i-th entry has version i + 1
-  const char* what;
-  const char* sql;  // constant DDL, run with sqlite3_exec
-};
-
 // Comments inside CREATE TABLE are kept in sqlite_master, so `.schema` in the sqlite3 shell
 // shows them to researchers.
-constexpr Migration kMigrations[] = {
+constexpr db::Migration kMigrations[] = {
     {1, "initial schema", R"sql(
 CREATE TABLE submissions (
   id INTEGER PRIMARY KEY AUTOINCREMENT,  -- submission_id given to the client; never reused
@@ -171,50 +164,9 @@ constexpr bool migrations_are_ordered() {
 }
 static_assert(migrations_are_ordered(), "kMigrations must be versions 1, 2, ... in order");
 
-Error sql_error(sqlite3* db, std::string_view context) {
-  return hpcab::sql_error(db, "store", context);
-}
-
 Error closed_error() { return Error{"store: the database is closed"}; }
 
-class Query : public SqlQuery {
- public:
-  Query(sqlite3* db, sqlite3_stmt* stmt) : SqlQuery(db, stmt, "store") {}
-};
-
-// Runs constant SQL text (no values in it) that returns no rows we need.
-Status exec(sqlite3* db, const char* sql, std::string_view context) {
-  char* msg = nullptr;
-  int rc = sqlite3_exec(db, sql, nullptr, nullptr, &msg);
-  if (rc == SQLITE_OK) return Ok{};
-  std::string text = msg ? msg : sqlite3_errstr(rc);
-  sqlite3_free(msg);
-  return Error{"store: " + std::string(context) + ": " + text + " (code " + std::to_string(rc) +
-               ")"};
-}
-
-// Ends a failed transaction. Its own failure is ignored: it fails only when SQLite has already
-// rolled back (e.g. after an I/O error), and either way nothing of the transaction remains.
-void rollback(sqlite3* db) { (void)exec(db, "ROLLBACK", "rolling back"); }
-
-// Runs a constant single-row query (a PRAGMA) and returns its first column as text.
-Result<std::string> query_text(sqlite3* db, const char* sql, std::string_view context) {
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK) return sql_error(db, context);
-  int rc = sqlite3_step(stmt);
-  std::string out;
-  if (rc == SQLITE_ROW) {
-    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
-    out = p ? p : "";
-  }
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-    Error e = sql_error(db, context);
-    sqlite3_finalize(stmt);
-    return e;
-  }
-  sqlite3_finalize(stmt);
-  return out;
-}
+using Query = db::Query;
 
 constexpr const char* kInsertSubmission = R"sql(
 INSERT INTO submissions (
@@ -307,29 +259,16 @@ WHERE (:kernel IS NULL OR kernel = :kernel) AND (:run_id IS NULL OR run_id = :ru
 
 struct Store::Impl {
   std::mutex mu;
-  sqlite3* db = nullptr;  // nullptr once closed
+  std::optional<db::Connection> db;  // empty once closed
   int version = 0;
-  // Prepared statements, keyed by the address of their SQL constant above; finalized by close().
-  std::unordered_map<const char*, sqlite3_stmt*> stmts;
 
-  // The cached statement for `sql` (prepared on first use). Caller holds mu.
-  Result<sqlite3_stmt*> prepare(const char* sql) {
-    if (auto it = stmts.find(sql); it != stmts.end()) return it->second;
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK) {
-      return sql_error(db, "preparing a statement");
-    }
-    stmts.emplace(sql, stmt);
-    return stmt;
-  }
-
-  // Caller holds mu and an open transaction; the caller rolls back on failure.
+  // Caller holds mu and an open transaction; the transaction rolls back on failure.
   Result<int64_t> insert_submission(const SubmissionRecord& r) {
-    auto stmt = prepare(kInsertSubmission);
-    if (!stmt.ok()) return stmt.error();
     int64_t id = 0;
     {
-      Query q(db, *stmt);
+      auto qr = db->query(kInsertSubmission);
+      if (!qr.ok()) return qr.error();
+      Query& q = *qr;
       q.text(":route", r.route);
       q.integer(":rank", int64_t{r.rank});
       q.text(":kernel", r.kernel);
@@ -367,15 +306,15 @@ struct Store::Impl {
       q.real(":finished_at", r.finished_at);
       q.text(":response_json", r.response_json);
       if (auto s = q.run("inserting the submission"); !s.ok()) return s.error();
-      id = sqlite3_last_insert_rowid(db);
+      id = db->last_insert_rowid();
     }
 
-    stmt = prepare(kInsertSample);
-    if (!stmt.ok()) return stmt.error();
     for (std::size_t si = 0; si < r.samples.size(); ++si) {
       const SampleSet& set = r.samples[si];
       for (std::size_t ci = 0; ci < set.ns.size(); ++ci) {
-        Query q(db, *stmt);
+        auto qr = db->query(kInsertSample);
+        if (!qr.ok()) return qr.error();
+        Query& q = *qr;
         q.integer(":submission_id", id);
         q.integer(":set_index", static_cast<int64_t>(si));
         q.text(":config", set.config);
@@ -386,11 +325,11 @@ struct Store::Impl {
       }
     }
 
-    stmt = prepare(kInsertConfig);
-    if (!stmt.ok()) return stmt.error();
     for (std::size_t i = 0; i < r.configs.size(); ++i) {
       const ConfigResult& c = r.configs[i];
-      Query q(db, *stmt);
+      auto qr = db->query(kInsertConfig);
+      if (!qr.ok()) return qr.error();
+      Query& q = *qr;
       q.integer(":submission_id", id);
       q.integer(":config_index", static_cast<int64_t>(i));
       q.text(":config", c.config);
@@ -406,45 +345,6 @@ struct Store::Impl {
     }
     return id;
   }
-
-  // Applies the pending migrations. Each step re-reads user_version inside its own
-  // BEGIN IMMEDIATE transaction, so two processes opening a fresh file at once cannot both
-  // apply the same migration: the second waits for the lock and then sees the new version.
-  Status migrate(const std::string& path) {
-    for (;;) {
-      if (auto s = exec(db, "BEGIN IMMEDIATE", "starting a migration"); !s.ok()) return s;
-      auto current = query_text(db, "PRAGMA user_version", "reading the schema version");
-      if (!current.ok()) {
-        rollback(db);
-        return current.error();
-      }
-      int v = std::stoi(*current);
-      if (v == kLatestVersion) {
-        version = v;
-        return exec(db, "COMMIT", "ending the migration check");
-      }
-      if (v < 0 || v > kLatestVersion) {
-        rollback(db);
-        return Error{"store: database " + path + " has schema version " + std::to_string(v) +
-                     ", but this judge knows schema versions up to " +
-                     std::to_string(kLatestVersion) +
-                     "; open it with the newer judge that wrote it (this one will not touch it)"};
-      }
-      const Migration& m = kMigrations[v];  // the migration to version v + 1
-      std::string context = "migration " + std::to_string(m.version) + " (" + m.what + ")";
-      Status s = exec(db, m.sql, context);
-      if (s.ok()) {
-        // A PRAGMA takes no bound parameters; the value is this file's own constant.
-        std::string bump = "PRAGMA user_version = " + std::to_string(m.version);
-        s = exec(db, bump.c_str(), context);
-      }
-      if (s.ok()) s = exec(db, "COMMIT", context);
-      if (!s.ok()) {
-        rollback(db);
-        return s;
-      }
-    }
-  }
 };
 
 Result<std::unique_ptr<Store>> Store::open(const std::string& path) {
@@ -452,47 +352,23 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& path) {
   store->impl_ = std::make_unique<Impl>();
   Impl& im = *store->impl_;
 
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-  int rc = sqlite3_open_v2(path.c_str(), &im.db, flags, nullptr);
-  if (rc != SQLITE_OK) {
-    std::string msg = im.db ? sqlite3_errmsg(im.db) : sqlite3_errstr(rc);
-    sqlite3_close(im.db);
-    im.db = nullptr;
-    return Error{"store: cannot open database " + path + ": " + msg};
-  }
-  sqlite3_extended_result_codes(im.db, 1);
-  sqlite3_busy_timeout(im.db, kBusyTimeoutMs);
+  // WAL with synchronous=NORMAL (common/db.cc says why that is crash-safe), foreign keys
+  // enforced (samples and configuration results cascade with their submission).
+  db::Options options;
+  options.owner = "store";
+  options.busy_timeout_ms = kBusyTimeoutMs;
+  options.require_foreign_keys = true;
+  auto conn = db::Connection::open(path, options);
+  if (!conn.ok()) return conn.error();
+  im.db.emplace(std::move(*conn));
 
-  // From here on, a failure closes the connection through ~Store.
-  auto fail = [&](const Error& e) { return Error{e.message + " [" + path + "]"}; };
-
-  // WAL: readers never block the writer and a commit is one append to the -wal file. Each WAL
-  // frame carries a checksum chained from the previous one and a commit marker; recovery after
-  // kill -9 or a power cut replays only frames up to the last valid commit, so a half-written
-  // transaction is simply absent. The database file itself is only changed by checkpoints,
-  // which copy committed frames and are restartable.
-  auto mode = query_text(im.db, "PRAGMA journal_mode = WAL", "enabling WAL");
-  if (!mode.ok()) return fail(mode.error());
-  if (*mode != "wal" && !(*mode == "memory" && path == ":memory:")) {
-    return fail(Error{"store: the database refused WAL mode (journal_mode is " + *mode + ")"});
-  }
-  // synchronous=NORMAL in WAL mode: the -wal file is fsynced at each checkpoint, not at each
-  // commit. After kill -9 nothing is lost (committed frames are in the OS page cache). After a
-  // power cut or OS crash the last few commits may be missing, but the database is still
-  // consistent: the checksums stop recovery at the last durable commit, never inside one.
-  // That trade (a few recent rows vs. an fsync per /submit) is the one SQLite recommends.
-  if (auto s = exec(im.db, "PRAGMA synchronous = NORMAL", "setting synchronous"); !s.ok()) {
-    return fail(s.error());
-  }
-  // Per connection and off by default; must be set outside a transaction.
-  if (auto s = exec(im.db, "PRAGMA foreign_keys = ON", "enabling foreign keys"); !s.ok()) {
-    return fail(s.error());
-  }
-  auto fk = query_text(im.db, "PRAGMA foreign_keys", "checking foreign keys");
-  if (!fk.ok()) return fail(fk.error());
-  if (*fk != "1") return fail(Error{"store: this SQLite build does not enforce foreign keys"});
-
-  if (auto s = im.migrate(path); !s.ok()) return s.error();
+  auto version = im.db->migrate(kMigrations, [&](int found, int latest) {
+    return Error{"store: database " + path + " has schema version " + std::to_string(found) +
+                 ", but this judge knows schema versions up to " + std::to_string(latest) +
+                 "; open it with the newer judge that wrote it (this one will not touch it)"};
+  });
+  if (!version.ok()) return version.error();
+  im.version = *version;
   return store;
 }
 
@@ -507,28 +383,21 @@ Result<int64_t> Store::record_submission(const SubmissionRecord& r) {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
-  // IMMEDIATE takes the write lock now (waiting up to the busy timeout), so the transaction
-  // cannot fail half-way with SQLITE_BUSY on a lock upgrade.
-  if (auto s = exec(im.db, "BEGIN IMMEDIATE", "starting the submission transaction"); !s.ok()) {
-    return s.error();
-  }
-  auto id = im.insert_submission(r);
-  if (id.ok()) {
-    Status committed = exec(im.db, "COMMIT", "committing the submission");
-    if (committed.ok()) return id;
-    id = committed.error();
-  }
-  rollback(im.db);
-  return id.error();
+  auto tx = im.db->begin_immediate("starting the submission transaction");
+  if (!tx.ok()) return tx.error();
+  auto id = im.insert_submission(r);  // on failure ~Transaction rolls back
+  if (!id.ok()) return id.error();
+  if (auto s = tx->commit("committing the submission"); !s.ok()) return s.error();
+  return id;
 }
 
 Result<int64_t> Store::record_score_call(const ScoreCallRecord& r) {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
-  auto stmt = im.prepare(kInsertScoreCall);
-  if (!stmt.ok()) return stmt.error();
-  Query q(im.db, *stmt);  // one statement: atomic without an explicit transaction
+  auto qr = im.db->query(kInsertScoreCall);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;  // one statement: atomic without an explicit transaction
   q.integer(":rank", int64_t{r.rank});
   q.text(":kernel", r.kernel);
   q.text(":language", r.language);
@@ -543,7 +412,7 @@ Result<int64_t> Store::record_score_call(const ScoreCallRecord& r) {
   q.real(":finished_at", r.finished_at);
   q.text(":response_json", r.response_json);
   if (auto s = q.run("recording a /score call"); !s.ok()) return s.error();
-  return static_cast<int64_t>(sqlite3_last_insert_rowid(im.db));
+  return im.db->last_insert_rowid();
 }
 
 namespace {
@@ -564,9 +433,9 @@ Result<std::optional<BaselineSamples>> Store::get_baseline(const BaselineKey& ke
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
-  auto stmt = im.prepare(kSelectBaseline);
-  if (!stmt.ok()) return stmt.error();
-  Query q(im.db, *stmt);
+  auto qr = im.db->query(kSelectBaseline);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
   bind_baseline_key(q, key);
   auto row = q.step("looking up baseline samples");
   if (!row.ok()) return row.error();
@@ -596,9 +465,9 @@ Status Store::put_baseline(const BaselineKey& key, const BaselineSamples& sample
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
-  auto stmt = im.prepare(kUpsertBaseline);
-  if (!stmt.ok()) return stmt.error();
-  Query q(im.db, *stmt);
+  auto qr = im.db->query(kUpsertBaseline);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
   bind_baseline_key(q, key);
   q.text(":samples_json", nlohmann::json(samples.ns).dump());
   q.real(":measured_at", samples.measured_at);
@@ -610,9 +479,9 @@ Result<int64_t> Store::count_submissions() {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
-  auto stmt = im.prepare(kCountSubmissions);
-  if (!stmt.ok()) return stmt.error();
-  Query q(im.db, *stmt);
+  auto qr = im.db->query(kCountSubmissions);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
   auto row = q.step("counting submissions");
   if (!row.ok()) return row.error();
   return q.col_int("n");
@@ -623,17 +492,14 @@ Result<std::optional<SubmissionRecord>> Store::get_submission(int64_t id) {
   Impl& im = *impl_;
   if (!im.db) return closed_error();
   // Three reads of one submission: a read transaction makes them one snapshot.
-  if (auto s = exec(im.db, "BEGIN", "starting a read"); !s.ok()) return s.error();
-  struct EndRead {
-    sqlite3* db;
-    ~EndRead() { (void)exec(db, "COMMIT", "ending a read"); }
-  } end_read{im.db};
+  auto read = im.db->begin_read("starting a read");
+  if (!read.ok()) return read.error();
 
   SubmissionRecord r;
   {
-    auto stmt = im.prepare(kSelectSubmission);
-    if (!stmt.ok()) return stmt.error();
-    Query q(im.db, *stmt);
+    auto qr = im.db->query(kSelectSubmission);
+    if (!qr.ok()) return qr.error();
+    Query& q = *qr;
     q.integer(":id", id);
     auto row = q.step("reading a submission");
     if (!row.ok()) return row.error();
@@ -677,9 +543,9 @@ Result<std::optional<SubmissionRecord>> Store::get_submission(int64_t id) {
     if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
   }
   {
-    auto stmt = im.prepare(kSelectSamples);
-    if (!stmt.ok()) return stmt.error();
-    Query q(im.db, *stmt);
+    auto qr = im.db->query(kSelectSamples);
+    if (!qr.ok()) return qr.error();
+    Query& q = *qr;
     q.integer(":id", id);
     int64_t current_set = -1;
     for (;;) {
@@ -696,9 +562,9 @@ Result<std::optional<SubmissionRecord>> Store::get_submission(int64_t id) {
     if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
   }
   {
-    auto stmt = im.prepare(kSelectConfigs);
-    if (!stmt.ok()) return stmt.error();
-    Query q(im.db, *stmt);
+    auto qr = im.db->query(kSelectConfigs);
+    if (!qr.ok()) return qr.error();
+    Query& q = *qr;
     q.integer(":id", id);
     for (;;) {
       auto row = q.step("reading configuration results");
@@ -729,11 +595,8 @@ Result<SubmissionPage> Store::list_submissions(const SubmissionFilter& filter) {
   Impl& im = *impl_;
   if (!im.db) return closed_error();
   // The count and the page: a read transaction makes them one snapshot.
-  if (auto s = exec(im.db, "BEGIN", "starting a read"); !s.ok()) return s.error();
-  struct EndRead {
-    sqlite3* db;
-    ~EndRead() { (void)exec(db, "COMMIT", "ending a read"); }
-  } end_read{im.db};
+  auto read = im.db->begin_read("starting a read");
+  if (!read.ok()) return read.error();
   auto bind_filter = [&filter](Query& q) {
     q.opt_text(":kernel", filter.kernel);
     q.opt_text(":run_id", filter.run_id);
@@ -743,18 +606,18 @@ Result<SubmissionPage> Store::list_submissions(const SubmissionFilter& filter) {
 
   SubmissionPage page;
   {
-    auto stmt = im.prepare(kCountFilteredSubmissions);
-    if (!stmt.ok()) return stmt.error();
-    Query q(im.db, *stmt);
+    auto qr = im.db->query(kCountFilteredSubmissions);
+    if (!qr.ok()) return qr.error();
+    Query& q = *qr;
     bind_filter(q);
     auto row = q.step("counting submissions");
     if (!row.ok()) return row.error();
     page.total = q.col_int("n");
     if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
   }
-  auto stmt = im.prepare(kListSubmissions);
-  if (!stmt.ok()) return stmt.error();
-  Query q(im.db, *stmt);
+  auto qr = im.db->query(kListSubmissions);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
   bind_filter(q);
   q.integer(":limit", filter.limit);
   q.integer(":offset", filter.offset);
@@ -788,14 +651,11 @@ void Store::close() {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return;
-  for (auto& [sql, stmt] : im.stmts) sqlite3_finalize(stmt);
-  im.stmts.clear();
   // Lets SQLite refresh its planner statistics, as its documentation advises before closing.
-  (void)exec(im.db, "PRAGMA optimize", "optimizing");
+  im.db->optimize();
   // The last connection to close checkpoints the WAL into the database file and removes it.
-  // close_v2 never fails for unfinalized statements; there are none left anyway.
-  sqlite3_close_v2(im.db);
-  im.db = nullptr;
+  (void)im.db->close();
+  im.db.reset();
 }
 
 }  // namespace hpcab::judge

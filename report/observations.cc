@@ -1,82 +1,67 @@
 #include "report/observations.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "common/db.h"
 #include "common/manifest.h"
+#include "harness/schema.h"
+#include "judge/schema.h"
 #include "report/csv.h"
 
+// Extraction reads the judge's and the harness's files as they are on disk; what it reads of
+// their schemas is named by judge/schema.h and harness/schema.h (header-only: report links
+// neither the judge nor the harness).
 namespace hpcab::report {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+namespace js = judge::schema;
+namespace hs = harness::schema;
 
 namespace {
 
-// A database opened read-only: extraction never writes a campaign's records.
-class ReadDb {
- public:
-  static Result<ReadDb> open(const fs::path& path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) return Error{path.string() + ": no such database file"};
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-      std::string why = db ? sqlite3_errmsg(db) : "out of memory";
-      sqlite3_close(db);
-      return Error{path.string() + ": " + why};
-    }
-    sqlite3_busy_timeout(db, 10'000);
-    return ReadDb(db, path.string());
-  }
-  ReadDb(ReadDb&& o) noexcept : db_(o.db_), name_(std::move(o.name_)) { o.db_ = nullptr; }
-  ReadDb& operator=(ReadDb&&) = delete;
-  ~ReadDb() { sqlite3_close(db_); }
-
-  bool has_table(const std::string& table) {
-    bool found = false;
-    (void)each("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '" + table + "'",
-               [&](sqlite3_stmt*) { found = true; });
-    return found;
-  }
-
-  // Runs `sql` (no parameters: every value here is a constant) and calls `row` per result row.
-  Status each(const std::string& sql, const std::function<void(sqlite3_stmt*)>& row) {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
-      return Error{name_ + ": " + sqlite3_errmsg(db_)};
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) row(st);
-    Status out = Ok{};
-    if (rc != SQLITE_DONE) out = Error{name_ + ": " + sqlite3_errmsg(db_)};
-    sqlite3_finalize(st);
-    return out;
-  }
-
- private:
-  ReadDb(sqlite3* db, std::string name) : db_(db), name_(std::move(name)) {}
-  sqlite3* db_;
-  std::string name_;
-};
-
-std::string text(sqlite3_stmt* st, int i) {
-  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, i));
-  return p ? p : "";
+// A database opened read-only: extraction never writes a campaign's records. Errors name the
+// file.
+Result<db::Connection> open_readonly(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return Error{path.string() + ": no such database file"};
+  db::Options options;
+  options.owner = path.string();
+  return db::Connection::open_readonly(path.string(), options);
 }
-std::optional<int64_t> opt_int(sqlite3_stmt* st, int i) {
-  if (sqlite3_column_type(st, i) == SQLITE_NULL) return std::nullopt;
-  return sqlite3_column_int64(st, i);
+
+// Runs `sql` (built from schema names only; no values) and calls `row` per result row.
+Status each(db::Connection& db, const std::string& sql,
+            const std::function<void(db::Query&)>& row) {
+  auto st = db.prepare(sql, "reading");
+  if (!st.ok()) return st.error();
+  auto q = st->use();
+  for (;;) {
+    auto more = q.step("reading");
+    if (!more.ok()) return more.error();
+    if (!*more) break;
+    row(q);
+  }
+  if (!q.column_error().empty()) return Error{db.owner() + ": " + q.column_error()};
+  return Ok{};
 }
-std::optional<double> opt_real(sqlite3_stmt* st, int i) {
-  if (sqlite3_column_type(st, i) == SQLITE_NULL) return std::nullopt;
-  return sqlite3_column_double(st, i);
+
+Result<bool> has_table(db::Connection& db, const char* table) { return db.has_table(table); }
+
+// "a.x AS x, a.y AS y": columns qualified for a join and named for Query's by-name reads.
+std::string select_list(const std::string& alias, std::initializer_list<const char*> cols) {
+  std::string out;
+  for (const char* c : cols) {
+    out += (out.empty() ? "" : ", ") + alias + "." + c + " AS " + c;
+  }
+  return out;
 }
 
 struct JudgeSubmission {
@@ -117,29 +102,39 @@ Result<ExtractResult> extract_observations(const ExtractOptions& opt) {
   std::map<std::string, int64_t> submits_by_episode, scores_by_episode;
   std::set<std::pair<int, int64_t>> seen_ids;
   for (const auto& path : opt.judge_dbs) {
-    auto db = ReadDb::open(path);
+    auto db = open_readonly(path);
     if (!db) return Error{db.error().message};
-    if (!db->has_table("submissions")) {
+    auto is_judge = has_table(*db, js::submissions::kTable);
+    if (!is_judge) return Error{is_judge.error().message};
+    if (!*is_judge) {
       return Error{path.string() + ": not a judge database (no submissions table)"};
     }
     // A merged file (hpcab db merge) renumbers submissions; episodes name the shard's id.
-    const bool merged = db->has_table("merged_submissions");
+    auto merged = has_table(*db, js::merged_submissions::kTable);
+    if (!merged) return Error{merged.error().message};
+    namespace S = js::submissions;
+    namespace M = js::merged_submissions;
     const std::string sql =
-        merged ? "SELECT s.rank, COALESCE(m.shard_submission_id, s.id), s.kernel, s.verdict, "
-                 "s.run_id, s.speedup, s.suspect, s.finished_at FROM submissions s "
-                 "LEFT JOIN merged_submissions m ON m.id = s.id"
-               : "SELECT rank, id, kernel, verdict, run_id, speedup, suspect, finished_at "
-                 "FROM submissions";
-    auto st = db->each(sql, [&](sqlite3_stmt* s) {
+        std::string("SELECT ") +
+        select_list("s", {S::kRank, S::kKernel, S::kVerdict, S::kRunId, S::kSpeedup, S::kSuspect,
+                          S::kFinishedAt}) +
+        ", " +
+        (*merged ? std::string("COALESCE(m.") + M::kShardSubmissionId + ", s." + S::kId + ")"
+                 : std::string("s.") + S::kId) +
+        " AS " + S::kId + " FROM " + S::kTable + " AS s" +
+        (*merged
+             ? std::string(" LEFT JOIN ") + M::kTable + " AS m ON m." + M::kId + " = s." + S::kId
+             : std::string());
+    auto st = each(*db, sql, [&](db::Query& q) {
       JudgeSubmission j;
-      j.rank = static_cast<int>(sqlite3_column_int64(s, 0));
-      j.id = sqlite3_column_int64(s, 1);
-      j.kernel = text(s, 2);
-      j.verdict = text(s, 3);
-      j.run_id = text(s, 4);
-      j.speedup = opt_real(s, 5);
-      j.suspect = sqlite3_column_int64(s, 6) != 0;
-      j.finished_at = sqlite3_column_double(s, 7);
+      j.rank = static_cast<int>(q.col_int(S::kRank));
+      j.id = q.col_int(S::kId);
+      j.kernel = q.col_text(S::kKernel);
+      j.verdict = q.col_text(S::kVerdict);
+      j.run_id = q.col_text(S::kRunId);
+      j.speedup = q.col_opt_real(S::kSpeedup);
+      j.suspect = q.col_int(S::kSuspect) != 0;
+      j.finished_at = q.col_real(S::kFinishedAt);
       if (!seen_ids.insert({j.rank, j.id}).second) {
         out.warnings.push_back("submission " + std::to_string(j.id) + " of rank " +
                                std::to_string(j.rank) + " is in more than one judge database; " +
@@ -151,11 +146,16 @@ Result<ExtractResult> extract_observations(const ExtractOptions& opt) {
       by_run[j.run_id].push_back(std::move(j));
     });
     if (!st) return Error{st.error().message};
-    if (db->has_table("score_calls")) {
-      st = db->each("SELECT run_id, count(*) FROM score_calls GROUP BY run_id",
-                    [&](sqlite3_stmt* s) {
-                      scores_by_episode[episode_of(text(s, 0))] += sqlite3_column_int64(s, 1);
-                    });
+    auto has_scores = has_table(*db, js::score_calls::kTable);
+    if (!has_scores) return Error{has_scores.error().message};
+    if (*has_scores) {
+      namespace C = js::score_calls;
+      st = each(*db,
+                std::string("SELECT ") + C::kRunId + ", count(*) AS n FROM " + C::kTable +
+                    " GROUP BY " + C::kRunId,
+                [&](db::Query& q) {
+                  scores_by_episode[episode_of(q.col_text(C::kRunId))] += q.col_int("n");
+                });
       if (!st) return Error{st.error().message};
     }
   }
@@ -169,97 +169,108 @@ Result<ExtractResult> extract_observations(const ExtractOptions& opt) {
 
   std::set<std::string> seen_episodes;
   for (const auto& path : opt.harness_dbs) {
-    auto db = ReadDb::open(path);
+    auto db = open_readonly(path);
     if (!db) return Error{db.error().message};
-    if (!db->has_table("episodes")) {
+    namespace E = hs::episodes;
+    namespace A = hs::arms;
+    auto is_harness = has_table(*db, E::kTable);
+    if (!is_harness) return Error{is_harness.error().message};
+    if (!*is_harness) {
       return Error{path.string() + ": not a harness episode database (no episodes table)"};
     }
     std::map<std::string, json> setups;
-    if (db->has_table("arms")) {
-      auto st = db->each("SELECT name, setup_json FROM arms", [&](sqlite3_stmt* s) {
-        setups[text(s, 0)] = json::parse(text(s, 1), nullptr, false);
-      });
+    auto has_arms = has_table(*db, A::kTable);
+    if (!has_arms) return Error{has_arms.error().message};
+    if (*has_arms) {
+      auto st = each(
+          *db, std::string("SELECT ") + A::kName + ", " + A::kSetupJson + " FROM " + A::kTable,
+          [&](db::Query& q) {
+            setups[q.col_text(A::kName)] = json::parse(q.col_text(A::kSetupJson), nullptr, false);
+          });
       if (!st) return Error{st.error().message};
     }
-    auto st = db->each(
-        "SELECT id, arm, kernel, repetition, attempt, rank, started_at, ended_at, status, "
-        "exit_reason, exit_code, input_tokens, cached_tokens, output_tokens, weighted_tokens, "
-        "requests, final_submission_id, final_verdict FROM episodes "
-        "ORDER BY (SELECT min(rowid) FROM episodes e2 WHERE e2.arm = episodes.arm), seq",
-        [&](sqlite3_stmt* s) {
-          Observation o;
-          const std::string id = text(s, 0);
-          if (!seen_episodes.insert(id).second) {
-            out.warnings.push_back("episode " + id + " is in more than one harness database; " +
-                                   "the first is used");
-            return;
-          }
-          o.arm = text(s, 1);
-          o.kernel = text(s, 2);
-          o.repetition = static_cast<int>(sqlite3_column_int64(s, 3));
-          o.attempts = static_cast<int>(sqlite3_column_int64(s, 4));
-          auto rank = opt_int(s, 5);
-          if (rank) o.judge_rank = static_cast<int>(*rank);
-          auto started = opt_real(s, 6), ended = opt_real(s, 7);
-          if (started && ended) o.wall_s = *ended - *started;
-          o.status = text(s, 8);
-          o.exit_reason = text(s, 9);
-          if (auto c = opt_int(s, 10)) o.exit_code = static_cast<int>(*c);
-          o.input_tokens = sqlite3_column_int64(s, 11);
-          o.cached_tokens = sqlite3_column_int64(s, 12);
-          o.output_tokens = sqlite3_column_int64(s, 13);
-          o.weighted_cost = sqlite3_column_double(s, 14);
-          o.requests = sqlite3_column_int64(s, 15);
-          const auto final_id = opt_int(s, 16);
-          if (o.attempts > 0) o.run_id = id + "#" + std::to_string(o.attempts);
+    // Arms in first-seen order (the smallest rowid of their episodes), then plan order.
+    const std::string sql =
+        std::string("SELECT ") +
+        select_list("e", {E::kId, E::kArm, E::kKernel, E::kRepetition, E::kAttempt, E::kRank,
+                          E::kStartedAt, E::kEndedAt, E::kStatus, E::kExitReason, E::kExitCode,
+                          E::kInputTokens, E::kCachedTokens, E::kOutputTokens, E::kWeightedTokens,
+                          E::kRequests, E::kFinalSubmissionId, E::kFinalVerdict}) +
+        " FROM " + E::kTable + " AS e ORDER BY (SELECT min(rowid) FROM " + E::kTable +
+        " AS e2 WHERE e2." + E::kArm + " = e." + E::kArm + "), e." + E::kSeq;
+    auto st = each(*db, sql, [&](db::Query& q) {
+      Observation o;
+      const std::string id = q.col_text(E::kId);
+      if (!seen_episodes.insert(id).second) {
+        out.warnings.push_back("episode " + id + " is in more than one harness database; " +
+                               "the first is used");
+        return;
+      }
+      o.arm = q.col_text(E::kArm);
+      o.kernel = q.col_text(E::kKernel);
+      o.repetition = static_cast<int>(q.col_int(E::kRepetition));
+      o.attempts = static_cast<int>(q.col_int(E::kAttempt));
+      auto rank = q.col_opt_int(E::kRank);
+      if (rank) o.judge_rank = static_cast<int>(*rank);
+      auto started = q.col_opt_real(E::kStartedAt), ended = q.col_opt_real(E::kEndedAt);
+      if (started && ended) o.wall_s = *ended - *started;
+      o.status = q.col_text(E::kStatus);
+      o.exit_reason = q.col_text(E::kExitReason);
+      if (auto c = q.col_opt_int(E::kExitCode)) o.exit_code = static_cast<int>(*c);
+      o.input_tokens = q.col_int(E::kInputTokens);
+      o.cached_tokens = q.col_int(E::kCachedTokens);
+      o.output_tokens = q.col_int(E::kOutputTokens);
+      o.weighted_cost = q.col_real(E::kWeightedTokens);
+      o.requests = q.col_int(E::kRequests);
+      const auto final_id = q.col_opt_int(E::kFinalSubmissionId);
+      if (o.attempts > 0) o.run_id = id + "#" + std::to_string(o.attempts);
 
-          if (auto k = kernels.find(o.kernel); k != kernels.end()) {
-            o.track = k->second.track;
-            o.dwarf = k->second.dwarf;
-            o.level = k->second.level;
-          }
-          if (auto a = setups.find(o.arm); a != setups.end() && a->second.is_object()) {
-            const json& j = a->second;
-            o.agent = j.value("agent", "");
-            o.model = j.value("model", "");
-            o.language = j.value("language", "");
-            o.submission_policy = j.value("submission_policy", "");
-            o.token_budget = j.value("token_budget", int64_t{0});
-            o.wall_budget_s = j.value("wall_budget_s", int64_t{0});
-          }
-          o.submissions = submits_by_episode.count(id) ? submits_by_episode[id] : 0;
-          o.score_calls = scores_by_episode.count(id) ? scores_by_episode[id] : 0;
+      if (auto k = kernels.find(o.kernel); k != kernels.end()) {
+        o.track = k->second.track;
+        o.dwarf = k->second.dwarf;
+        o.level = k->second.level;
+      }
+      if (auto a = setups.find(o.arm); a != setups.end() && a->second.is_object()) {
+        const json& j = a->second;
+        o.agent = j.value("agent", "");
+        o.model = j.value("model", "");
+        o.language = j.value("language", "");
+        o.submission_policy = j.value("submission_policy", "");
+        o.token_budget = j.value("token_budget", int64_t{0});
+        o.wall_budget_s = j.value("wall_budget_s", int64_t{0});
+      }
+      o.submissions = submits_by_episode.count(id) ? submits_by_episode[id] : 0;
+      o.score_calls = scores_by_episode.count(id) ? scores_by_episode[id] : 0;
 
-          // The final submission: among the judge's records of the last attempt's run id, the
-          // one the harness named (same rank and id), else the last one graded. An id the
-          // harness names that the judge holds under another run id is not trusted.
-          const JudgeSubmission* pick = nullptr;
-          if (auto it = by_run.find(o.run_id); it != by_run.end()) {
-            for (const auto& j : it->second) {
-              if (final_id && rank && j.id == *final_id && j.rank == *rank) pick = &j;
-            }
-            if (!pick) {
-              for (const auto& j : it->second) {
-                if (!pick || j.finished_at > pick->finished_at) pick = &j;
-              }
-            }
+      // The final submission: among the judge's records of the last attempt's run id, the
+      // one the harness named (same rank and id), else the last one graded. An id the
+      // harness names that the judge holds under another run id is not trusted.
+      const JudgeSubmission* pick = nullptr;
+      if (auto it = by_run.find(o.run_id); it != by_run.end()) {
+        for (const auto& j : it->second) {
+          if (final_id && rank && j.id == *final_id && j.rank == *rank) pick = &j;
+        }
+        if (!pick) {
+          for (const auto& j : it->second) {
+            if (!pick || j.finished_at > pick->finished_at) pick = &j;
           }
-          if (final_id && (!pick || pick->id != *final_id)) {
-            out.warnings.push_back("episode " + id + ": its final submission " +
-                                   std::to_string(*final_id) + " is not a judge record of run " +
-                                   o.run_id +
-                                   (pick ? "; using submission " + std::to_string(pick->id)
-                                         : "; treated as unsolved"));
-          }
-          if (pick) {
-            o.submission_id = pick->id;
-            o.verdict = pick->verdict;
-            o.suspect = pick->suspect;
-            o.solved = pick->verdict == "ok";
-            if (o.solved) o.speedup = pick->speedup;
-          }
-          out.rows.push_back(std::move(o));
-        });
+        }
+      }
+      if (final_id && (!pick || pick->id != *final_id)) {
+        out.warnings.push_back(
+            "episode " + id + ": its final submission " + std::to_string(*final_id) +
+            " is not a judge record of run " + o.run_id +
+            (pick ? "; using submission " + std::to_string(pick->id) : "; treated as unsolved"));
+      }
+      if (pick) {
+        o.submission_id = pick->id;
+        o.verdict = pick->verdict;
+        o.suspect = pick->suspect;
+        o.solved = pick->verdict == "ok";
+        if (o.solved) o.speedup = pick->speedup;
+      }
+      out.rows.push_back(std::move(o));
+    });
     if (!st) return Error{st.error().message};
   }
   if (opt.judge_dbs.empty()) {

@@ -1,5 +1,6 @@
-// hpcab: the corpus maintainer's command line (list, abi, check, demo) and the judge database
-// tools (db merge). Wiring only.
+// hpcab: the corpus maintainer's command line (list, abi, check, demo), the judge database
+// tools (db merge) and the research outputs (report). Wiring only; it lives in cli/ because it
+// depends on common, judge and report, and common/ depends on nothing above it.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>

@@ -1,0 +1,39 @@
+// Names of the harness episode database's tables and of the columns that other components read
+// (report/observations.cc), so a reader's dependence on the harness's schema is an #include,
+// not a copy of SQL text. Header-only: the tables are made by harness/episode_db.cc's
+// migrations; docs/harness.md describes every column. tests/harness/schema_test.cc checks that
+// every name here exists in a freshly migrated file.
+#pragma once
+
+namespace hpcab::harness::schema {
+
+namespace episodes {
+inline constexpr const char* kTable = "episodes";
+inline constexpr const char* kId = "id";
+inline constexpr const char* kArm = "arm";
+inline constexpr const char* kKernel = "kernel";
+inline constexpr const char* kRepetition = "repetition";
+inline constexpr const char* kSeq = "seq";
+inline constexpr const char* kAttempt = "attempt";
+inline constexpr const char* kRank = "rank";
+inline constexpr const char* kStartedAt = "started_at";
+inline constexpr const char* kEndedAt = "ended_at";
+inline constexpr const char* kStatus = "status";
+inline constexpr const char* kExitReason = "exit_reason";
+inline constexpr const char* kExitCode = "exit_code";
+inline constexpr const char* kInputTokens = "input_tokens";
+inline constexpr const char* kCachedTokens = "cached_tokens";
+inline constexpr const char* kOutputTokens = "output_tokens";
+inline constexpr const char* kWeightedTokens = "weighted_tokens";
+inline constexpr const char* kRequests = "requests";
+inline constexpr const char* kFinalSubmissionId = "final_submission_id";
+inline constexpr const char* kFinalVerdict = "final_verdict";
+}  // namespace episodes
+
+namespace arms {
+inline constexpr const char* kTable = "arms";
+inline constexpr const char* kName = "name";
+inline constexpr const char* kSetupJson = "setup_json";
+}  // namespace arms
+
+}  // namespace hpcab::harness::schema

@@ -1,0 +1,34 @@
+// Names of the judge database's tables and of the columns that other components read
+// (report/observations.cc), so a reader's dependence on the judge's schema is an #include, not
+// a copy of SQL text. Header-only: the tables themselves are made by judge/store.cc's migrations
+// (and merge_* by judge/merge.cc); docs/database.md describes every column.
+// tests/judge/schema_test.cc checks that every name here exists in a freshly migrated file.
+#pragma once
+
+namespace hpcab::judge::schema {
+
+namespace submissions {
+inline constexpr const char* kTable = "submissions";
+inline constexpr const char* kId = "id";
+inline constexpr const char* kRank = "rank";
+inline constexpr const char* kKernel = "kernel";
+inline constexpr const char* kVerdict = "verdict";
+inline constexpr const char* kRunId = "run_id";
+inline constexpr const char* kSpeedup = "speedup";
+inline constexpr const char* kSuspect = "suspect";
+inline constexpr const char* kFinishedAt = "finished_at";
+}  // namespace submissions
+
+namespace score_calls {
+inline constexpr const char* kTable = "score_calls";
+inline constexpr const char* kRunId = "run_id";
+}  // namespace score_calls
+
+// Present only in a merged file (`hpcab db merge`, judge/merge.h).
+namespace merged_submissions {
+inline constexpr const char* kTable = "merged_submissions";
+inline constexpr const char* kId = "id";  // the submission's id in the merged file
+inline constexpr const char* kShardSubmissionId = "shard_submission_id";
+}  // namespace merged_submissions
+
+}  // namespace hpcab::judge::schema

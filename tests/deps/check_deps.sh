@@ -1,0 +1,54 @@
+#!/bin/sh
+# Dependency rules of the source tree (README.md, "Dependency rules"), checked on every ctest:
+#   1. Only common/db.{h,cc} use the SQLite C API; everything else goes through common/db.h.
+#      tests/ is exempt: tests open files raw to inspect or corrupt them.
+#   2. common/ includes nothing from judge/, harness/, report/ or cli/.
+#   3. harness/ talks to the judge over HTTP only: no judge/ (nor report/, cli/) headers.
+#      judge/ includes nothing from harness/, report/ or cli/.
+#   4. report/ reads the judge's and harness's files through their header-only schema names
+#      (judge/schema.h, harness/schema.h) and includes nothing else of theirs.
+#   5. The sandboxed runner binary (when given) links no SQLite, TLS/crypto or HTTP code.
+# Usage: check_deps.sh SOURCE_DIR [RUNNER_BINARY]. Exit status 1 names every violation.
+set -u
+src=${1:?usage: check_deps.sh SOURCE_DIR [RUNNER_BINARY]}
+runner=${2:-}
+cd "$src" || exit 2
+status=0
+violation() {
+  echo "dependency rule violated: $1" >&2
+  [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/    /' >&2
+  status=1
+}
+sources() { find "$@" \( -name '*.h' -o -name '*.cc' -o -name '*.c' -o -name '*.cpp' \) -type f 2>/dev/null; }
+
+hits=$(sources common judge harness report cli | grep -v '^common/db\.\(h\|cc\)$' |
+  xargs grep -nE 'sqlite3_|<sqlite3\.h>|"sqlite3\.h"' 2>/dev/null)
+[ -n "$hits" ] && violation "the SQLite C API outside common/db.{h,cc} (use common/db.h)" "$hits"
+
+hits=$(sources common | xargs grep -nE '#include[[:space:]]*"(judge|harness|report|cli)/' 2>/dev/null)
+[ -n "$hits" ] && violation "common/ includes a header from a layer above it" "$hits"
+
+hits=$(sources harness | xargs grep -nE '#include[[:space:]]*"(judge|report|cli)/' 2>/dev/null)
+[ -n "$hits" ] && violation "harness/ includes judge/, report/ or cli/ headers (the judge is reached over HTTP)" "$hits"
+
+hits=$(sources judge | xargs grep -nE '#include[[:space:]]*"(harness|report|cli)/' 2>/dev/null)
+[ -n "$hits" ] && violation "judge/ includes harness/, report/ or cli/ headers" "$hits"
+
+hits=$(sources report | xargs grep -nE '#include[[:space:]]*"(judge|harness)/' 2>/dev/null |
+  grep -vE '#include[[:space:]]*"(judge|harness)/schema\.h"')
+[ -n "$hits" ] && violation "report/ includes judge/ or harness/ headers other than their schema.h" "$hits"
+hits=$(sources report | xargs grep -nE '#include[[:space:]]*"cli/' 2>/dev/null)
+[ -n "$hits" ] && violation "report/ includes cli/ headers" "$hits"
+
+if [ -n "$runner" ]; then
+  if [ ! -x "$runner" ]; then
+    violation "runner binary $runner not found"
+  else
+    needed=$(readelf -d "$runner" | grep NEEDED | grep -iE 'sqlite|libssl|libcrypto|curl')
+    [ -n "$needed" ] && violation "the runner links a database, TLS or crypto library" "$needed"
+    syms=$(nm -C "$runner" | grep -E 'sqlite3_|SSL_|EVP_|HMAC|hpcab::http_|hpcab::db::|boost::beast' | head -20)
+    [ -n "$syms" ] && violation "the runner contains database, TLS, crypto or HTTP symbols" "$syms"
+  fi
+fi
+[ "$status" -eq 0 ] && echo "dependency rules hold"
+exit "$status"

@@ -1,0 +1,62 @@
+// judge/schema.h names what other components (report/) read of the judge's database; every
+// name must exist in a file made by Store::open (and, for merged_*, by merge_databases).
+#include "judge/schema.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "common/db.h"
+#include "judge/merge.h"
+#include "judge/store.h"
+
+namespace hpcab::judge {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Whether `table` of the file at `path` has a stored or generated column `column`.
+bool HasColumn(const std::string& path, const char* table, const char* column) {
+  db::Options o;
+  o.owner = path;
+  auto c = db::Connection::open_readonly(path, o);
+  EXPECT_TRUE(c.ok()) << c.error().message;
+  if (!c.ok()) return false;
+  auto st = c->prepare("SELECT count(*) AS n FROM pragma_table_xinfo(:t) WHERE name = :c", "xinfo");
+  EXPECT_TRUE(st.ok()) << st.error().message;
+  if (!st.ok()) return false;
+  auto q = st->use();
+  q.text(":t", table);
+  q.text(":c", column);
+  auto row = q.step("xinfo");
+  return row.ok() && *row && q.col_int("n") == 1;
+}
+
+TEST(JudgeSchemaTest, EveryNameExistsInAMigratedAndAMergedFile) {
+  fs::path dir = fs::temp_directory_path() / ("hpcab-judge-schema-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string shard = (dir / "shard.db").string(), merged = (dir / "merged.db").string();
+  {
+    auto store = Store::open(shard);
+    ASSERT_TRUE(store.ok()) << store.error().message;
+  }
+  auto rep = merge_databases(merged, {shard});
+  ASSERT_TRUE(rep.ok()) << rep.error().message;
+
+  namespace S = schema::submissions;
+  for (const char* c : {S::kId, S::kRank, S::kKernel, S::kVerdict, S::kRunId, S::kSpeedup,
+                        S::kSuspect, S::kFinishedAt}) {
+    EXPECT_TRUE(HasColumn(shard, S::kTable, c)) << S::kTable << "." << c;
+  }
+  EXPECT_TRUE(HasColumn(shard, schema::score_calls::kTable, schema::score_calls::kRunId));
+  namespace M = schema::merged_submissions;
+  EXPECT_TRUE(HasColumn(merged, M::kTable, M::kId));
+  EXPECT_TRUE(HasColumn(merged, M::kTable, M::kShardSubmissionId));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hpcab::judge
