@@ -200,6 +200,8 @@ class Exchange {
   }
 
   http::response<http::string_body> Release() { return parser_.release(); }
+  // False while the request has not started to leave (a failure before it is retry-safe).
+  bool sent() const { return sent_; }
 
  private:
   Stream MakeStream(asio::ssl::context* tls) {
@@ -237,6 +239,7 @@ class Exchange {
   }
 
   void Write() {
+    sent_ = true;
     Tcp().expires_at(deadline_);
     http::async_write(stream_, request_, [this](beast::error_code ec, std::size_t) {
       if (ec) return Fail("write", ec);
@@ -272,6 +275,7 @@ class Exchange {
   const Clock::time_point deadline_;
   const CancelToken* cancel_;
   bool aborted_ = false;
+  bool sent_ = false;
   beast::flat_buffer buffer_;
   http::response_parser<http::string_body> parser_;
   bool done_ = false;
@@ -366,12 +370,18 @@ Result<HttpResult> http_request(const std::string& method, const std::string& ur
       return Error{"HTTP " + what + " failed: " + st.error().message};
     }
     const std::string failure = exchange.Run(*parsed);
-    if (!failure.empty()) return Error{"HTTP " + what + " failed: " + failure};
+    if (!failure.empty()) {
+      return Error{"HTTP " + what + " failed: " + failure,
+                   exchange.sent() ? Errc::kFailed : Errc::kNotSent};
+    }
     response = exchange.Release();
   } else {
     Exchange<beast::tcp_stream> exchange(std::move(request), deadline, options.cancel);
     const std::string failure = exchange.Run(*parsed);
-    if (!failure.empty()) return Error{"HTTP " + what + " failed: " + failure};
+    if (!failure.empty()) {
+      return Error{"HTTP " + what + " failed: " + failure,
+                   exchange.sent() ? Errc::kFailed : Errc::kNotSent};
+    }
     response = exchange.Release();
   }
   HttpResult result;

@@ -23,6 +23,7 @@ enum class Errc {
   kNotFound,  // a file, binary or record that must exist does not
   kResource,  // the OS refused a resource (fork, pipe, memory, descriptors)
   kInvalid,   // bad input
+  kNotSent,   // a request never left this process (resolve, connect, TLS failed): retry-safe
 };
 
 struct Error {

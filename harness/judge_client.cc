@@ -19,6 +19,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A 200 grade whose harness_fault is set: the judge failed, recorded no answer (docs/grading.md).
+bool judge_fault(const Result<json>& r) {
+  return r && r->is_object() && r->value("harness_fault", false) == true;
+}
+
+}  // namespace
+
+namespace {
+
 std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::string(v) : fallback;
@@ -173,7 +182,10 @@ Result<json> JudgeClient::exchange(Call& call, const std::string& method, const 
   std::string base = settings_.url;
   while (!base.empty() && base.back() == '/') base.pop_back();
   auto r = transport_(method, base + path, body, call.cancel);
-  if (!r) return fail(call, Failure::kTransport, "judge unreachable: " + r.error().message);
+  if (!r) {
+    call.unsent = r.error().code == Errc::kNotSent;
+    return fail(call, Failure::kTransport, "judge unreachable: " + r.error().message);
+  }
   json answer = json::parse(r->body, nullptr, false);
   if (r->status != 200) {
     std::string why = answer.is_object() && answer.contains("error") && answer["error"].is_string()
@@ -250,8 +262,9 @@ Result<json> JudgeClient::submit(const Submission& s, const CancelToken* cancel)
 
 Result<json> JudgeClient::record_submission(const Submission& s, Result<json> r) {
   // Every graded submit, any policy, for the harness: the last line is the episode's final
-  // submission (docs/harness.md). Only where the harness asked for it (HPCAB_TOOL_STATE).
-  if (r && !settings_.state_dir.empty()) {
+  // submission (docs/harness.md). Only where the harness asked for it (HPCAB_TOOL_STATE). A
+  // grade the judge's machinery failed (harness_fault) is no answer and is not listed.
+  if (r && !judge_fault(r) && !settings_.state_dir.empty()) {
     json line = {
         {"run_id", settings_.run_id},
         {"kernel", s.kernel},
@@ -321,11 +334,11 @@ Result<json> JudgeClient::submit_impl(Call& call, const Submission& s, const std
   // The marker's presence is the record; its text is only for a human.
   [[maybe_unused]] ssize_t n = ::write(fd, text.data(), text.size());
   ::close(fd);
-  // The judge said it graded nothing (4xx/5xx), or the connection was refused before anything
-  // was sent: the run keeps its submission. A timeout or a dropped connection keeps the marker,
-  // since the judge may have recorded the answer.
-  if (!r &&
-      (call.failure == Failure::kHttp || r.error().message.find("refused") != std::string::npos)) {
+  // The judge said it graded nothing (4xx/5xx), the request never left (connection refused),
+  // or the judge's own machinery failed (harness_fault: it recorded no answer): the run keeps
+  // its submission. A timeout or a dropped connection keeps the marker, since the judge may
+  // have recorded the answer.
+  if ((!r && (call.failure == Failure::kHttp || call.unsent)) || judge_fault(r)) {
     ::unlink(marker.c_str());
   }
   return r;

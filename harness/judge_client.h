@@ -119,6 +119,7 @@ class JudgeClient {
   struct Call {
     const CancelToken* cancel = nullptr;
     Failure failure = Failure::kNone;
+    bool unsent = false;  // a kTransport failure before the request left: nothing was graded
   };
   Result<json> get(Call& call, const std::string& path_and_query);
   // One request and its answer: a transport failure, a non-200 status (the judge's `error` text,

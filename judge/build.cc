@@ -1,17 +1,35 @@
 #include "judge/build.h"
 
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 
 #include "common/hmac.h"
 #include "common/process.h"
 
 namespace hpcab::judge {
+
+namespace {
+
+// Why `dir`'s filesystem cannot take a build's output (read-only, or under 4 MiB free for
+// unprivileged users), or nullopt.
+std::optional<std::string> filesystem_refuses_writes(const std::filesystem::path& dir) {
+  struct statvfs st {};
+  if (statvfs(dir.c_str(), &st) != 0) return std::nullopt;
+  if (st.f_flag & ST_RDONLY) return std::string("read-only filesystem");
+  const uint64_t avail = static_cast<uint64_t>(st.f_bavail) * st.f_frsize;
+  if (avail < (uint64_t{4} << 20)) return std::to_string(avail >> 10) + " KiB free";
+  return std::nullopt;
+}
+
+}  // namespace
 
 namespace fs = std::filesystem;
 
@@ -87,11 +105,24 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
                   ("build-" + result.hash.substr(0, 16) + "-" + std::to_string(getpid()) + "-" +
                    std::to_string(counter++));
   fs::create_directories(work, ec);
-  if (ec) return Error{"cannot create build dir " + work.string() + ": " + ec.message()};
+  if (ec) {
+    return Error{"cannot create build dir " + work.string() + ": " + ec.message(),
+                 errc_from_errno(ec.value())};
+  }
   fs::permissions(work, fs::perms::all, ec);
   const char* ext = req.language == "cpp" ? "cpp" : req.language == "fortran" ? "f90" : "c";
   std::string src_name = std::string("submission.") + ext;
-  std::ofstream(work / src_name) << req.source;
+  {
+    std::ofstream src(work / src_name, std::ios::binary);
+    src << req.source;
+    src.close();
+    if (!src) {
+      const int e = errno;
+      fs::remove_all(work, ec);
+      return Error{"cannot write the source into " + work.string() + ": " + std::strerror(e),
+                   errc_from_errno(e)};
+    }
+  }
   // The judge runs with umask 077; the sandbox's unprivileged uid must still read the source.
   fs::permissions(work / src_name,
                   fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
@@ -125,13 +156,28 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
   if (ran->success() && fs::exists(work / "lib.so")) {
     // Publish atomically: a concurrent identical build either sees nothing or the whole entry.
     fs::path tmp = fs::path(settings_.cache_dir) / (".tmp-" + work.filename().string());
-    fs::create_directories(tmp, ec);
-    fs::copy_file(work / "lib.so", tmp / "lib.so", ec);
-    std::ofstream(tmp / "build.log") << result.log;
-    fs::rename(tmp, entry, ec);
+    std::error_code publish;
+    fs::create_directories(tmp, publish);
+    if (!publish) fs::copy_file(work / "lib.so", tmp / "lib.so", publish);
+    if (!publish) std::ofstream(tmp / "build.log") << result.log;
+    if (!publish) fs::rename(tmp, entry, ec);
     if (ec) fs::remove_all(tmp, ec);  // lost the race: the other build's entry is identical
-    result.ok = fs::exists(lib);
+    if (!fs::exists(lib)) {
+      // The compiler succeeded; the judge's own cache could not keep the result.
+      fs::remove_all(tmp, ec);
+      fs::remove_all(work, ec);
+      return Error{"cannot publish the build into the cache " + settings_.cache_dir + ": " +
+                       (publish ? publish.message() : std::string("entry missing")),
+                   publish ? errc_from_errno(publish.value()) : Errc::kFailed};
+    }
+    result.ok = true;
     result.library = lib.string();
+  } else if (auto full = filesystem_refuses_writes(work)) {
+    // A compiler that could not write its output into a full or read-only scratch dir failed
+    // through no fault of the source (a source that fills the scratch itself earns nothing).
+    fs::remove_all(work, ec);
+    return Error{"the build's scratch dir " + work.string() + " refuses writes: " + *full,
+                 Errc::kNoSpace};
   } else if (result.timed_out) {
     result.log += "\n[build timed out after " + std::to_string(settings_.timeout_s) + " s]";
   }

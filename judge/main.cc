@@ -53,9 +53,9 @@ std::string untraversable(const fs::path& p) {
   return "";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// Settings: defaults < --config file < HPCAB_* environment < flags. Returns the exit code when
+// the process must end now (--help, a bad setting), -1 to go on.
+int configure(int argc, char** argv, JudgeConfig& config) {
   CLI::App app{"hpcab-judge: the HPCAgent-Bench grading service (HTTP, JSON)"};
   std::string config_file;
   JudgeConfig flags;  // only the fields set on the command line are applied
@@ -87,7 +87,6 @@ int main(int argc, char** argv) {
   // Logs go to stderr; stdout carries only the "listening on" line that scripts wait for.
   spdlog::set_default_logger(spdlog::stderr_color_mt("hpcab-judge"));
 
-  JudgeConfig config;
   if (!config_file.empty()) {
     std::ifstream in(config_file);
     if (!in) return die("cannot read --config " + config_file);
@@ -118,6 +117,103 @@ int main(int argc, char** argv) {
   std::error_code ec;
   fs::path exe = fs::canonical("/proc/self/exe", ec);
   if (auto st = config.finalize(exe.parent_path().string()); !st) return die(st.error().message);
+  return -1;
+}
+
+// The state and scratch dirs, this process's claimed run dir (stale ones swept), and the
+// runner copied into it. An error says what to fix.
+Result<ScratchClaim> prepare_dirs(JudgeConfig& config) {
+  std::error_code ec;
+  umask(077);
+  fs::create_directories(config.state_dir, ec);
+  if (ec) return Error{"cannot create state dir " + config.state_dir + ": " + ec.message()};
+  fs::permissions(config.state_dir, fs::perms::owner_all, ec);
+  fs::create_directories(config.scratch_dir, ec);
+  if (ec) return Error{"cannot create scratch dir " + config.scratch_dir + ": " + ec.message()};
+  // Traversable but not listable by the sandbox's unprivileged uid.
+  fs::permissions(config.scratch_dir,
+                  fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
+  // This process works only in its own locked run dir; dirs of judges that died (kill -9,
+  // OOM, power cut) without cleaning up are swept now, live judges' dirs are left alone.
+  auto run_dir = ScratchClaim::claim(config.scratch_dir);
+  if (!run_dir) return run_dir.error();
+  for (const auto& stale : run_dir->removed()) {
+    spdlog::warn("removed stale scratch dir {} left by a judge that is no longer running", stale);
+  }
+  config.scratch_dir = run_dir->dir();
+  if (!fs::exists(config.runner_path)) return Error{"runner not found at " + config.runner_path};
+  // The sandbox mounts the runner from the scratch dir, so the checkout's own directory
+  // permissions (a private home, a 0700 CI folder) never matter to the sandbox user.
+  {
+    fs::path bin = fs::path(config.scratch_dir) / "bin";
+    fs::create_directories(bin, ec);
+    fs::copy_file(config.runner_path, bin / "hpcab-runner", fs::copy_options::overwrite_existing,
+                  ec);
+    if (ec) return Error{"cannot copy the runner into " + bin.string() + ": " + ec.message()};
+    fs::permissions(bin, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
+    fs::permissions(bin / "hpcab-runner",
+                    fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                        fs::perms::others_read | fs::perms::others_exec,
+                    ec);
+    config.runner_path = (bin / "hpcab-runner").string();
+  }
+  for (const auto& p : {config.scratch_dir, config.runner_path}) {
+    std::string blocked = untraversable(p);
+    if (!blocked.empty()) {
+      return Error{"the sandbox user cannot reach " + p + ": " + blocked +
+                   " is not searchable by others (chmod o+x it, or choose another directory)"};
+    }
+  }
+
+  return std::move(*run_dir);
+}
+
+// Every grade depends on the sandbox: prove it works now rather than failing every build.
+Status check_sandbox(const JudgeConfig& config) {
+  SandboxSpec probe;
+  probe.argv = {"/bin/true"};
+  probe.env = {"PATH=/usr/bin:/bin"};
+  probe.limits.wall_s = 30;
+  auto r = run_sandboxed(config.sandbox_policy(), probe);
+  if (!r || !r->success()) {
+    return Error{"the sandbox does not work (" + config.bwrap +
+                 "): " + (r ? r->describe() + ": " + r->output : r.error().message) +
+                 " -- bubblewrap must be installed and user namespaces enabled"};
+  }
+  return Ok{};
+}
+
+void announce(const JudgeConfig& config, const Access& access, uint16_t bound, bool tls,
+              std::size_t kernels) {
+  const char* scheme = tls ? "https" : "http";
+  spdlog::info("hpcab-judge {} rank {} listening on {}://{}:{} ({} kernels, state {}, db {})",
+               HPCAB_VERSION, config.rank, scheme, config.host, bound, kernels, config.state_dir,
+               config.db_path);
+  // Counts only: tokens never reach the log.
+  spdlog::info("access: {}; admin routes {}",
+               access.enabled() ? "bearer tokens required (all routes but /health)"
+                                : "open (no token files)",
+               access.admin_enabled() ? "enabled" : "disabled (no admin_tokens_file)");
+  spdlog::info("results page (GET /, /results): {}",
+               !config.results_page     ? "off (results_page: false)"
+               : !access.enabled()      ? "open (no token files)"
+               : access.admin_enabled() ? "admin token only"
+                                        : "disabled (no admin_tokens_file)");
+  if (!access.enabled() && config.host != "127.0.0.1" && config.host != "::1" &&
+      config.host != "localhost") {
+    spdlog::warn(
+        "listening on {} without tokens: anyone who can reach it can grade and read "
+        "tasks; set agent_tokens_file (docs/operations.md)",
+        config.host);
+  }
+  std::cout << "listening on " << scheme << "://" << config.host << ":" << bound << std::endl;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  JudgeConfig config;
+  if (int rc = configure(argc, argv, config); rc >= 0) return rc;
   // Access control is checked before anything is created: a misconfigured secret is a startup
   // error, never a judge that runs open.
   auto access = Access::load(config.agent_tokens_file, config.admin_tokens_file);
@@ -137,60 +233,9 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
-  umask(077);
-  fs::create_directories(config.state_dir, ec);
-  if (ec) return die("cannot create state dir " + config.state_dir + ": " + ec.message());
-  fs::permissions(config.state_dir, fs::perms::owner_all, ec);
-  fs::create_directories(config.scratch_dir, ec);
-  if (ec) return die("cannot create scratch dir " + config.scratch_dir + ": " + ec.message());
-  // Traversable but not listable by the sandbox's unprivileged uid.
-  fs::permissions(config.scratch_dir,
-                  fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
-  // This process works only in its own locked run dir; dirs of judges that died (kill -9,
-  // OOM, power cut) without cleaning up are swept now, live judges' dirs are left alone.
-  auto run_dir = ScratchClaim::claim(config.scratch_dir);
+  auto run_dir = prepare_dirs(config);
   if (!run_dir) return die(run_dir.error().message);
-  for (const auto& stale : run_dir->removed()) {
-    spdlog::warn("removed stale scratch dir {} left by a judge that is no longer running", stale);
-  }
-  config.scratch_dir = run_dir->dir();
-  if (!fs::exists(config.runner_path)) return die("runner not found at " + config.runner_path);
-  // The sandbox mounts the runner from the scratch dir, so the checkout's own directory
-  // permissions (a private home, a 0700 CI folder) never matter to the sandbox user.
-  {
-    fs::path bin = fs::path(config.scratch_dir) / "bin";
-    fs::create_directories(bin, ec);
-    fs::copy_file(config.runner_path, bin / "hpcab-runner", fs::copy_options::overwrite_existing,
-                  ec);
-    if (ec) return die("cannot copy the runner into " + bin.string() + ": " + ec.message());
-    fs::permissions(bin, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
-    fs::permissions(bin / "hpcab-runner",
-                    fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                        fs::perms::others_read | fs::perms::others_exec,
-                    ec);
-    config.runner_path = (bin / "hpcab-runner").string();
-  }
-  for (const auto& p : {config.scratch_dir, config.runner_path}) {
-    std::string blocked = untraversable(p);
-    if (!blocked.empty()) {
-      return die("the sandbox user cannot reach " + p + ": " + blocked +
-                 " is not searchable by others (chmod o+x it, or choose another directory)");
-    }
-  }
-
-  // Every grade depends on the sandbox: prove it works now rather than failing every build.
-  {
-    SandboxSpec probe;
-    probe.argv = {"/bin/true"};
-    probe.env = {"PATH=/usr/bin:/bin"};
-    probe.limits.wall_s = 30;
-    auto r = run_sandboxed(config.sandbox_policy(), probe);
-    if (!r || !r->success()) {
-      return die("the sandbox does not work (" + config.bwrap +
-                 "): " + (r ? r->describe() + ": " + r->output : r.error().message) +
-                 " -- bubblewrap must be installed and user namespaces enabled");
-    }
-  }
+  if (auto st = check_sandbox(config); !st) return die(st.error().message);
   auto key_bytes = load_or_create_key(config.key_file);
   if (!key_bytes) return die(key_bytes.error().message);
   auto store = Store::open(config.db_path);
@@ -204,7 +249,9 @@ int main(int argc, char** argv) {
   bs.timeout_s = config.build_timeout_s;
   bs.log_cap = config.build_log_cap;
   bs.autopar_threads = static_cast<int>(config.slots.front().size());
+  std::error_code ec;
   fs::create_directories(bs.cache_dir, ec);
+  if (ec) return die("cannot create the build cache " + bs.cache_dir + ": " + ec.message());
   Builder builder(bs, config.sandbox_policy());
   // The bandwidth floor (SPEC §5.9): measured once per machine, cached in the state dir.
   BandwidthTable bandwidth = BandwidthTable::flat(config.memory_bandwidth_gbs * 1e9);
@@ -231,28 +278,7 @@ int main(int argc, char** argv) {
   auto bound = server.listen(config.host, config.port);
   if (!bound) return die(bound.error().message);
   server.start();
-  const char* scheme = tls ? "https" : "http";
-  spdlog::info("hpcab-judge {} rank {} listening on {}://{}:{} ({} kernels, state {}, db {})",
-               HPCAB_VERSION, config.rank, scheme, config.host, *bound, grader.corpus().size(),
-               config.state_dir, config.db_path);
-  // Counts only: tokens never reach the log.
-  spdlog::info("access: {}; admin routes {}",
-               access->enabled() ? "bearer tokens required (all routes but /health)"
-                                 : "open (no token files)",
-               access->admin_enabled() ? "enabled" : "disabled (no admin_tokens_file)");
-  spdlog::info("results page (GET /, /results): {}",
-               !config.results_page      ? "off (results_page: false)"
-               : !access->enabled()      ? "open (no token files)"
-               : access->admin_enabled() ? "admin token only"
-                                         : "disabled (no admin_tokens_file)");
-  if (!access->enabled() && config.host != "127.0.0.1" && config.host != "::1" &&
-      config.host != "localhost") {
-    spdlog::warn(
-        "listening on {} without tokens: anyone who can reach it can grade and read "
-        "tasks; set agent_tokens_file (docs/operations.md)",
-        config.host);
-  }
-  std::cout << "listening on " << scheme << "://" << config.host << ":" << *bound << std::endl;
+  announce(config, *access, *bound, tls, grader.corpus().size());
 
   int sig = 0;
   sigwait(&signals, &sig);

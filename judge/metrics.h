@@ -18,8 +18,9 @@ class Metrics {
   void grade(const std::string& route, const std::string& verdict, double seconds);
   // Wall seconds per grade stage (build, inputs, candidate, baseline, oracle, compare, record).
   void stages(const std::map<std::string, double>& seconds);
-  // A judge fault outside the grader's own verdicts; `kind` from a fixed set ("exception": a
-  // grade or baseline job threw and was answered 500 judge_error).
+  // A fault of the judge's own machinery; `kind` from a fixed set: "exception" (a grade or
+  // baseline job threw and was answered 500 judge_error) or the resource a judge_error grade
+  // names (scratch, state, runner, sandbox, database, compiler, internal).
   void fault(const std::string& kind);
   std::string render(std::size_t queue_waiting, int queue_running) const;
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
 #include "judge/admin_views.h"
 #include "judge/grade_request.h"
@@ -151,6 +152,14 @@ void Routes::grade(const std::string& route, const HttpRequest& req, Responder r
       const std::string speedup = result.contains("speedup") ? result["speedup"].dump() : "null";
       const double secs = seconds_since(t0);
       metrics->grade(g.route, verdict, secs);
+      if (result.value("harness_fault", false)) {
+        // The resource names are the grader's fixed set (judge/grade/types.h); anything else
+        // would mint label values, so it is counted as "internal".
+        static const std::set<std::string> kResources = {
+            "scratch", "state", "runner", "sandbox", "database", "compiler", "internal"};
+        const std::string kind = result.value("fault", "internal");
+        metrics->fault(kResources.count(kind) ? kind : "internal");
+      }
       metrics->stages(stages);
       spdlog::info("{} {} {} -> {} (speedup {}) in {:.2f} s", g.route, g.kernel, g.language,
                    verdict, speedup, secs);

@@ -81,6 +81,54 @@ bool deny_exec() {
   return ok;
 }
 
+// The runner's checks after a call, in order: inputs unchanged, guard zones intact (arrays,
+// then the workspace), outputs unchanged since the copy-out. The reply to "post".
+std::string post_verdict(const Draw& draw, const std::map<std::string, NdArray>& snapshot,
+                         const std::map<std::string, NdArray>& copied_out,
+                         const NdArray& workspace) {
+  for (const auto& [name, copy] : snapshot) {
+    const NdArray& now = draw.arrays.at(name);
+    if (!now.bytes_equal(copy)) {
+      return proto::posted_reply(proto::PostProblem::kConst, name,
+                                 std::to_string(first_difference(now, copy)));
+    }
+  }
+  for (const auto& [name, arr] : draw.arrays) {
+    if (auto off = arr.guard_violation()) {
+      return proto::posted_reply(proto::PostProblem::kGuard, name, std::to_string(*off));
+    }
+  }
+  if (auto off = workspace.guard_violation()) {
+    return proto::posted_reply(proto::PostProblem::kGuard, "(workspace)", std::to_string(*off));
+  }
+  for (const auto& [name, copy] : copied_out) {
+    const NdArray& now = draw.arrays.at(name);
+    if (!now.bytes_equal(copy)) {
+      return proto::posted_reply(proto::PostProblem::kLate, name,
+                                 std::to_string(first_difference(now, copy)));
+    }
+  }
+  return proto::posted_ok_reply();
+}
+
+// The copied-out outputs as <dir>/<name>.npy. Errors keep write_npy's code (kNoSpace...).
+Status save_outputs(const Manifest& m, const std::map<std::string, NdArray>& copied_out,
+                    const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return Error{"cannot create " + dir.string() + ": " + ec.message(),
+                 errc_from_errno(ec.value())};
+  }
+  for (const auto& a : m.arrays) {
+    if (!a.is_output()) continue;
+    if (auto st = write_npy((dir / (a.name + ".npy")).string(), copied_out.at(a.name)); !st) {
+      return st;
+    }
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -170,53 +218,14 @@ int main(int argc, char** argv) {
         break;
       }
       case proto::Command::Verb::kPost: {
-        std::string verdict = proto::posted_ok_reply();
-        for (const auto& [name, copy] : snapshot) {
-          const NdArray& now = draw->arrays.at(name);
-          if (!now.bytes_equal(copy)) {
-            verdict = proto::posted_reply(proto::PostProblem::kConst, name,
-                                          std::to_string(first_difference(now, copy)));
-            break;
-          }
-        }
-        bool ok = verdict == proto::posted_ok_reply();
-        for (const auto& [name, arr] : draw->arrays) {
-          if (!ok) break;
-          if (auto off = arr.guard_violation()) {
-            verdict = proto::posted_reply(proto::PostProblem::kGuard, name, std::to_string(*off));
-            ok = false;
-          }
-        }
-        if (auto off = workspace.guard_violation(); off && ok) {
-          verdict =
-              proto::posted_reply(proto::PostProblem::kGuard, "(workspace)", std::to_string(*off));
-          ok = false;
-        }
-        for (const auto& [name, copy] : copied_out) {
-          if (!ok) break;
-          const NdArray& now = draw->arrays.at(name);
-          if (!now.bytes_equal(copy)) {
-            verdict = proto::posted_reply(proto::PostProblem::kLate, name,
-                                          std::to_string(first_difference(now, copy)));
-            ok = false;
-          }
-        }
+        const std::string verdict = post_verdict(*draw, snapshot, copied_out, workspace);
         if (cmd.save) {
-          std::filesystem::path dir = std::filesystem::path(out_dir) / cmd.tag;
-          std::error_code ec;
-          std::filesystem::create_directories(dir, ec);
-          if (ec)
-            return fail(proto::Fault::kIo, "cannot create " + dir.string() + ": " + ec.message());
-          for (const auto& a : m->arrays) {
-            if (!a.is_output()) continue;
-            if (auto st = write_npy((dir / (a.name + ".npy")).string(), copied_out.at(a.name));
-                !st) {
-              // A filesystem refusing the write is the judge's scratch space; anything else
-              // (an array the writer rejects) is this runner's own set-up.
-              const bool io =
-                  st.error().code == Errc::kNoSpace || st.error().code == Errc::kReadOnly;
-              return fail(io ? proto::Fault::kIo : setup, st.error().message);
-            }
+          if (auto st = save_outputs(*m, copied_out, std::filesystem::path(out_dir) / cmd.tag);
+              !st) {
+            // A filesystem refusing the write is the judge's scratch space; anything else
+            // (an array the writer rejects) is this runner's own set-up.
+            const bool io = st.error().code == Errc::kNoSpace || st.error().code == Errc::kReadOnly;
+            return fail(io ? proto::Fault::kIo : setup, st.error().message);
           }
         }
         reply(verdict);

@@ -50,10 +50,21 @@ class FakeJudge {
       }
       if (delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
       if (unreachable) return Error{"HTTP " + method + " " + url + " failed: timed out"};
+      if (refused) {
+        return Error{"HTTP " + method + " " + url + " failed: connect: Connection refused",
+                     Errc::kNotSent};
+      }
       HttpResult r;
       r.status = status;
       if (status != 200) {
         r.body = json{{"error", "unknown kernel 'nope'"}}.dump();
+      } else if (judge_fault && url.find("/submit") != std::string::npos) {
+        r.body = json{{"verdict", "judge_error"},
+                      {"harness_fault", true},
+                      {"fault", "scratch"},
+                      {"speedup", nullptr},
+                      {"detail", "judge fault: ..."}}
+                     .dump();
       } else if (url.find("/task/") != std::string::npos) {
         r.body = json{{"kernel", "s000"}, {"signature", "void s000_fp64(...) {}"}}.dump();
       } else {
@@ -68,6 +79,8 @@ class FakeJudge {
   }
   int status = 200;
   bool unreachable = false;
+  bool refused = false;      // the request never left (Errc::kNotSent)
+  bool judge_fault = false;  // /submit answers a judge_error with harness_fault
   int delay_ms = 0;
 
  private:
@@ -390,6 +403,47 @@ TEST(SubmissionPolicy, NothingGradedKeepsTheSubmission) {
   EXPECT_FALSE(timed.submit(s));
   EXPECT_EQ(timed.last_failure(), Failure::kTransport);
   EXPECT_TRUE(fs::exists(timed.submission_marker()));
+}
+
+TEST(SubmissionPolicy, RefusedConnectionKeepsTheSubmission) {
+  TempDir dir;
+  FakeJudge judge;
+  JudgeClient client(settings(dir.path(), true), judge.transport());
+  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  judge.refused = true;
+  EXPECT_FALSE(client.submit(s));
+  EXPECT_EQ(client.last_failure(), Failure::kTransport);
+  EXPECT_FALSE(fs::exists(client.submission_marker()));
+  judge.refused = false;
+  EXPECT_TRUE(client.submit(s));
+}
+
+// The judge's own machinery failed: it recorded no answer, so the run keeps its single
+// submission and the harness's list of submissions does not name the fault as the final one.
+TEST(SubmissionPolicy, JudgeFaultKeepsTheSubmissionAndIsNotTheFinalAnswer) {
+  TempDir dir;
+  FakeJudge judge;
+  JudgeClient client(settings(dir.path(), true), judge.transport());
+  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  judge.judge_fault = true;
+  auto r = client.submit(s);
+  ASSERT_TRUE(r);
+  EXPECT_EQ((*r)["verdict"], "judge_error");
+  EXPECT_FALSE(fs::exists(client.submission_marker()));
+  EXPECT_FALSE(fs::exists(dir.path() / "submissions.jsonl"));
+  judge.judge_fault = false;
+  auto again = client.submit(s);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ((*again)["verdict"], "ok");
+  EXPECT_TRUE(fs::exists(client.submission_marker()));
+  std::ifstream in(dir.path() / "submissions.jsonl");
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) {
+    ++lines;
+    EXPECT_EQ(json::parse(line)["verdict"], "ok");
+  }
+  EXPECT_EQ(lines, 1);
 }
 
 TEST(SubmissionPolicy, MultipleAllowsResubmission) {

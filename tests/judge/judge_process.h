@@ -47,6 +47,12 @@ class Judge {
                 {"submit_fuzzed_configs", 1},
                 {"call_timeout_s", 20}};
     cfg.merge_patch(settings);
+    // "scratch_dir" replaces the --scratch-dir flag (a test may mount a small filesystem there).
+    fs::path scratch = root_ / "scratch";
+    if (cfg.contains("scratch_dir")) {
+      scratch = cfg["scratch_dir"].get<std::string>();
+      cfg.erase("scratch_dir");
+    }
     std::ofstream(root_ / "config.json") << cfg.dump();
     std::vector<std::string> argv = {std::string(HPCAB_BINARY_DIR) + "/hpcab-judge",
                                      "--config",
@@ -56,7 +62,7 @@ class Judge {
                                      "--state-dir",
                                      (root_ / "state").string(),
                                      "--scratch-dir",
-                                     (root_ / "scratch").string()};
+                                     scratch.string()};
     int out[2];
     EXPECT_EQ(pipe(out), 0);
     pid_ = fork();

@@ -1,0 +1,111 @@
+// Faults of the judge's own machinery, injected for real (issue 12, "fault attribution"): a
+// scratch filesystem that fills up mid-grade (a small tmpfs), a read-only build cache (a
+// read-only bind mount), a runner binary that vanished. Each grade must be `judge_error` with
+// `harness_fault` and the resource named, never recorded as the candidate's answer, and the
+// judge keeps serving. Mounting needs root; without it the tests skip (and fail under CI=true).
+#include <gtest/gtest.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+#include "tests/judge/judge_process.h"
+
+namespace hpcab::judge::test {
+namespace {
+
+const std::string kReference =
+    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
+
+bool can_mount() { return geteuid() == 0; }
+
+#define REQUIRE_ROOT()                                                                 \
+  do {                                                                                 \
+    if (!can_mount()) {                                                                \
+      const char* ci = std::getenv("CI");                                              \
+      if (ci && std::string(ci) == "true") FAIL() << "CI=true: these tests need root"; \
+      GTEST_SKIP() << "needs root to mount a tmpfs / a read-only bind mount";          \
+    }                                                                                  \
+  } while (0)
+
+// A mount undone however the test ends.
+class Mounted {
+ public:
+  Mounted(const std::string& target, bool ok) : target_(target), ok_(ok) {}
+  ~Mounted() {
+    if (ok_) umount2(target_.c_str(), MNT_DETACH);
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  std::string target_;
+  bool ok_;
+};
+
+void ExpectJudgeFault(Judge& judge, const json& r, const std::string& resource) {
+  EXPECT_EQ(r.value("verdict", ""), "judge_error") << r.dump();
+  EXPECT_TRUE(r.value("harness_fault", false)) << r.dump();
+  EXPECT_EQ(r.value("fault", ""), resource) << r.dump();
+  EXPECT_FALSE(r.contains("submission_id")) << "a judge fault was recorded as an answer";
+  EXPECT_TRUE(r["speedup"].is_null());
+  // The judge is still there, and counted the fault.
+  EXPECT_EQ(judge.get("/health").status, 200);
+  const std::string metrics = judge.get("/metrics").body;
+  EXPECT_NE(metrics.find("verdict=\"judge_error\""), std::string::npos) << metrics;
+}
+
+TEST(JudgeFaultsE2E, ScratchFilesystemFullMidGradeIsTheJudgesFault) {
+  REQUIRE_ROOT();
+  std::string tmpl = (fs::temp_directory_path() / "hpcab-tmpfs-XXXXXX").string();
+  const std::string dir = mkdtemp(tmpl.data());
+  // Room for the judge's copy of the runner and the builds, not for a grade's saved outputs
+  // (s000 at S saves 256 KiB per call and side).
+  const auto runner = fs::file_size(std::string(HPCAB_BINARY_DIR) + "/hpcab-runner");
+  const std::string opts = "size=" + std::to_string(runner + (1536 << 10)) + ",mode=0711";
+  {
+    Mounted tmpfs(dir, mount("tmpfs", dir.c_str(), "tmpfs", 0, opts.c_str()) == 0);
+    ASSERT_TRUE(tmpfs.ok()) << "mount tmpfs: " << std::strerror(errno);
+    Judge judge({{"scratch_dir", dir}, {"timed_calls", 8}});
+    json r = judge.grade("submit", "s000", kReference);
+    ExpectJudgeFault(judge, r, "scratch");
+    // It filled up while a runner saved a call's outputs (the candidate's or the baseline's,
+    // whichever came first), the case that used to be charged to the candidate as build_error.
+    EXPECT_NE(r.value("detail", "").find("scratch filesystem refused the"), std::string::npos)
+        << r.dump();
+  }
+  std::error_code ec;
+  fs::remove(dir, ec);
+}
+
+TEST(JudgeFaultsE2E, ReadOnlyBuildCacheIsTheJudgesFault) {
+  REQUIRE_ROOT();
+  Judge judge;
+  const fs::path cache = judge.root() / "state" / "builds";
+  fs::create_directories(cache);
+  Mounted bind(cache.string(), mount(cache.c_str(), cache.c_str(), nullptr, MS_BIND, nullptr) == 0);
+  ASSERT_TRUE(bind.ok()) << std::strerror(errno);
+  ASSERT_EQ(mount(nullptr, cache.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr), 0)
+      << std::strerror(errno);
+  // A source no earlier test built, so the cache must be written.
+  const fs::path src = judge.root() / "fresh.c";
+  std::ofstream(src) << slurp(kReference) << "\n/* " << std::random_device{}() << " */\n";
+  json r = judge.grade("submit", "s000", src.string());
+  ExpectJudgeFault(judge, r, "state");
+}
+
+TEST(JudgeFaultsE2E, MissingRunnerIsTheJudgesFault) {
+  Judge judge;
+  int removed = 0;
+  for (const auto& e : fs::directory_iterator(judge.root() / "scratch")) {
+    const fs::path bin = e.path() / "bin" / "hpcab-runner";
+    if (fs::exists(bin)) removed += fs::remove(bin) ? 1 : 0;
+  }
+  ASSERT_EQ(removed, 1);
+  json r = judge.grade("submit", "s000", kReference);
+  ExpectJudgeFault(judge, r, "runner");
+}
+
+}  // namespace
+}  // namespace hpcab::judge::test
