@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all deps configure build run test bench fuzz format clean
+.PHONY: all deps configure build run test bench fuzz format clean corpus-check
 
 all: build
 
@@ -26,6 +26,13 @@ run: build
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+# The whole corpus: reference.c against reference.py with the linter, then every reference
+# resubmitted to a real judge at each precision (must be ok, never suspect). `make test` runs a
+# fixed sample of the second part.
+corpus-check: build
+	@$(BUILD_DIR)/hpcab --corpus corpus corpus check
+	@HPCAB_ALL_KERNELS=1 $(BUILD_DIR)/tests/judge_e2e_tests --gtest_filter='ReferenceE2E.*'
 
 # Figures: generator and comparator throughput, one /submit's latency breakdown and HTTP
 # throughput under 64 connections against a private judge, then the bounded load test (64

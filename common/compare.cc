@@ -433,4 +433,16 @@ CompareResult compare_outputs(const std::vector<NamedArray>& expected,
   return total;
 }
 
+std::optional<std::string> ungradeable_reason(const Manifest& m, Precision p,
+                                              const SymbolTable& sizes) {
+  if (!m.reduction_length) return std::nullopt;
+  auto l = m.reduction_length->eval(m.symbols(sizes));
+  if (!l) return "reduction_length: " + l.error().message;
+  const double l_eps = static_cast<double>(*l) * precision_epsilon(p);
+  const double rtol = tolerance_band(p).rtol;
+  if (*l >= 0 && l_eps < rtol) return std::nullopt;
+  return strprintf("reduction length %lld times epsilon = %.3g >= rtol %g at %s",
+                   static_cast<long long>(*l), l_eps, rtol, std::string(precision_name(p)).c_str());
+}
+
 }  // namespace hpcab

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/dtype.h"
+#include "common/manifest.h"
 #include "common/ndarray.h"
 
 namespace hpcab {
@@ -21,6 +22,12 @@ struct Tolerance {
 
 // The base band of a precision: fp64 1e-9/1e-11, fp32 1e-3/1e-5.
 Tolerance tolerance_band(Precision p);
+
+// Why a configuration cannot be graded at precision `p` (SPEC §5.6): its declared reduction
+// length times epsilon reaches rtol, so no tolerance separates reassociation from error. The
+// reason names the numbers; nullopt when gradeable (or the kernel declares no reduction).
+std::optional<std::string> ungradeable_reason(const Manifest& m, Precision p,
+                                              const SymbolTable& sizes);
 
 struct CompareOptions {
   Precision precision = Precision::kFp64;

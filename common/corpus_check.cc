@@ -94,6 +94,22 @@ std::string lint(const Manifest& m, const KernelCall& call, Precision p, uint64_
 
 }  // namespace
 
+Status check_presets_gradeable(const Manifest& m, std::vector<std::string>* out) {
+  for (Precision p : m.precisions) {
+    for (const auto& [name, sizes] : m.presets) {
+      auto why = ungradeable_reason(m, p, sizes);
+      if (!why) continue;
+      if (name == "S") {
+        return Error{"preset S is ungradeable at " + std::string(precision_name(p)) + " (" + *why +
+                         "): no answer could be graded at the default size",
+                     Errc::kInvalid};
+      }
+      if (out) out->push_back(name + " " + std::string(precision_name(p)));
+    }
+  }
+  return Ok{};
+}
+
 KernelCheck check_kernel(const Manifest& m, const CheckOptions& o) {
   KernelCheck r;
   r.id = m.id;
@@ -103,6 +119,10 @@ KernelCheck check_kernel(const Manifest& m, const CheckOptions& o) {
     r.reason = std::move(why);
     return r;
   };
+  // 0. Every size a /submit must grade is gradeable (the others are excluded by the judge).
+  if (auto st = check_presets_gradeable(m, &r.ungradeable_presets); !st) {
+    return fail(st.error().message);
+  }
   fs::path work = o.work_dir / m.id;
   std::error_code ec;
   fs::remove_all(work, ec);
@@ -258,6 +278,11 @@ std::string format_check_row(const KernelCheck& k) {
     row += "  " + k.reason;
   } else if (k.ungradeable > 0) {
     row += "  (" + std::to_string(k.ungradeable) + " case(s) ungradeable at their precision)";
+  }
+  if (k.ok && !k.ungradeable_presets.empty()) {
+    std::string list;
+    for (const auto& p : k.ungradeable_presets) list += (list.empty() ? "" : ", ") + p;
+    row += "  (ungradeable presets, excluded from /submit: " + list + ")";
   }
   return row;
 }

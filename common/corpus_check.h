@@ -35,7 +35,15 @@ struct KernelCheck {
   int cases = 0;        // cases compared
   int ungradeable = 0;  // cases skipped as ungradeable at their precision
   std::string reason;   // first failure, empty when ok
+  // Presets other than S that are ungradeable at a supported precision ("M fp64"): the judge
+  // leaves them out of /submit (reported as excluded) and refuses them as the public preset.
+  std::vector<std::string> ungradeable_presets;
 };
+
+// The presets check (issue 13, "every reference passes its own grade"): preset S, the default
+// public and hidden-variant size, must be gradeable at every supported precision; an error
+// names the precision and the numbers. Other ungradeable presets are listed in `out`.
+Status check_presets_gradeable(const Manifest& m, std::vector<std::string>* out);
 
 KernelCheck check_kernel(const Manifest& m, const CheckOptions& options);
 

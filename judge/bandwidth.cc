@@ -135,8 +135,8 @@ Result<BandwidthTable> load_or_measure_bandwidth(
 }
 
 std::string bandwidth_floor_problem(const Manifest& m, Precision p, const SymbolTable& sizes,
-                                    double median_ns, const BandwidthTable& table,
-                                    double fraction) {
+                                    double median_ns, const BandwidthTable& table, double fraction,
+                                    double cache_fraction, uint64_t dram_bytes) {
   if (!m.bytes || fraction <= 0) return "";
   SymbolTable syms = m.symbols(sizes);
   syms["REAL_BYTES"] = static_cast<int64_t>(dtype_size(real_dtype(p)));
@@ -144,6 +144,7 @@ std::string bandwidth_floor_problem(const Manifest& m, Precision p, const Symbol
   auto ws = data_bytes(m, sizes, p);
   if (!bytes || !ws || *bytes <= 0) return "";
   const double floor = table.floor_ns(static_cast<uint64_t>(*bytes), *ws);
+  if (cache_fraction >= 0 && *ws < dram_bytes) fraction = cache_fraction;
   if (!(floor > 0) || median_ns >= fraction * floor) return "";
   char buf[256];
   std::snprintf(buf, sizeof buf,

@@ -73,6 +73,8 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "outside_cpu_ns",
                                                "clock_audit_fraction",
                                                "bandwidth_floor_fraction",
+                                               "bandwidth_floor_cache_fraction",
+                                               "bandwidth_floor_dram_bytes",
                                                "bandwidth_file",
                                                "memory_bandwidth_gbs",
                                                "baseline_max_age_s",
@@ -127,6 +129,8 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "outside_cpu_ns", c.outside_cpu_ns, origin),
       take(j, "clock_audit_fraction", c.clock_audit_fraction, origin),
       take(j, "bandwidth_floor_fraction", c.bandwidth_floor_fraction, origin),
+      take(j, "bandwidth_floor_cache_fraction", c.bandwidth_floor_cache_fraction, origin),
+      take(j, "bandwidth_floor_dram_bytes", c.bandwidth_floor_dram_bytes, origin),
       take(j, "bandwidth_file", c.bandwidth_file, origin),
       take(j, "memory_bandwidth_gbs", c.memory_bandwidth_gbs, origin),
       take(j, "baseline_max_age_s", c.baseline_max_age_s, origin),
@@ -235,6 +239,9 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (bandwidth_file.empty()) bandwidth_file = (fs::path(state_dir) / "bandwidth.json").string();
   if (clock_audit_slack_ns < 0 || clock_audit_fraction < 0) {
     return Error{"clock_audit_slack_ns and clock_audit_fraction must be >= 0"};
+  }
+  if (bandwidth_floor_cache_fraction < 0 || bandwidth_floor_cache_fraction > 1) {
+    return Error{"bandwidth_floor_cache_fraction must be in [0, 1]"};
   }
   if (bandwidth_floor_fraction < 0 || bandwidth_floor_fraction > 1) {
     return Error{"bandwidth_floor_fraction must be in [0, 1] (0 turns the floor off)"};

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "common/compare.h"
 #include "common/expr.h"
 #include "judge/request.h"
 
@@ -174,6 +175,16 @@ ApiResult<ParsedGrade> parse_grade_body(std::string_view text, const std::string
       return bad_request("'preset' must be S, M, L or XL");
     }
     g.preset = body.at("preset").get<std::string>();
+  }
+  {
+    const std::string preset = g.preset.value_or(rules.default_preset);
+    auto sizes = m->presets.find(preset);
+    if (sizes != m->presets.end()) {
+      if (auto why = ungradeable_reason(*m, *p, sizes->second)) {
+        return bad_request("preset " + preset + " of '" + m->id + "' cannot be graded at " +
+                           g.precision + " (" + *why + "): choose a smaller preset");
+      }
+    }
   }
   auto run_id = str_field("run_id", "");
   auto optimizer = str_field("optimizer", "");

@@ -29,6 +29,7 @@ struct GradeBodyRules {
   std::string input_mode = "any";          // source | library | any
   bool has_shared_dir = false;             // "source_file" and "library" need one
   std::size_t max_source_bytes = 1 << 20;  // an inline source over this is a 413
+  std::string default_preset = "S";        // the preset of a request that names none
 };
 
 // Kernel id -> its manifest, or nullptr. Called only with ids that pass valid_kernel_name.

@@ -172,6 +172,7 @@ json Grader::grade(const GradeRequest& req) {
            std::nullopt};
   st.outcome.submit = st.plan.submit;
   st.outcome.baseline = baseline_name(m);
+  st.outcome.excluded = st.plan.excluded;
   build(st);
   if (!st.outcome.stopped && !st.plan.submit) cached_baseline(st);
   if (!st.outcome.stopped) {
@@ -242,6 +243,13 @@ void Grader::run_public(State& st) {
     st.outcome.stopped = o.failure;
     return;
   }
+  if (o.ungradeable) {
+    // The routes refuse a public preset that is ungradeable by its manifest, so this is a
+    // configuration the judge should not have run.
+    st.outcome.stopped = judge_fault(Resource::kInternal,
+                                     "judge fault: the public configuration is " + *o.ungradeable);
+    return;
+  }
   st.outcome.public_run = true;
   st.outcome.public_correct = o.correct;
   if (!o.correct) {
@@ -267,6 +275,10 @@ void Grader::run_hidden(State& st) {
     if (o.failure) {
       g.stopped = o.failure;
       return;
+    }
+    if (o.ungradeable) {
+      g.excluded.push_back({plan.label, *o.ungradeable, true});
+      continue;
     }
     ++g.hidden_total;
     if (o.correct) {
@@ -408,7 +420,9 @@ std::string Grader::plausibility_problem(const Manifest& m, Precision p, const S
   // 2. The bandwidth floor, on what the runner claimed (never above the recorded time): an
   // honest clock cannot report a call faster than the machine moves the declared bytes.
   return bandwidth_floor_problem(m, p, sizes, std::min(cand_median_ns, reported_median_ns),
-                                 bandwidth_, config_.bandwidth_floor_fraction);
+                                 bandwidth_, config_.bandwidth_floor_fraction,
+                                 config_.bandwidth_floor_cache_fraction,
+                                 config_.bandwidth_floor_dram_bytes);
 }
 
 }  // namespace hpcab::judge

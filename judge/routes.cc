@@ -33,6 +33,7 @@ GradeBodyRules grade_body_rules(const JudgeConfig& config) {
   rules.input_mode = config.input_mode;
   rules.has_shared_dir = !config.shared_dir.empty();
   rules.max_source_bytes = config.max_source_bytes;
+  rules.default_preset = config.default_preset;
   return rules;
 }
 

@@ -289,7 +289,7 @@ void compare_calls(Sides& sides, const std::vector<bool>& checked, ConfigOutcome
     for (auto& [name, arr] : *got) a.push_back({name, &arr});
     auto cmp = compare_outputs(e, a, CompareOptions{ctx.precision, red});
     if (cmp.status == CompareResult::Status::kUngradeable) {
-      out.failure = RunFailure{Verdict::kRejected, plan.label + ": ungradeable: " + cmp.detail};
+      out.ungradeable = "ungradeable: " + cmp.detail;
       return;
     }
     out.max_rel_error = std::max(out.max_rel_error, cmp.max_rel_error);

@@ -1,5 +1,6 @@
 #include "judge/grade/plan.h"
 
+#include "common/compare.h"
 #include "common/hmac.h"
 #include "common/inputs.h"
 
@@ -36,8 +37,17 @@ constexpr Variant kVariants[] = {{"hidden positive lognormal", "lognormal", 1, f
                                  {"hidden large-scale uniform", "uniform", 1e3, true},
                                  {"hidden small positive", "lognormal", 1e-3, true}};
 
+// Appends `plan` unless it is ungradeable at `p`, in which case it is reported as excluded.
+void add(GradePlan& g, const Manifest& m, Precision p, ConfigPlan plan) {
+  if (auto why = ungradeable_reason(m, p, plan.sizes)) {
+    g.excluded.push_back({plan.label, "ungradeable: " + *why, true});
+    return;
+  }
+  g.hidden.push_back(std::move(plan));
+}
+
 // The hidden cases of one /submit, all in the "submit" key domain under the nonce.
-void add_hidden(const JudgeConfig& c, const Manifest& m, const std::string& preset,
+void add_hidden(const JudgeConfig& c, const Manifest& m, Precision p, const std::string& preset,
                 const std::string& key, const std::string& nonce, GradePlan& g) {
   constexpr std::size_t n_variants = sizeof kVariants / sizeof kVariants[0];
   for (int v = 0; v < c.hidden_variants; ++v) {
@@ -54,7 +64,7 @@ void add_hidden(const JudgeConfig& c, const Manifest& m, const std::string& pres
     plan.scale = var.scale;
     plan.timed = false;
     plan.determinism = v == 0;
-    g.hidden.push_back(std::move(plan));
+    add(g, m, p, std::move(plan));
   }
   for (const auto& hp : c.hidden_presets) {
     if (hp == preset || !m.presets.count(hp)) continue;  // the public preset is checked already
@@ -64,7 +74,7 @@ void add_hidden(const JudgeConfig& c, const Manifest& m, const std::string& pres
     plan.sizes = m.presets.at(hp);
     plan.seeds = {derive_seed(key, "submit", nonce + "|preset" + hp)};
     plan.timed = false;
-    g.hidden.push_back(std::move(plan));
+    add(g, m, p, std::move(plan));
   }
   for (int t = 0; t < c.submit_fuzzed_configs; ++t) {
     const std::string tn = nonce + "|t" + std::to_string(t);
@@ -77,7 +87,7 @@ void add_hidden(const JudgeConfig& c, const Manifest& m, const std::string& pres
     }
     plan.warm_seed = derive_seed(key, "submit", tn + "|warm");
     plan.paired = true;
-    g.hidden.push_back(std::move(plan));
+    add(g, m, p, std::move(plan));
   }
 }
 
@@ -92,7 +102,10 @@ GradePlan plan_grade(const JudgeConfig& config, const Manifest& m, const std::st
   g.submit = route != "score";
   g.public_config = public_plan(config, m, precision, preset, key);
   g.public_config.paired = g.submit;
-  if (g.submit) add_hidden(config, m, preset, key, m.id + "|" + precision + "|" + nonce, g);
+  if (g.submit) {
+    add_hidden(config, m, parse_precision(precision).value_or(Precision::kFp64), preset, key,
+               m.id + "|" + precision + "|" + nonce, g);
+  }
   return g;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/dtype.h"
 #include "common/manifest.h"
 #include "judge/config.h"
 #include "judge/grade/types.h"
@@ -19,6 +20,9 @@ struct GradePlan {
   bool submit = false;
   ConfigPlan public_config;
   std::vector<ConfigPlan> hidden;  // /submit only, in the order they run
+  // Hidden configurations left out because they are ungradeable at the run's precision: an
+  // answer must never fail because of one (issue 13).
+  std::vector<ExcludedConfig> excluded;
 };
 
 // `nonce`: fresh unpredictable text per /submit (ignored for /score, whose draws are stable per

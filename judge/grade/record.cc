@@ -64,6 +64,16 @@ json response_json(const GradeResult& g, const RecordContext& c) {
             {"configs", configs},
             {"timings_s", c.timings_s}};
   if (g.harness_fault) r["fault"] = resource_name(g.fault_resource);
+  json excluded = json::array();
+  for (const auto& e : g.excluded) {
+    // A hidden configuration's reason would name its secret sizes.
+    excluded.push_back(
+        {{"config", e.label},
+         {"reason", e.hidden ? "ungradeable at this precision (reduction length times epsilon "
+                               "reaches rtol): excluded from the verdict"
+                             : e.reason}});
+  }
+  r["excluded"] = excluded;
   if (g.p_value) r["p_value"] = *g.p_value;
   if (!g.baseline_protocol.empty()) r["baseline_protocol"] = g.baseline_protocol;
   return r;

@@ -87,7 +87,17 @@ struct ConfigOutcome {
   bool correct = true;
   std::string detail;
   double max_rel_error = 0;
+  // The comparison found the configuration ungradeable (SPEC §5.6): it is excluded from the
+  // verdict and reported, never a rejection of the answer.
+  std::optional<std::string> ungradeable;
   MaybeFailure failure;
+};
+
+// A configuration left out of the verdict, and why (reported in the response as `excluded`).
+struct ExcludedConfig {
+  std::string label;
+  std::string reason;  // may name sizes: shown only for public configurations
+  bool hidden = false;
 };
 
 }  // namespace hpcab::judge

@@ -52,6 +52,7 @@ GradeResult decide(const GradeOutcome& o, const VerdictRules& rules) {
   r.public_correct = o.public_correct;
   r.hidden_passed = o.hidden_passed;
   r.hidden_total = o.hidden_total;
+  r.excluded = o.excluded;
   if (o.stopped) return stopped_result(o, r);
   if (!o.public_correct) {
     r.verdict = Verdict::kIncorrect;

@@ -37,9 +37,10 @@ struct GradeOutcome {
   bool public_correct = false;
   std::string public_failure;  // its comparison's detail (public sizes: may be shown)
   int hidden_passed = 0, hidden_total = 0;
-  std::string first_hidden_public;    // which hidden case failed, without its sizes or values
-  std::string first_hidden_recorded;  // the same with the draw's detail, for the database
-  std::vector<TimedConfig> timed;     // the public configuration first
+  std::string first_hidden_public;       // which hidden case failed, without its sizes or values
+  std::string first_hidden_recorded;     // the same with the draw's detail, for the database
+  std::vector<TimedConfig> timed;        // the public configuration first
+  std::vector<ExcludedConfig> excluded;  // ungradeable configurations, left out
 };
 
 struct ConfigCredit {
@@ -68,6 +69,7 @@ struct GradeResult {
   bool suspect = false;
   std::string baseline, baseline_protocol;
   std::vector<ConfigCredit> configs;
+  std::vector<ExcludedConfig> excluded;
 };
 
 struct VerdictRules {

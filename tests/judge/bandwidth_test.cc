@@ -76,6 +76,12 @@ TEST(BandwidthFloorTest, FlagsClaimsFasterThanTheMachineAndNothingElse) {
   EXPECT_NE(why.find("16000000 declared bytes"), std::string::npos) << why;
   // fp32 halves the bytes: 150 us is then plausible.
   EXPECT_EQ(bandwidth_floor_problem(*m, Precision::kFp32, sizes, 150e3, t, 0.5), "");
+  // A cache-resident working set (16 MB under a 32 MiB DRAM threshold) gets the looser
+  // fraction: 150 us is plausible at 0.2 of the 400 us floor, 50 us is not.
+  EXPECT_EQ(bandwidth_floor_problem(*m, Precision::kFp64, sizes, 150e3, t, 0.5, 0.2, 32 << 20), "");
+  EXPECT_NE(bandwidth_floor_problem(*m, Precision::kFp64, sizes, 50e3, t, 0.5, 0.2, 32 << 20), "");
+  // Above the threshold the DRAM fraction applies again.
+  EXPECT_NE(bandwidth_floor_problem(*m, Precision::kFp64, sizes, 150e3, t, 0.5, 0.2, 8 << 20), "");
   // Off switches: fraction 0, no measurement.
   EXPECT_EQ(bandwidth_floor_problem(*m, Precision::kFp64, sizes, 1, t, 0), "");
   EXPECT_EQ(bandwidth_floor_problem(*m, Precision::kFp64, sizes, 1, BandwidthTable(), 0.5), "");

@@ -64,6 +64,22 @@ class GradeBodyTest : public ::testing::Test {
   Manifest kernel_ = TestKernel();
 };
 
+TEST_F(GradeBodyTest, UngradeablePublicPresetIsRefusedUpFront) {
+  // A sum over N: at N = 1e8, N * epsilon reaches fp64's rtol, so no answer could be graded.
+  kernel_.reduction_length = Expr::parse("N").value();
+  kernel_.presets["M"] = {{"N", 100000000}};
+  const std::string base = R"({"kernel":"s000","rank":0,"source":"x")";
+  auto r = Parse(base + R"(,"preset":"M"})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::kBadRequest);
+  EXPECT_NE(r.error().message.find("cannot be graded"), std::string::npos) << r.error().message;
+  EXPECT_TRUE(Parse(base + R"(,"preset":"S"})").ok());
+  // The default preset is checked too.
+  GradeBodyRules rules = Rules();
+  rules.default_preset = "M";
+  EXPECT_EQ(KindOf(base + "}", rules), ErrorKind::kBadRequest);
+}
+
 TEST(HttpErrors, EveryKindHasItsStatus) {
   const std::vector<std::pair<ErrorKind, int>> table = {
       {ErrorKind::kBadRequest, 400},       {ErrorKind::kUnauthorized, 401},

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "common/process.h"
 #include "tests/unit/test_util.h"
 
@@ -52,6 +54,19 @@ TEST(CorpusCheck, GoodKernelPasses) {
   KernelCheck k = check_kernel(*m, o);
   EXPECT_TRUE(k.ok) << k.reason;
   EXPECT_EQ(k.cases, 10);  // 2 precisions x (3 distributions at S + 2 fuzzed draws)
+}
+
+TEST(CorpusCheck, PresetSMustBeGradeableAtEveryPrecision) {
+  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s311");
+  ASSERT_TRUE(m.ok());
+  std::vector<std::string> others;
+  EXPECT_TRUE(check_presets_gradeable(*m, &others).ok());
+  // s311 sums N values: its M, L and XL presets are ungradeable at both precisions.
+  EXPECT_NE(std::find(others.begin(), others.end(), "M fp64"), others.end());
+  m->presets["S"] = m->presets["M"];
+  auto st = check_presets_gradeable(*m, nullptr);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("preset S is ungradeable"), std::string::npos);
 }
 
 TEST(CorpusCheck, MissingPythonIsAClearFailure) {
