@@ -14,7 +14,7 @@ namespace {
 using CmpStatus = CompareResult::Status;
 
 // Below this many elements a parallel region costs more than the scan it would split.
-constexpr int64_t kParallelMin = int64_t{1} << 16;
+[[maybe_unused]] constexpr int64_t kParallelMin = int64_t{1} << 16;  // OpenMP builds only
 
 __attribute__((format(printf, 1, 2))) std::string strprintf(const char* fmt, ...) {
   va_list args;

@@ -343,7 +343,8 @@ Status write_npy(const std::string& path, const NdArray& array) {
   if (!ok) {
     std::error_code ec;
     std::filesystem::remove(path, ec);  // a partial file would later read as truncated
-    return write_error(path, std::string("write failed: ") + std::strerror(saved_errno), saved_errno);
+    return write_error(path, std::string("write failed: ") + std::strerror(saved_errno),
+                       saved_errno);
   }
   return Ok{};
 }

@@ -198,7 +198,8 @@ Result<ProcessResult> run_sandboxed(const SandboxPolicy& policy, const SandboxSp
   make_plan(policy, spec, plan);
   if (!plan.error.empty()) return Error{plan.error};
   int out[2];
-  if (pipe2(out, O_CLOEXEC) != 0) return Error{std::string("pipe2: ") + std::strerror(errno), errc_from_errno(errno)};
+  if (pipe2(out, O_CLOEXEC) != 0)
+    return Error{std::string("pipe2: ") + std::strerror(errno), errc_from_errno(errno)};
   pid_t pid = fork();
   if (pid < 0) {
     close(out[0]);
@@ -225,7 +226,8 @@ Result<std::unique_ptr<SandboxedProcess>> SandboxedProcess::start(const SandboxP
   make_plan(policy, spec, plan);
   if (!plan.error.empty()) return Error{plan.error};
   int in[2], reply[2];
-  if (pipe2(in, O_CLOEXEC) != 0) return Error{std::string("pipe2: ") + std::strerror(errno), errc_from_errno(errno)};
+  if (pipe2(in, O_CLOEXEC) != 0)
+    return Error{std::string("pipe2: ") + std::strerror(errno), errc_from_errno(errno)};
   if (pipe2(reply, O_CLOEXEC) != 0) {
     close(in[0]);
     close(in[1]);
@@ -275,7 +277,8 @@ Status SandboxedProcess::send(const std::string& line) {
   while (off < data.size()) {
     ssize_t n = write(to_child_, data.data() + off, data.size() - off);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return Error{std::string("runner input closed: ") + std::strerror(errno), Errc::kClosed};
+    if (n <= 0)
+      return Error{std::string("runner input closed: ") + std::strerror(errno), Errc::kClosed};
     off += static_cast<std::size_t>(n);
   }
   return Ok{};

@@ -133,6 +133,8 @@ struct Script {
   bool io_confirmed = true;                // ... and the filesystem is really full
   std::string extra_after_call;            // a process left running after the call
   bool busy_thread = false;                // a thread that never goes to sleep
+  int64_t cpu_on_resume_ns = 0;            // a worker's spin after SIGCONT (honest noise)
+  int64_t cpu_during_prep_ns = 0;          // a helper computing while the draw is made
 };
 
 class FakeChannel : public RunnerChannel {
@@ -151,6 +153,7 @@ class FakeChannel : public RunnerChannel {
       case proto::Command::Verb::kPrep:
         seed_ = c.seed;
         dist_ = c.dist;
+        thread_cpu_ += s_.cpu_during_prep_ns;
         replies_.push_back(proto::ready_reply());
         break;
       case proto::Command::Verb::kGo:
@@ -193,7 +196,7 @@ class FakeChannel : public RunnerChannel {
     return r;
   }
   void pause() override {}
-  void resume() override {}
+  void resume() override { thread_cpu_ += s_.cpu_on_resume_ns; }
   ProcessResult finish(double) override { return end_; }
   ProcessResult kill_now() override {
     closed_ = true;
@@ -208,8 +211,7 @@ class FakeChannel : public RunnerChannel {
     return s_.extra_after_call;
   }
   std::vector<ThreadEntry> threads() override {
-    if (!s_.busy_thread) return {ThreadEntry{2, 'S', 100}};
-    return {ThreadEntry{2, 'R', 100}};
+    return {ThreadEntry{2, s_.busy_thread ? 'R' : 'S', thread_cpu_}};
   }
   Result<std::map<std::string, NdArray>> outputs(const std::string& tag) override {
     auto it = saved_.find(tag);
@@ -249,6 +251,7 @@ class FakeChannel : public RunnerChannel {
   ProcessResult end_;
   std::map<std::string, std::map<std::string, NdArray>> saved_;
   int calls_seen_ = 0;
+  int64_t thread_cpu_ = 100;
 };
 
 class FakeLauncher : public RunnerLauncher {
@@ -481,6 +484,14 @@ INSTANTIATE_TEST_SUITE_P(
                    },
                    "cannot confirm"}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// Continuing a stopped OpenMP pool makes its workers spin before they sleep again: CPU between
+// calls that is not work escaping the clock, and grows with host load. It must not reject.
+TEST_F(GraderTest, WorkerSpinAfterContinueIsNotWorkOutsideTheClock) {
+  launcher_.candidate.cpu_on_resume_ns = 5'000'000;  // 20x the outside_cpu_ns bound
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+}
 
 TEST_F(GraderTest, WorkspaceOutOfRangeIsRejected) {
   GradeRequest r;
