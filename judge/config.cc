@@ -73,6 +73,8 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "outside_cpu_ns",
                                                "clock_audit_fraction",
                                                "bandwidth_floor_fraction",
+                                               "equivalence_margin",
+                                               "timing_processes",
                                                "bandwidth_floor_cache_fraction",
                                                "bandwidth_floor_dram_bytes",
                                                "bandwidth_file",
@@ -129,6 +131,8 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "outside_cpu_ns", c.outside_cpu_ns, origin),
       take(j, "clock_audit_fraction", c.clock_audit_fraction, origin),
       take(j, "bandwidth_floor_fraction", c.bandwidth_floor_fraction, origin),
+      take(j, "equivalence_margin", c.equivalence_margin, origin),
+      take(j, "timing_processes", c.timing_processes, origin),
       take(j, "bandwidth_floor_cache_fraction", c.bandwidth_floor_cache_fraction, origin),
       take(j, "bandwidth_floor_dram_bytes", c.bandwidth_floor_dram_bytes, origin),
       take(j, "bandwidth_file", c.bandwidth_file, origin),
@@ -239,6 +243,14 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (bandwidth_file.empty()) bandwidth_file = (fs::path(state_dir) / "bandwidth.json").string();
   if (clock_audit_slack_ns < 0 || clock_audit_fraction < 0) {
     return Error{"clock_audit_slack_ns and clock_audit_fraction must be >= 0"};
+  }
+  if (equivalence_margin < 0 || equivalence_margin >= 0.5) {
+    return Error{"equivalence_margin must be in [0, 0.5) (0 turns it off)"};
+  }
+  if (timing_processes < 1 || timing_processes > 64) {
+    return Error{
+        "timing_processes must be from 1 to 64 (a configuration with fewer than two "
+        "timed calls per process runs in one)"};
   }
   if (bandwidth_floor_cache_fraction < 0 || bandwidth_floor_cache_fraction > 1) {
     return Error{"bandwidth_floor_cache_fraction must be in [0, 1]"};

@@ -49,6 +49,14 @@ struct JudgeConfig {
   int timed_calls = 20;  // R
   int warmup_calls = 1;
   double alpha = 0.1;
+  // Credit rules beyond the paper's (docs/grading.md "Credit rules"; the response's `rules`).
+  // A confirmed difference whose ratio lies within 1 +- equivalence_margin is credited 1: below
+  // it the judge's own A/A error, not the candidate, decides the sign. 0 turns it off.
+  double equivalence_margin = 0.02;
+  // Each timed configuration's calls are split across this many runner processes per side,
+  // started afresh in turn, so one process's memory placement (page colouring, NUMA, THP) cannot
+  // bias every sample of a side. 1: one process per side, as the paper.
+  int timing_processes = 2;
   int submit_fuzzed_configs = 2;  // secret fuzzed sizes timed on /submit, besides the preset
   int hidden_variants = 5;        // extra correctness draws on /submit
   // Larger presets that also get one hidden correctness draw on /submit (the size ladder; XL

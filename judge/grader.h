@@ -68,6 +68,9 @@ class SlotPool {
 std::string machine_fingerprint(Builder* builder);
 
 struct RealEffects;  // judge/grade/real_effects.h
+struct RunContext;   // judge/grade/config_run.h
+struct ConfigPlan;   // judge/grade/types.h
+struct ConfigOutcome;
 
 // What the routes need of a grader: the corpus, grades and baseline times. Grader is the one
 // implementation; tests pass a fake (one that throws, say) to check the routes' own handling.
@@ -123,6 +126,7 @@ class Grader : public GradeService {
   void cached_baseline(State& st);
   void run_public(State& st);
   void run_hidden(State& st);
+  ConfigOutcome run_timed(RunContext& ctx, const ConfigPlan& plan);
   nlohmann::json finish(State& st);
   Result<std::vector<double>> measure_baseline(const Manifest& m, Precision p,
                                                const std::string& preset, const std::string& name,

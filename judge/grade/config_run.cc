@@ -166,14 +166,6 @@ struct Sides {
   MaybeFailure call(RunnerSession& s, uint64_t seed, double* ns, bool save,
                     const std::string& tag) {
     s.resume();
-    if (s.candidate()) {
-      // The candidate's CPU outside the clock is counted from here, after SIGCONT: continuing a
-      // stopped OpenMP pool wakes its workers, which spin again briefly before sleeping (an
-      // honest library's noise that grows with host load). What follows, the draw, is where a
-      // helper precomputing the answer would run.
-      PhaseTimer settling(ctx, "settle");
-      if (auto f = s.settle_threads()) return f;
-    }
     {
       PhaseTimer inputs(ctx, "inputs");
       if (auto f = s.prep(seed, plan.dist, plan.scale)) return f;

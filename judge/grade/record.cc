@@ -31,6 +31,7 @@ json response_json(const GradeResult& g, const RecordContext& c) {
                        {"p_faster", cc.p_faster},
                        {"p_slower", cc.p_slower},
                        {"credit", cc.credit},
+                       {"within_margin", cc.within_margin},
                        {"samples", cc.samples}});
   }
   json speedups = json::object();
@@ -64,6 +65,7 @@ json response_json(const GradeResult& g, const RecordContext& c) {
             {"configs", configs},
             {"timings_s", c.timings_s}};
   if (g.harness_fault) r["fault"] = resource_name(g.fault_resource);
+  r["rules"] = c.rules;
   json excluded = json::array();
   for (const auto& e : g.excluded) {
     // A hidden configuration's reason would name its secret sizes.

@@ -27,7 +27,8 @@ struct RecordContext {
   std::string machine;
   double received_at = 0;
   std::map<std::string, double> timings_s;
-  std::vector<TimedConfig> timed;  // their samples are recorded
+  std::vector<TimedConfig> timed;                   // their samples are recorded
+  nlohmann::json rules = nlohmann::json::object();  // the credit rules that applied
 };
 
 // The response body (always a JSON object, for a 200).

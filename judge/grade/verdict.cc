@@ -1,5 +1,7 @@
 #include "judge/grade/verdict.h"
 
+#include <cmath>
+
 #include "common/stats.h"
 
 namespace hpcab::judge {
@@ -31,6 +33,11 @@ ConfigCredit credit_config(const TimedConfig& t, const VerdictRules& rules, std:
   cc.p_faster = c.p_faster;
   cc.p_slower = c.p_slower;
   cc.credit = c.credit;
+  if (c.outcome != Credit::Outcome::kInconclusive &&
+      std::fabs(c.ratio - 1) < rules.equivalence_margin) {
+    cc.credit = 1;
+    cc.within_margin = true;
+  }
   cc.samples = t.cand.size();
   *why = rules.implausible ? rules.implausible(t, c.cand_median) : "";
   if (c.ratio > rules.suspect_speedup) {

@@ -51,6 +51,7 @@ struct ConfigCredit {
   double credit = 1;
   std::size_t samples = 0;
   bool suspect = false;
+  bool within_margin = false;  // confirmed, but inside the equivalence margin: credited 1
 };
 
 struct GradeResult {
@@ -74,6 +75,7 @@ struct GradeResult {
 
 struct VerdictRules {
   double alpha = 0.1;             // one-sided Mann-Whitney per configuration
+  double equivalence_margin = 0;  // confirmed ratios within 1 +- this are credited 1
   double suspect_speedup = 1000;  // above: suspect, not credited
   // Why a timed configuration's numbers cannot be trusted (empty when they can): the clock
   // audit and the bandwidth floor (Grader::plausibility_problem).
