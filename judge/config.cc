@@ -74,6 +74,9 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "clock_audit_fraction",
                                                "bandwidth_floor_fraction",
                                                "equivalence_margin",
+                                               "min_call_ms",
+                                               "hidden_size_jitter",
+                                               "calibration_calls",
                                                "timing_processes",
                                                "bandwidth_floor_cache_fraction",
                                                "bandwidth_floor_dram_bytes",
@@ -132,6 +135,9 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "clock_audit_fraction", c.clock_audit_fraction, origin),
       take(j, "bandwidth_floor_fraction", c.bandwidth_floor_fraction, origin),
       take(j, "equivalence_margin", c.equivalence_margin, origin),
+      take(j, "min_call_ms", c.min_call_ms, origin),
+      take(j, "hidden_size_jitter", c.hidden_size_jitter, origin),
+      take(j, "calibration_calls", c.calibration_calls, origin),
       take(j, "timing_processes", c.timing_processes, origin),
       take(j, "bandwidth_floor_cache_fraction", c.bandwidth_floor_cache_fraction, origin),
       take(j, "bandwidth_floor_dram_bytes", c.bandwidth_floor_dram_bytes, origin),
@@ -243,6 +249,15 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (bandwidth_file.empty()) bandwidth_file = (fs::path(state_dir) / "bandwidth.json").string();
   if (clock_audit_slack_ns < 0 || clock_audit_fraction < 0) {
     return Error{"clock_audit_slack_ns and clock_audit_fraction must be >= 0"};
+  }
+  if (min_call_ms < 0 || min_call_ms > 60000) {
+    return Error{"min_call_ms must be from 0 (off) to 60000"};
+  }
+  if (hidden_size_jitter < 0 || hidden_size_jitter >= 1) {
+    return Error{"hidden_size_jitter must be in [0, 1)"};
+  }
+  if (calibration_calls < 1 || calibration_calls > 100) {
+    return Error{"calibration_calls must be from 1 to 100"};
   }
   if (equivalence_margin < 0 || equivalence_margin >= 0.5) {
     return Error{"equivalence_margin must be in [0, 0.5) (0 turns it off)"};

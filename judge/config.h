@@ -57,6 +57,16 @@ struct JudgeConfig {
   // started afresh in turn, so one process's memory placement (page colouring, NUMA, THP) cannot
   // bias every sample of a side. 1: one process per side, as the paper.
   int timing_processes = 2;
+  // Timed sizes chosen by time (docs/grading.md "Timed sizes"): > 0, every timed configuration
+  // is sized so the credited baseline's call lasts at least this long on this machine (found
+  // once per kernel, precision, baseline build and machine; cached in the database). The public
+  // configuration of a request naming no preset runs at those sizes ("preset": "timed"); hidden
+  // timed configurations are drawn around them (each size symbol times a secret factor in
+  // [1 - hidden_size_jitter, 1 + hidden_size_jitter]). 0: the presets and the fuzzed ranges
+  // are timed as they are.
+  double min_call_ms = 0;
+  double hidden_size_jitter = 0.15;
+  int calibration_calls = 5;      // timed calls per measurement of the search
   int submit_fuzzed_configs = 2;  // secret fuzzed sizes timed on /submit, besides the preset
   int hidden_variants = 5;        // extra correctness draws on /submit
   // Larger presets that also get one hidden correctness draw on /submit (the size ladder; XL

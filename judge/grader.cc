@@ -13,6 +13,7 @@
 #include "judge/grade/plan.h"
 #include "judge/grade/real_effects.h"
 #include "judge/grade/record.h"
+#include "judge/grade/sizes.h"
 #include "judge/grade/verdict.h"
 
 namespace hpcab::judge {
@@ -75,6 +76,7 @@ struct Grader::State {
   std::vector<double> cached_base_ns;  // /score: the cached baseline samples
   std::map<std::string, double> phases;
   std::optional<RunContext> run;  // once the slot and the scratch dir are held
+  json calibration;               // the timed sizes used (null without calibration)
 };
 
 namespace {
@@ -169,11 +171,13 @@ json Grader::grade(const GradeRequest& req) {
            {},
            {},
            {},
-           std::nullopt};
+           std::nullopt,
+           nullptr};
   st.outcome.submit = st.plan.submit;
   st.outcome.baseline = baseline_name(m);
   st.outcome.excluded = st.plan.excluded;
   build(st);
+  if (!st.outcome.stopped && config_.min_call_ms > 0) calibrate(st);
   if (!st.outcome.stopped && !st.plan.submit) cached_baseline(st);
   if (!st.outcome.stopped) {
     auto lease = slots_.acquire();
@@ -217,7 +221,7 @@ void Grader::build(State& st) {
 // /score compares against cached baseline samples (measured now if missing, which takes the
 // slot itself, so before this grade holds it).
 void Grader::cached_baseline(State& st) {
-  auto times = baseline_times(st.m, st.plan.preset, st.req.precision);
+  auto times = baseline_times_at(st.m, st.plan.preset, st.plan.sizes, st.req.precision);
   if (!times) {
     st.outcome.stopped =
         judge_fault(Resource::kInternal, "judge fault: baseline: " + times.error().message);
@@ -233,6 +237,83 @@ void Grader::cached_baseline(State& st) {
   }
   st.cached_base_ns.assign((*cached)->ns.begin(), (*cached)->ns.end());
   st.outcome.baseline_protocol = "cached: " + (*cached)->protocol;
+}
+
+// Timed sizes chosen by time: found once per (kernel, precision, baseline build, machine,
+// min_call_ms) by timing the credited baseline alone, cached in memory and in the database.
+Result<Calibration> Grader::timed_sizes(const Manifest& m, Precision p, const std::string& base,
+                                        const std::string& library, const std::string& hash) {
+  const std::string precision(precision_name(p));
+  CalibrationKey key{m.id, precision, base, machine_, hash, config_.min_call_ms};
+  const std::string memo = m.id + "|" + precision + "|" + base + "|" + hash;
+  std::lock_guard lock(calibration_mu_);  // one search at a time; the others wait for it
+  if (auto it = calibrations_.find(memo); it != calibrations_.end()) return it->second;
+  auto stored = fx_.store->get_calibration(key);
+  if (!stored) return stored.error();
+  if (*stored && fx_.clock->now_unix() - (*stored)->measured_at <= config_.baseline_max_age_s) {
+    auto sizes = nlohmann::json::parse((*stored)->sizes_json, nullptr, false);
+    if (sizes.is_object()) {
+      Calibration c;
+      for (const auto& [k, v] : sizes.items()) c.sizes[k] = v.get<int64_t>();
+      c.baseline_ns = (*stored)->baseline_ns;
+      c.reached = (*stored)->reached;
+      calibrations_[memo] = c;
+      return c;
+    }
+  }
+  int serial = 0;
+  auto measure = [&](const SymbolTable& sizes) -> Result<double> {
+    ConfigPlan plan;
+    plan.kind = ConfigPlan::Kind::kBaseline;
+    plan.label = "calibration";
+    plan.sizes = sizes;
+    const std::string tag = m.id + "|" + precision + "|calibrate" + std::to_string(serial++);
+    for (int k = 0; k < config_.calibration_calls; ++k) {
+      plan.seeds.push_back(derive_seed(key_, "score", tag + "|call" + std::to_string(k)));
+    }
+    plan.warm_seed = derive_seed(key_, "score", tag + "|warm");
+    plan.check = false;
+    plan.cand_threads = base == "c" ? 1 : 0;
+    auto ns = measure_alone(m, p, base, library, plan);
+    if (!ns) return ns.error();
+    return median(*ns);
+  };
+  auto c = calibrate_sizes(m, p, config_.min_call_ms * 1e6, config_.memory_bytes / 4, measure);
+  if (!c) return c.error();
+  StoredCalibration row{sizes_json(c->sizes), c->baseline_ns, c->reached, fx_.clock->now_unix()};
+  if (auto st = fx_.store->put_calibration(key, row); !st) return st.error();
+  calibrations_[memo] = *c;
+  return *c;
+}
+
+void Grader::calibrate(State& st) {
+  Phase phase(*fx_.clock, st.phases, "calibrate");
+  auto c =
+      timed_sizes(st.m, st.precision, st.outcome.baseline, st.libs.baseline, st.libs.baseline_hash);
+  if (!c) {
+    st.outcome.stopped = judge_fault(
+        Resource::kInternal, "judge fault: calibrating the timed sizes: " + c.error().message);
+    return;
+  }
+  apply_calibration(st.plan, config_, st.m, st.precision, c->sizes, st.req.preset.has_value(), key_,
+                    st.req.precision);
+  st.calibration = {{"min_call_ms", config_.min_call_ms},
+                    {"baseline", st.outcome.baseline},
+                    {"baseline_ns", c->baseline_ns},
+                    {"reached", c->reached},
+                    {"sizes", json::parse(sizes_json(c->sizes))},
+                    {"hidden_jitter", config_.hidden_size_jitter}};
+}
+
+std::optional<SymbolTable> Grader::cached_timed_sizes(const Manifest& m, Precision p) const {
+  if (config_.min_call_ms <= 0) return std::nullopt;
+  const std::string prefix =
+      m.id + "|" + std::string(precision_name(p)) + "|" + baseline_name(m) + "|";
+  std::lock_guard lock(calibration_mu_);
+  for (const auto& [k, c] : calibrations_) {
+    if (k.rfind(prefix, 0) == 0) return c.sizes;
+  }
+  return std::nullopt;
 }
 
 // A paired timed configuration run as `timing_processes` parts, each with its own runner
@@ -351,6 +432,7 @@ json Grader::finish(State& st) {
     if (ws) rc.workspace_bytes = *ws;
   }
   rc.machine = machine_;
+  rc.calibration = st.calibration;
   rc.rules = {{"test", "one-sided Mann-Whitney per configuration"},
               {"alpha", config_.alpha},
               {"equivalence_margin", config_.equivalence_margin},
@@ -368,15 +450,16 @@ json Grader::finish(State& st) {
 // ---------------------------------------------------------------------------------------------
 // Baselines
 
-Result<std::vector<double>> Grader::measure_baseline(const Manifest& m, Precision p,
-                                                     const std::string& preset,
-                                                     const std::string& name,
-                                                     const std::string& library) {
+// The baseline alone, timed like a candidate (same runner, same protocol, same draws), holding
+// a slot: its samples (baselines) or the median call of a size search (calibration).
+Result<std::vector<double>> Grader::measure_alone(const Manifest& m, Precision p,
+                                                  const std::string& name,
+                                                  const std::string& library,
+                                                  const ConfigPlan& plan) {
   auto lease = slots_.acquire();
   auto dir = fx_.scratch->make_dir("baseline");
   if (!dir) return Error{"the scratch filesystem: " + dir.error().message, dir.error().code};
   ScratchDir cleanup{*fx_.scratch, *dir};
-  // The baseline alone, timed like a candidate (same runner, same protocol, same draws).
   RunContext ctx{config_,
                  m,
                  p,
@@ -393,18 +476,23 @@ Result<std::vector<double>> Grader::measure_baseline(const Manifest& m, Precisio
                  fx_.entropy,
                  0,
                  {}};
-  const std::string precision(precision_name(p));
-  ConfigOutcome o = run_config(ctx, plan_baseline(config_, m, precision, preset, name, key_));
+  ConfigOutcome o = run_config(ctx, plan);
   if (o.failure) return Error{"measuring baseline " + name + ": " + o.failure->detail};
   return o.cand_ns;
 }
 
 Result<json> Grader::baseline_times(const Manifest& m, const std::string& preset,
                                     const std::string& precision_text) {
-  auto p = parse_precision(precision_text);
-  if (!p || !m.supports(*p)) return Error{"precision not supported"};
   auto sizes = preset_sizes(m, preset);
   if (!sizes) return sizes.error();
+  return baseline_times_at(m, preset, *sizes, precision_text);
+}
+
+Result<json> Grader::baseline_times_at(const Manifest& m, const std::string& preset,
+                                       const SymbolTable& at, const std::string& precision_text) {
+  auto p = parse_precision(precision_text);
+  if (!p || !m.supports(*p)) return Error{"precision not supported"};
+  const SymbolTable* sizes = &at;
   json result = {{"kernel", m.id},
                  {"preset", preset},
                  {"precision", precision_text},
@@ -428,7 +516,8 @@ Result<json> Grader::baseline_times(const Manifest& m, const std::string& preset
       protocol = (*cached)->protocol;
       continue;
     }
-    auto ns = measure_baseline(m, *p, preset, name, built->library);
+    auto ns = measure_alone(m, *p, name, built->library,
+                            plan_baseline(config_, m, precision_text, preset, *sizes, name, key_));
     if (!ns) return ns.error();
     BaselineSamples samples;
     for (double v : *ns) samples.ns.push_back(static_cast<int64_t>(v));

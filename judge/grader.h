@@ -19,6 +19,7 @@
 #include "judge/build.h"
 #include "judge/config.h"
 #include "judge/grade/effects.h"
+#include "judge/grade/sizes.h"
 #include "judge/store.h"
 
 namespace hpcab::judge {
@@ -84,6 +85,9 @@ class GradeService {
   virtual Result<nlohmann::json> baseline_times(const Manifest& m, const std::string& preset,
                                                 const std::string& precision) = 0;
   virtual const std::string& machine() const = 0;
+  virtual std::optional<SymbolTable> cached_timed_sizes(const Manifest&, Precision) const {
+    return std::nullopt;
+  }
 };
 
 class Grader : public GradeService {
@@ -111,6 +115,9 @@ class Grader : public GradeService {
   Result<nlohmann::json> baseline_times(const Manifest& m, const std::string& preset,
                                         const std::string& precision) override;
   const std::string& machine() const override { return machine_; }
+  // The calibrated timed sizes of (m, p) when this judge has found them (shown by /task);
+  // nullopt without calibration (min_call_ms 0) or before the first grade of the kernel.
+  std::optional<SymbolTable> cached_timed_sizes(const Manifest& m, Precision p) const override;
 
   // Why a timed configuration's numbers cannot be trusted (empty when they can): every call's
   // runner clock disagrees with the judge's beyond the allowance, or the median beats the
@@ -128,9 +135,13 @@ class Grader : public GradeService {
   void run_hidden(State& st);
   ConfigOutcome run_timed(RunContext& ctx, const ConfigPlan& plan);
   nlohmann::json finish(State& st);
-  Result<std::vector<double>> measure_baseline(const Manifest& m, Precision p,
-                                               const std::string& preset, const std::string& name,
-                                               const std::string& library);
+  Result<std::vector<double>> measure_alone(const Manifest& m, Precision p, const std::string& name,
+                                            const std::string& library, const ConfigPlan& plan);
+  Result<nlohmann::json> baseline_times_at(const Manifest& m, const std::string& preset,
+                                           const SymbolTable& sizes, const std::string& precision);
+  Result<Calibration> timed_sizes(const Manifest& m, Precision p, const std::string& base,
+                                  const std::string& library, const std::string& hash);
+  void calibrate(State& st);
 
   const JudgeConfig& config_;
   std::vector<Manifest> corpus_;
@@ -140,6 +151,8 @@ class Grader : public GradeService {
   SlotPool slots_;
   std::string machine_;
   BandwidthTable bandwidth_;
+  mutable std::mutex calibration_mu_;
+  std::map<std::string, Calibration> calibrations_;  // kernel|precision|baseline|hash
 };
 
 }  // namespace hpcab::judge

@@ -152,6 +152,22 @@ CREATE TABLE baselines (
   UNIQUE (kernel, precision, sizes_json, baseline, machine, reference_hash)
 );
 )sql"},
+    {2, "calibrated timed sizes", R"sql(
+CREATE TABLE calibrations (
+  id INTEGER PRIMARY KEY,
+  kernel TEXT NOT NULL,
+  precision TEXT NOT NULL,
+  baseline TEXT NOT NULL,                -- the credited baseline whose call was timed
+  machine TEXT NOT NULL,                 -- machine fingerprint
+  reference_hash TEXT NOT NULL,          -- its build's hash (reference.c + flags + compiler)
+  min_call_ms REAL NOT NULL,             -- the target the sizes were chosen for
+  sizes_json TEXT NOT NULL,              -- the chosen sizes, {"N": 1000000, ...}
+  baseline_ns REAL NOT NULL,             -- the measured median call at those sizes
+  reached INTEGER NOT NULL,              -- 0: the largest usable size was still faster
+  measured_at REAL NOT NULL,             -- unix seconds (UTC)
+  UNIQUE (kernel, precision, baseline, machine, reference_hash, min_call_ms)
+);
+)sql"},
 };
 
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
@@ -206,6 +222,24 @@ VALUES (
   :optimizer, :received_at, :finished_at, :response_json)
 )sql";
 
+constexpr const char* kSelectCalibration = R"sql(
+SELECT sizes_json, baseline_ns, reached, measured_at FROM calibrations
+WHERE kernel = :kernel AND precision = :precision AND baseline = :baseline
+  AND machine = :machine AND reference_hash = :reference_hash AND min_call_ms = :min_call_ms
+)sql";
+constexpr const char* kUpsertCalibration = R"sql(
+INSERT INTO calibrations (
+  kernel, precision, baseline, machine, reference_hash, min_call_ms, sizes_json, baseline_ns,
+  reached, measured_at)
+VALUES (
+  :kernel, :precision, :baseline, :machine, :reference_hash, :min_call_ms, :sizes_json,
+  :baseline_ns, :reached, :measured_at)
+ON CONFLICT (kernel, precision, baseline, machine, reference_hash, min_call_ms) DO UPDATE SET
+  sizes_json = excluded.sizes_json,
+  baseline_ns = excluded.baseline_ns,
+  reached = excluded.reached,
+  measured_at = excluded.measured_at
+)sql";
 constexpr const char* kSelectBaseline = R"sql(
 SELECT samples_json, measured_at, protocol FROM baselines
 WHERE kernel = :kernel AND precision = :precision AND sizes_json = :sizes_json
@@ -473,6 +507,50 @@ Status Store::put_baseline(const BaselineKey& key, const BaselineSamples& sample
   q.real(":measured_at", samples.measured_at);
   q.text(":protocol", samples.protocol);
   return q.run("storing baseline samples");
+}
+
+void bind_calibration_key(Query& q, const CalibrationKey& key) {
+  q.text(":kernel", key.kernel);
+  q.text(":precision", key.precision);
+  q.text(":baseline", key.baseline);
+  q.text(":machine", key.machine);
+  q.text(":reference_hash", key.reference_hash);
+  q.real(":min_call_ms", key.min_call_ms);
+}
+
+Result<std::optional<StoredCalibration>> Store::get_calibration(const CalibrationKey& key) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto qr = im.db->query(kSelectCalibration);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
+  bind_calibration_key(q, key);
+  auto row = q.step("looking up a calibration");
+  if (!row.ok()) return row.error();
+  if (!*row) return std::optional<StoredCalibration>();
+  StoredCalibration out;
+  out.sizes_json = q.col_text("sizes_json");
+  out.baseline_ns = q.col_opt_real("baseline_ns").value_or(0);
+  out.reached = q.col_int("reached") != 0;
+  out.measured_at = q.col_opt_real("measured_at").value_or(0);
+  if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
+  return std::optional<StoredCalibration>(std::move(out));
+}
+
+Status Store::put_calibration(const CalibrationKey& key, const StoredCalibration& c) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto qr = im.db->query(kUpsertCalibration);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
+  bind_calibration_key(q, key);
+  q.text(":sizes_json", c.sizes_json);
+  q.real(":baseline_ns", c.baseline_ns);
+  q.integer(":reached", c.reached ? 1 : 0);
+  q.real(":measured_at", c.measured_at);
+  return q.run("storing a calibration");
 }
 
 Result<int64_t> Store::count_submissions() {

@@ -110,6 +110,20 @@ struct BaselineSamples {
   std::string protocol;  // how they were taken, reported to /score clients
 };
 
+// Timed sizes chosen by time (judge/grade/sizes.h), per kernel, precision, baseline build,
+// machine and target.
+struct CalibrationKey {
+  std::string kernel, precision, baseline, machine, reference_hash;
+  double min_call_ms = 0;
+};
+
+struct StoredCalibration {
+  std::string sizes_json;  // {"N": 1000000, ...}
+  double baseline_ns = 0;
+  bool reached = false;
+  double measured_at = 0;
+};
+
 class Store {
  public:
   // Opens (creating if needed) the database, sets WAL and busy timeout, runs migrations.
@@ -123,6 +137,8 @@ class Store {
   Result<int64_t> record_score_call(const ScoreCallRecord& r);
   Result<std::optional<BaselineSamples>> get_baseline(const BaselineKey& key);
   Status put_baseline(const BaselineKey& key, const BaselineSamples& samples);
+  Result<std::optional<StoredCalibration>> get_calibration(const CalibrationKey& key);
+  Status put_calibration(const CalibrationKey& key, const StoredCalibration& c);
   Result<int64_t> count_submissions();
   // The stored record (for tests and admin routes); nullopt when absent.
   Result<std::optional<SubmissionRecord>> get_submission(int64_t id);

@@ -91,7 +91,16 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
   }
   Tolerance band = tolerance_band(*p);
   std::string base = grader.baseline_name(*m);
-  return json(
+  // With timed sizes chosen by time, /score without a preset runs at these (null until the
+  // judge has calibrated the kernel, on its first grade).
+  json timed = nullptr;
+  if (config.min_call_ms > 0) {
+    if (auto t = grader.cached_timed_sizes(*m, *p)) {
+      timed = json::object();
+      for (const auto& [k, v] : *t) timed[k] = v;
+    }
+  }
+  json view(
       {{"kernel", m->id},
        {"name", m->name},
        {"description", m->description},
@@ -122,6 +131,9 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
                     ") while matching reference_numpy within rtol/atol on every output. POST "
                     "/score to iterate on the public inputs; POST /submit once for the final, "
                     "recorded answer graded on hidden inputs."}});
+  view["timed_sizes"] = timed;
+  view["min_call_ms"] = config.min_call_ms;
+  return view;
 }
 
 }  // namespace hpcab::judge

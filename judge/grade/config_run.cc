@@ -105,17 +105,20 @@ uint64_t output_bytes(const Manifest& m, Precision p, const SymbolTable& sizes) 
 std::vector<bool> checked_calls(const RunContext& ctx, const ConfigPlan& plan, uint64_t out_bytes) {
   const std::size_t n = plan.seeds.size();
   std::vector<bool> checked(n, true);
-  if (!plan.timed || out_bytes <= ctx.config.check_all_bytes || n <= 4) return checked;
+  if (!plan.check || !plan.timed || out_bytes <= ctx.config.check_all_bytes || n <= 4) {
+    return checked;
+  }
   std::fill(checked.begin(), checked.end(), false);
   checked[n - 1] = true;
-  for (int picked = 0; picked < 3;) {
+  // Three of the first n - 1 calls by a partial Fisher-Yates shuffle: bounded work whatever
+  // the entropy source returns.
+  std::vector<std::size_t> order(n - 1);
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (std::size_t i = 0; i < 3; ++i) {
     uint32_t r = 0;
     ctx.entropy->fill(&r, sizeof r);
-    std::size_t k = r % (n - 1);
-    if (!checked[k]) {
-      checked[k] = true;
-      ++picked;
-    }
+    std::swap(order[i], order[i + r % (order.size() - i)]);
+    checked[order[i]] = true;
   }
   return checked;
 }

@@ -92,6 +92,8 @@ class GradeStore {
   virtual Result<int64_t> record_score_call(const ScoreCallRecord& r) = 0;
   virtual Result<std::optional<BaselineSamples>> get_baseline(const BaselineKey& key) = 0;
   virtual Status put_baseline(const BaselineKey& key, const BaselineSamples& samples) = 0;
+  virtual Result<std::optional<StoredCalibration>> get_calibration(const CalibrationKey& key) = 0;
+  virtual Status put_calibration(const CalibrationKey& key, const StoredCalibration& c) = 0;
 };
 
 class Clock {

@@ -3,6 +3,7 @@
 #include "common/compare.h"
 #include "common/hmac.h"
 #include "common/inputs.h"
+#include "judge/grade/sizes.h"
 
 namespace hpcab::judge {
 
@@ -10,12 +11,13 @@ namespace {
 
 // The public draws: the "score" key domain, stable per kernel, precision and preset.
 ConfigPlan public_plan(const JudgeConfig& c, const Manifest& m, const std::string& precision,
-                       const std::string& preset, const std::string& key) {
+                       const std::string& preset, const SymbolTable& sizes,
+                       const std::string& key) {
   const std::string pub = m.id + "|" + precision + "|" + preset;
   ConfigPlan plan;
   plan.kind = ConfigPlan::Kind::kPublic;
   plan.label = "public " + preset;
-  plan.sizes = m.presets.at(preset);
+  plan.sizes = sizes;
   for (int k = 0; k < c.timed_calls; ++k) {
     plan.seeds.push_back(derive_seed(key, "score", pub + "|call" + std::to_string(k)));
   }
@@ -86,6 +88,7 @@ void add_hidden(const JudgeConfig& c, const Manifest& m, Precision p, const std:
       plan.seeds.push_back(derive_seed(key, "submit", tn + "|call" + std::to_string(k)));
     }
     plan.warm_seed = derive_seed(key, "submit", tn + "|warm");
+    plan.size_seed = derive_seed(key, "submit", tn + "|jitter");
     plan.paired = true;
     add(g, m, p, std::move(plan));
   }
@@ -100,7 +103,7 @@ GradePlan plan_grade(const JudgeConfig& config, const Manifest& m, const std::st
   g.preset = preset;
   g.sizes = m.presets.at(preset);
   g.submit = route != "score";
-  g.public_config = public_plan(config, m, precision, preset, key);
+  g.public_config = public_plan(config, m, precision, preset, m.presets.at(preset), key);
   g.public_config.paired = g.submit;
   if (g.submit) {
     add_hidden(config, m, parse_precision(precision).value_or(Precision::kFp64), preset, key,
@@ -110,14 +113,31 @@ GradePlan plan_grade(const JudgeConfig& config, const Manifest& m, const std::st
 }
 
 ConfigPlan plan_baseline(const JudgeConfig& config, const Manifest& m, const std::string& precision,
-                         const std::string& preset, const std::string& baseline,
-                         const std::string& key) {
-  ConfigPlan plan = public_plan(config, m, precision, preset, key);
+                         const std::string& preset, const SymbolTable& sizes,
+                         const std::string& baseline, const std::string& key) {
+  ConfigPlan plan = public_plan(config, m, precision, preset, sizes, key);
   plan.kind = ConfigPlan::Kind::kBaseline;
   plan.label = "baseline";
   plan.check = false;
   plan.cand_threads = baseline == "c" ? 1 : 0;
   return plan;
+}
+
+void apply_calibration(GradePlan& g, const JudgeConfig& config, const Manifest& m, Precision p,
+                       const SymbolTable& sizes, bool explicit_preset, const std::string& key,
+                       const std::string& precision) {
+  if (!explicit_preset) {
+    const bool paired = g.public_config.paired;
+    g.preset = kTimedPreset;
+    g.sizes = sizes;
+    g.public_config = public_plan(config, m, precision, kTimedPreset, sizes, key);
+    g.public_config.paired = paired;
+  }
+  const double j = config.hidden_size_jitter;
+  for (auto& plan : g.hidden) {
+    if (plan.kind != ConfigPlan::Kind::kHiddenTimed) continue;
+    plan.sizes = jittered_sizes(m, p, sizes, plan.size_seed, 1 - j, 1 + j, config.memory_bytes / 4);
+  }
 }
 
 }  // namespace hpcab::judge

@@ -14,6 +14,9 @@
 
 namespace hpcab::judge {
 
+// The label of the calibrated public configuration ("public timed").
+inline constexpr const char* kTimedPreset = "timed";
+
 struct GradePlan {
   std::string preset;
   SymbolTable sizes;  // the public preset's
@@ -32,9 +35,18 @@ GradePlan plan_grade(const JudgeConfig& config, const Manifest& m, const std::st
                      const std::string& key, const std::string& nonce);
 
 // The baseline measured alone on the public draws (cached for /score): same seeds as the
-// public configuration, timing only; sequential baselines on one core (SPEC §5.10).
+// public configuration of `preset` (a preset name, or "timed" with the calibrated `sizes`),
+// timing only; sequential baselines on one core (SPEC §5.10).
 ConfigPlan plan_baseline(const JudgeConfig& config, const Manifest& m, const std::string& precision,
-                         const std::string& preset, const std::string& baseline,
-                         const std::string& key);
+                         const std::string& preset, const SymbolTable& sizes,
+                         const std::string& baseline, const std::string& key);
+
+// Timed sizes chosen by time: the public configuration of a request that named no preset
+// (`explicit_preset` false) moves to the calibrated `sizes` ("timed", stable per kernel, so an
+// agent's iterations compare), and every hidden timed configuration to its secret jitter around
+// them, never to the small fuzzed ranges.
+void apply_calibration(GradePlan& g, const JudgeConfig& config, const Manifest& m, Precision p,
+                       const SymbolTable& sizes, bool explicit_preset, const std::string& key,
+                       const std::string& precision);
 
 }  // namespace hpcab::judge

@@ -48,6 +48,12 @@ class StoreGradeStore : public GradeStore {
   Status put_baseline(const BaselineKey& key, const BaselineSamples& samples) override {
     return store_->put_baseline(key, samples);
   }
+  Result<std::optional<StoredCalibration>> get_calibration(const CalibrationKey& key) override {
+    return store_->get_calibration(key);
+  }
+  Status put_calibration(const CalibrationKey& key, const StoredCalibration& c) override {
+    return store_->put_calibration(key, c);
+  }
 
  private:
   Store* store_;

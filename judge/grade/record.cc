@@ -66,6 +66,12 @@ json response_json(const GradeResult& g, const RecordContext& c) {
             {"timings_s", c.timings_s}};
   if (g.harness_fault) r["fault"] = resource_name(g.fault_resource);
   r["rules"] = c.rules;
+  if (!c.calibration.is_null()) {
+    // The public timed sizes are the agent's to know (/task shows them); hidden ones are not.
+    json cal = c.calibration;
+    if (c.preset != "timed") cal.erase("sizes");
+    r["calibration"] = cal;
+  }
   json excluded = json::array();
   for (const auto& e : g.excluded) {
     // A hidden configuration's reason would name its secret sizes.

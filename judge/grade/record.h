@@ -29,6 +29,7 @@ struct RecordContext {
   std::map<std::string, double> timings_s;
   std::vector<TimedConfig> timed;                   // their samples are recorded
   nlohmann::json rules = nlohmann::json::object();  // the credit rules that applied
+  nlohmann::json calibration;                       // the timed sizes used, or null
 };
 
 // The response body (always a JSON object, for a 200).

@@ -74,6 +74,7 @@ struct ConfigPlan {
   bool determinism = false;  // run seeds[0] twice and compare (before /submit records)
   bool check = true;         // false: timing only (baseline measurement), no oracle, no compare
   int cand_threads = 0;      // threads of the timed library; 0: every CPU of the slot
+  uint64_t size_seed = 0;    // hidden timed: the secret jitter around the calibrated sizes
 };
 
 // What came of one configuration.

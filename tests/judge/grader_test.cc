@@ -113,6 +113,16 @@ class FakeStore : public GradeStore {
     baselines[k(key)] = s;
     return Ok{};
   }
+  std::map<std::string, StoredCalibration> calibrations;
+  Result<std::optional<StoredCalibration>> get_calibration(const CalibrationKey& key) override {
+    auto it = calibrations.find(key.kernel + "|" + key.precision);
+    if (it == calibrations.end()) return std::optional<StoredCalibration>();
+    return std::optional<StoredCalibration>(it->second);
+  }
+  Status put_calibration(const CalibrationKey& key, const StoredCalibration& c) override {
+    calibrations[key.kernel + "|" + key.precision] = c;
+    return Ok{};
+  }
 };
 
 // How one scripted runner behaves. Outputs are 4 doubles derived from the draw's seed, so the
@@ -134,11 +144,18 @@ struct Script {
   std::string extra_after_call;            // a process left running after the call
   bool busy_thread = false;                // a thread that never goes to sleep
   int64_t cpu_during_prep_ns = 0;          // a helper computing while the draw is made
+  double ns_per_element = 0;               // > 0: a call costs this times the product of sizes
 };
 
 class FakeChannel : public RunnerChannel {
  public:
-  FakeChannel(Script s, FakeClock* clock) : s_(std::move(s)), clock_(clock) {
+  FakeChannel(Script s, FakeClock* clock, const SymbolTable& sizes)
+      : s_(std::move(s)), clock_(clock) {
+    if (s_.ns_per_element > 0) {
+      double n = 1;
+      for (const auto& [k, v] : sizes) n *= static_cast<double>(v);
+      s_.call_ns = std::max<int64_t>(1, static_cast<int64_t>(s_.ns_per_element * n));
+    }
     if (s_.hello_error) {
       replies_.push_back(*s_.hello_error);
     } else {
@@ -260,12 +277,16 @@ class FakeLauncher : public RunnerLauncher {
   std::optional<Error> fails;
   std::function<void()> hook;      // runs on every launch (a test injects a throw here)
   std::vector<std::string> roles;  // every launch, in order
+  std::vector<SymbolTable> sizes;  // ... and its sizes
   Result<std::unique_ptr<RunnerChannel>> launch(const RunnerSpec& spec) override {
     roles.push_back(spec.role);
     if (hook) hook();
     if (fails) return *fails;
-    const Script& s = spec.candidate ? candidate : spec.role == "oracle" ? oracle : baseline;
-    return std::unique_ptr<RunnerChannel>(std::make_unique<FakeChannel>(s, clock_));
+    // By library, not by role: a baseline measured alone runs in the candidate's role.
+    const bool submission = spec.library == "lib-submission.so";
+    const Script& s = submission ? candidate : spec.role == "oracle" ? oracle : baseline;
+    sizes.push_back(spec.sizes);
+    return std::unique_ptr<RunnerChannel>(std::make_unique<FakeChannel>(s, clock_, spec.sizes));
   }
 
  private:
@@ -523,6 +544,61 @@ INSTANTIATE_TEST_SUITE_P(
                    },
                    "cannot confirm"}),
     [](const auto& info) { return std::string(info.param.name); });
+
+TEST_F(GraderTest, TimedSizesAreChosenByTimeAndHiddenOnesDrawnAroundThem) {
+  config_.min_call_ms = 4;  // the baseline costs 1 ns per element: N = 4e6
+  launcher_.baseline.ns_per_element = 1;
+  launcher_.oracle.ns_per_element = 1;
+  launcher_.candidate.ns_per_element = 0.5;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(r["preset"], "timed");
+  ASSERT_TRUE(r.contains("calibration"));
+  const int64_t n = r["calibration"]["sizes"]["N"].get<int64_t>();
+  EXPECT_GE(n, 4'000'000);
+  EXPECT_LE(n, 5'200'000);
+  EXPECT_GE(r["calibration"]["baseline_ns"].get<double>(), 4e6);
+  EXPECT_EQ(r["configs"][0]["config"], "public timed");
+  EXPECT_EQ(r["configs"][0]["sizes"]["N"], n);
+  // Hidden timed configurations: around the calibrated size, never the small fuzzed range.
+  ASSERT_EQ(store_.submissions.size(), 1u);
+  int hidden_timed = 0;
+  for (const auto& c : store_.submissions[0].configs) {
+    if (c.config.rfind("hidden#", 0) != 0) continue;
+    ++hidden_timed;
+    const int64_t h = json::parse(c.sizes_json)["N"].get<int64_t>();
+    EXPECT_GE(h, n * 0.85 - 1) << c.config;
+    EXPECT_LE(h, n * 1.15 + 1) << c.config;
+  }
+  EXPECT_EQ(hidden_timed, config_.submit_fuzzed_configs);
+  EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 1e-6);
+  // Cached: a second grade searches nothing (the calibration's launches were baselines alone).
+  ASSERT_EQ(store_.calibrations.size(), 1u);
+  const auto launches = launcher_.roles.size();
+  json again = grade("score");
+  EXPECT_EQ(again["configs"][0]["sizes"]["N"], n);  // /score's public size is stable
+  int baselines_alone = 0;
+  for (std::size_t i = launches; i < launcher_.roles.size(); ++i) {
+    baselines_alone += launcher_.roles[i] == "candidate" && launcher_.sizes[i].at("N") != n;
+  }
+  EXPECT_EQ(baselines_alone, 0);
+}
+
+TEST_F(GraderTest, AnExplicitPresetKeepsItsSizesForThePublicConfiguration) {
+  config_.min_call_ms = 4;
+  launcher_.baseline.ns_per_element = 1;
+  launcher_.oracle.ns_per_element = 1;
+  launcher_.candidate.ns_per_element = 0.5;
+  GradeRequest r;
+  r.route = "score";
+  r.kernel = "s000";
+  r.source = "x";
+  r.preset = "S";
+  json j = grader().grade(r);
+  EXPECT_EQ(j["preset"], "S");
+  EXPECT_EQ(j["configs"][0]["sizes"]["N"], 32000);
+  EXPECT_FALSE(j["calibration"].contains("sizes"));
+}
 
 TEST_F(GraderTest, WorkspaceOutOfRangeIsRejected) {
   GradeRequest r;

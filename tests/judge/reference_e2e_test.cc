@@ -46,5 +46,30 @@ TEST(ReferenceE2E, EveryReferencePassesItsOwnSubmit) {
   EXPECT_GE(graded, static_cast<int>(all_kernels() ? corpus->size() : kSample.size()));
 }
 
+// Timed sizes chosen by time, for real: with min_call_ms set, the first grade calibrates s000
+// (the baseline timed alone at sizes up its preset ladder), /score then runs at the calibrated
+// size every time, /task shows it, and a /submit's reference is still ok and not suspect.
+TEST(CalibrationE2E, ScoreRunsAtTheCalibratedSizeAndTaskShowsIt) {
+  Judge judge({{"min_call_ms", 2}, {"timed_calls", 6}});
+  const std::string ref =
+      std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
+  json first = judge.grade("score", "s000", ref);
+  ASSERT_EQ(first.value("verdict", ""), "ok") << first.dump();
+  EXPECT_EQ(first["preset"], "timed");
+  ASSERT_TRUE(first.contains("calibration")) << first.dump();
+  const int64_t n = first["calibration"]["sizes"]["N"].get<int64_t>();
+  EXPECT_GT(n, 32000) << "2 ms of s000 is far more than preset S's 32000 elements";
+  EXPECT_GE(first["calibration"]["baseline_ns"].get<double>(), 2e6);
+  EXPECT_EQ(first["configs"][0]["sizes"]["N"], n);
+  json second = judge.grade("score", "s000", ref);
+  EXPECT_EQ(second["configs"][0]["sizes"]["N"], n);  // stable: iterations compare
+  auto task = judge.get("/task/s000?rank=0");
+  ASSERT_EQ(task.status, 200);
+  EXPECT_EQ(json::parse(task.body)["timed_sizes"]["N"], n);
+  json submit = judge.grade("submit", "s000", ref);
+  EXPECT_EQ(submit.value("verdict", ""), "ok") << submit.dump();
+  EXPECT_FALSE(submit.value("suspect", true)) << submit.value("detail", "");
+}
+
 }  // namespace
 }  // namespace hpcab::judge::test

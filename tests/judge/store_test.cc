@@ -215,13 +215,36 @@ class StoreTest : public ::testing::Test {
   std::string path_;
 };
 
+TEST_F(StoreTest, CalibrationsRoundTripPerKeyAndTarget) {
+  auto store = Open();
+  ASSERT_TRUE(store);
+  CalibrationKey key{"s000", "fp64", "c", "machine", "hash", 10};
+  auto none = store->get_calibration(key);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+  ASSERT_TRUE(store->put_calibration(key, {"{\"N\":4000000}", 1.1e7, true, 1.7e9}).ok());
+  auto got = store->get_calibration(key);
+  ASSERT_TRUE(got.ok() && got->has_value());
+  EXPECT_EQ((*got)->sizes_json, "{\"N\":4000000}");
+  EXPECT_DOUBLE_EQ((*got)->baseline_ns, 1.1e7);
+  EXPECT_TRUE((*got)->reached);
+  // Another target is another calibration; the same key is replaced.
+  key.min_call_ms = 20;
+  auto other = store->get_calibration(key);
+  ASSERT_TRUE(other.ok());
+  EXPECT_FALSE(other->has_value());
+  key.min_call_ms = 10;
+  ASSERT_TRUE(store->put_calibration(key, {"{\"N\":5000000}", 1.2e7, false, 1.8e9}).ok());
+  EXPECT_EQ((*store->get_calibration(key))->sizes_json, "{\"N\":5000000}");
+}
+
 TEST_F(StoreTest, SchemaVersionAfterOpen) {
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 1);
-  EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "1");
+  EXPECT_EQ(store->schema_version(), 2);
+  EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "2");
   for (const char* table :
-       {"submissions", "samples", "config_results", "score_calls", "baselines"}) {
+       {"submissions", "samples", "config_results", "score_calls", "baselines", "calibrations"}) {
     EXPECT_EQ(Sql(path_, std::string("SELECT count(*) FROM sqlite_master WHERE type = 'table' "
                                      "AND name = '") +
                              table + "'"),
@@ -331,7 +354,7 @@ TEST_F(StoreTest, ReopenKeepsDataAndDoesNotRerunMigrations) {
   Sql(path_, "DROP INDEX submissions_kernel");
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 1);
+  EXPECT_EQ(store->schema_version(), 2);
   EXPECT_EQ(Sql(path_, "SELECT count(*) FROM sqlite_master WHERE name = 'submissions_kernel'"),
             "0");
   auto n = store->count_submissions();
@@ -352,7 +375,7 @@ TEST_F(StoreTest, RefusesNewerSchemaVersion) {
   ASSERT_FALSE(store.ok());
   const std::string& msg = store.error().message;
   EXPECT_NE(msg.find("999"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("up to 1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("up to 2"), std::string::npos) << msg;
   EXPECT_NE(msg.find(path_), std::string::npos) << msg;
   EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "999");  // left untouched
 }

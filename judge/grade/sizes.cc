@@ -1,0 +1,158 @@
+#include "judge/grade/sizes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "common/compare.h"
+#include "common/rng.h"
+
+namespace hpcab::judge {
+
+std::vector<std::string> ladder_presets(const Manifest& m) {
+  std::vector<std::string> out;
+  for (const char* p : {"S", "M", "L", "XL"}) {
+    if (m.presets.count(p)) out.push_back(p);
+  }
+  return out;
+}
+
+SymbolTable ladder_sizes(const Manifest& m, double t) {
+  const auto names = ladder_presets(m);
+  const double top = static_cast<double>(names.size() - 1);
+  t = std::clamp(t, 0.0, top);
+  const std::size_t i = std::min(static_cast<std::size_t>(std::floor(t)), names.size() - 1);
+  const std::size_t j = std::min(i + 1, names.size() - 1);
+  const double f = t - static_cast<double>(i);
+  const SymbolTable& a = m.presets.at(names[i]);
+  const SymbolTable& b = m.presets.at(names[j]);
+  SymbolTable out;
+  for (const auto& [sym, va] : a) {
+    auto it = b.find(sym);
+    const double vb = it == b.end() ? static_cast<double>(va) : static_cast<double>(it->second);
+    const double la = std::log(std::max<double>(static_cast<double>(va), 1));
+    const double lb = std::log(std::max(vb, 1.0));
+    out[sym] = std::max<int64_t>(1, std::llround(std::exp(la + f * (lb - la))));
+  }
+  return out;
+}
+
+std::optional<std::string> unusable_sizes(const Manifest& m, Precision p, const SymbolTable& sizes,
+                                          uint64_t max_bytes) {
+  const SymbolTable syms = m.symbols(sizes);
+  for (const auto& a : m.arrays) {
+    for (const auto& e : a.shape) {
+      auto v = e.eval(syms);
+      if (!v) return "array '" + a.name + "': " + v.error().message;
+      if (*v < 1) return "array '" + a.name + "' has an extent below 1";
+    }
+  }
+  auto bytes = data_bytes(m, sizes, p);
+  if (!bytes) return bytes.error().message;
+  if (*bytes > max_bytes) {
+    return std::to_string(*bytes >> 20) + " MiB of data, more than " +
+           std::to_string(max_bytes >> 20) + " MiB";
+  }
+  if (auto why = ungradeable_reason(m, p, sizes)) return "ungradeable: " + *why;
+  return std::nullopt;
+}
+
+SymbolTable jittered_sizes(const Manifest& m, Precision p, const SymbolTable& base, uint64_t seed,
+                           double lo, double hi, uint64_t max_bytes) {
+  SymbolTable out = base;
+  for (auto& [sym, v] : out) {
+    auto r = philox(seed, stream_id("jitter:" + sym), 0);
+    const double u = static_cast<double>(r[0]) / 4294967296.0;  // [0, 1)
+    out[sym] = std::max<int64_t>(1, std::llround(static_cast<double>(v) * (lo + u * (hi - lo))));
+  }
+  return unusable_sizes(m, p, out, max_bytes) ? base : out;
+}
+
+namespace {
+
+// The largest usable ladder position in [lo, hi] (lo usable), by bisection.
+double largest_usable(const Manifest& m, Precision p, uint64_t max_bytes, double lo, double hi) {
+  for (int i = 0; i < 12; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (unusable_sizes(m, p, ladder_sizes(m, mid), max_bytes)) {
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  return lo;
+}
+
+}  // namespace
+
+Result<Calibration> calibrate_sizes(
+    const Manifest& m, Precision p, double target_ns, uint64_t max_bytes,
+    const std::function<Result<double>(const SymbolTable&)>& measure, int max_measurements) {
+  const double top = static_cast<double>(ladder_presets(m).size() - 1);
+  if (auto why = unusable_sizes(m, p, ladder_sizes(m, 0), max_bytes)) {
+    return Error{"preset S cannot be timed: " + *why, Errc::kInvalid};
+  }
+  const double cap = unusable_sizes(m, p, ladder_sizes(m, top), max_bytes)
+                         ? largest_usable(m, p, max_bytes, 0, top)
+                         : top;
+  std::map<double, double> seen;  // t -> ns
+  Calibration c;
+  auto probe = [&](double t) -> Status {
+    if (seen.count(t)) return Ok{};
+    auto ns = measure(ladder_sizes(m, t));
+    if (!ns) return ns.error();
+    ++c.measurements;
+    seen[t] = std::max(*ns, 1.0);
+    return Ok{};
+  };
+  double t = 0;
+  for (int k = 0; k < max_measurements; ++k) {
+    if (auto st = probe(t); !st) return st.error();
+    // The bracket: the largest t below the target and the smallest at or above it.
+    std::optional<std::pair<double, double>> below, above;
+    for (const auto& [tt, ns] : seen) {
+      if (ns < target_ns) below = {tt, ns};
+      if (ns >= target_ns && !above) above = {tt, ns};
+    }
+    if (above && above->second <= 1.3 * target_ns) break;  // close enough above the target
+    double next;
+    if (below && above) {
+      // Secant on log time between the bracket's ends, kept strictly inside it.
+      const double f = (std::log(target_ns) - std::log(below->second)) /
+                       (std::log(above->second) - std::log(below->second));
+      next = below->first + std::clamp(f, 0.1, 0.9) * (above->first - below->first);
+    } else if (below) {
+      if (below->first >= cap) break;  // the largest usable size is still too fast
+      // Extrapolate from the last two points below (or one preset up), at most one preset on.
+      double slope = 0;
+      auto it = seen.rbegin();
+      if (seen.size() >= 2) {
+        auto prev = std::next(it);
+        slope = (std::log(it->second) - std::log(prev->second)) / (it->first - prev->first);
+      }
+      const double step =
+          slope > 0 ? (std::log(target_ns) - std::log(below->second)) / slope * 1.1 : 1.0;
+      next = std::min({below->first + std::clamp(step, 0.05, 1.0), cap});
+    } else {
+      break;  // S is already at or above the target
+    }
+    if (std::fabs(next - t) < 1e-3) break;
+    t = next;
+  }
+  // The smallest measured size at or above the target, else the largest measured.
+  auto best = seen.end();
+  for (auto it = seen.begin(); it != seen.end(); ++it) {
+    if (it->second >= target_ns) {
+      best = it;
+      break;
+    }
+  }
+  c.reached = best != seen.end();
+  if (!c.reached) best = std::prev(seen.end());
+  c.t = best->first;
+  c.baseline_ns = best->second;
+  c.sizes = ladder_sizes(m, c.t);
+  return c;
+}
+
+}  // namespace hpcab::judge

@@ -1,0 +1,53 @@
+// Timed sizes chosen by time (issue 13, SPEC §5.7): the size ladder between a kernel's presets,
+// the search for the smallest sizes at which the credited baseline's call lasts at least
+// `min_call_ms`, and the secret jitter of hidden timed sizes around them. Pure: the search
+// takes the measurement as a function, so its rules are unit-tested without running anything.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "common/dtype.h"
+#include "common/manifest.h"
+#include "common/result.h"
+
+namespace hpcab::judge {
+
+// The presets in ladder order (S, M, L, XL: those the manifest has).
+std::vector<std::string> ladder_presets(const Manifest& m);
+
+// Sizes at ladder position t in [0, presets - 1]: each symbol interpolated geometrically between
+// the neighbouring presets (log-linear, so relations like H >= K that hold at both presets hold
+// in between), rounded, at least 1.
+SymbolTable ladder_sizes(const Manifest& m, double t);
+
+// Why `sizes` cannot be timed (an array extent below 1, more than `max_bytes` of data, or
+// ungradeable at `p`), nullopt when they can.
+std::optional<std::string> unusable_sizes(const Manifest& m, Precision p, const SymbolTable& sizes,
+                                          uint64_t max_bytes);
+
+// `base` with every size symbol scaled by a factor drawn from [lo, hi] with `seed` (so a hidden
+// timed configuration is near the calibrated size but not at it); `base` itself when the drawn
+// sizes are unusable.
+SymbolTable jittered_sizes(const Manifest& m, Precision p, const SymbolTable& base, uint64_t seed,
+                           double lo, double hi, uint64_t max_bytes);
+
+struct Calibration {
+  SymbolTable sizes;
+  double baseline_ns = 0;  // the measured median call at `sizes`
+  double t = 0;            // ladder position
+  int measurements = 0;
+  bool reached = false;  // false: the largest usable size is still below the target
+};
+
+// The smallest ladder sizes whose measured call lasts at least `target_ns` (within a few
+// measurements: a secant search on log time, never stepping more than one preset past the last
+// measured point, so a slow kernel is never measured far above the target). `measure` returns
+// the median ns of a call at the given sizes.
+Result<Calibration> calibrate_sizes(
+    const Manifest& m, Precision p, double target_ns, uint64_t max_bytes,
+    const std::function<Result<double>(const SymbolTable&)>& measure, int max_measurements = 7);
+
+}  // namespace hpcab::judge
