@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -69,27 +70,256 @@ double fold_into(const Domain& d, double x) {
   return x;
 }
 
+namespace generator {
+
+// Everything below is plain IEEE double arithmetic (+ - * /, sqrt) and integer work, built with
+// -ffp-contract=off: a vector lane and a scalar epilogue compute the same bits, so the draw
+// does not depend on the thread count, on where a thread's share starts, nor on -march.
+
+void philox_batch(uint64_t seed, uint64_t stream, uint64_t first, int64_t n,
+                  uint64_t* __restrict h01, uint64_t* __restrict h23) {
+  // Philox4x32-10 exactly as Random123 computes it (tests compare with r123::Philox4x32). The
+  // 32-bit words live in 64-bit lanes so that each 32x32->64 product is one 64-bit vector
+  // multiply and its halves are a shift and a mask, with no packing between rounds (markedly
+  // faster than 32-bit lanes with GCC 12).
+  constexpr uint64_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u, kLow = 0xffffffffu;
+  uint64_t key0[10], key1[10];
+  key0[0] = seed & kLow;
+  key1[0] = seed >> 32;
+  for (int r = 1; r < 10; ++r) {
+    key0[r] = (key0[r - 1] + 0x9E3779B9u) & kLow;
+    key1[r] = (key1[r - 1] + 0xBB67AE85u) & kLow;
+  }
+  const uint64_t s0 = stream & kLow, s1 = stream >> 32;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t c = first + static_cast<uint64_t>(i);
+    uint64_t x0 = c & kLow, x1 = c >> 32, x2 = s0, x3 = s1;
+#pragma GCC unroll 10
+    for (int r = 0; r < 10; ++r) {
+      const uint64_t p0 = kM0 * (x0 & kLow);
+      const uint64_t p1 = kM1 * (x2 & kLow);
+      x0 = (p1 >> 32) ^ x1 ^ key0[r];
+      x2 = (p0 >> 32) ^ x3 ^ key1[r];
+      x1 = p1 & kLow;
+      x3 = p0 & kLow;
+    }
+    h01[i] = (x0 << 32) | x1;
+    h23[i] = (x2 << 32) | x3;
+  }
+}
+
+namespace {
+
+constexpr double kRound = 0x1.8p52;  // (x + kRound) - kRound rounds x to an integer
+
+// An integer in [-2^51, 2^51) as a double, through the bits of 2^52 + 2^51 + e rather than a
+// conversion instruction (AVX2 has none for 64-bit integers). Exact.
+inline double int_as_double(int64_t e) {
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(kRound) + static_cast<uint64_t>(e)) - kRound;
+}
+
+// to_unit (common/rng.h) of a 64-bit half: its top 53 bits times 2^-53 (exact).
+inline double unit_of(uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+
+// x with its significand cut to its leading `bits` bits (sign and exponent kept): exact, and
+// x - cut_to(x) is exact too.
+template <int bits>
+inline double cut_to(double x) {
+  constexpr uint64_t kKeep = ~((uint64_t{1} << (53 - bits)) - 1);
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(x) & kKeep);
+}
+
+// c[first] + c[first + 1] x + c[first + 2] x^2 + ... by Horner's rule.
+template <int first, int n>
+inline double horner(const double (&c)[n], double x) {
+  double p = c[n - 1];
+#pragma GCC unroll 16
+  for (int j = n - 2; j >= first; --j) p = p * x + c[j];
+  return p;
+}
+
+// The constants and coefficients below are the output of scripts/fit-generator-polys.py (the
+// method and the fits are in its docstring and in docs/numerics.md). Each polynomial
+// interpolates its function at the Chebyshev nodes of the interval given; the error quoted is
+// that of the reconstruction with these rounded doubles in exact arithmetic, relative to the
+// true function, before the rounding of the double evaluation.
+constexpr double kLn2Hi = 0x1.62e42ff000000p-1;     // ln 2 to 32 significant bits
+constexpr double kLn2Lo = -0x1.718432a1b0e26p-35;   // ln 2 - kLn2Hi
+constexpr double kTwoPiHi = 0x1.921fb54000000p+2;   // 2 pi to 27 significant bits
+constexpr double kTwoPiLo = 0x1.10b4611a62633p-28;  // 2 pi - kTwoPiHi
+
+constexpr double kLn2Over2Hi = 0x1.62e42ff000000p-2;    // ln2/2 to 32 bits
+constexpr double kLn2Over2Lo = -0x1.718432a1b0e26p-36;  // ln2/2 - kLn2Over2Hi
+constexpr double kTwoOverLn2 = 0x1.71547652b82fep+1;
+constexpr double kSqrt2Hi = 0x1.6a09e667f3bcdp+0;
+constexpr double kSqrt2Lo = -0x1.bdd3413b26456p-54;  // sqrt(2) - kSqrt2Hi
+
+// exp(r) = 1 + r + r^2 Q(r), |r| <= ln2/4 (1 + 2^-20) = 0.173287
+// degree 8; max relative error of the reconstruction with these doubles:
+// 2^-60.8 = 4.44e-03 x 2^-53 (scripts/fit-generator-polys.py).
+constexpr double kExpQ[] = {0x1.0000000000000p-1,  0x1.555555555553cp-3,  0x1.555555555554dp-5,
+                            0x1.111111113dd5dp-7,  0x1.6c16c16c34997p-10, 0x1.a019fc625e380p-13,
+                            0x1.a019fe21a93bbp-16, 0x1.7218670b9d0a4p-19, 0x1.280bc3882829dp-22};
+
+// log(1 + f) = 2 s + 2 s^3 P(s^2), s = f / (2 + f), s^2 <= 0.029437 ((3 - 2 sqrt 2)^2, widened)
+// degree 7; max relative error of the reconstruction with these doubles:
+// 2^-60.7 = 4.78e-03 x 2^-53 (scripts/fit-generator-polys.py).
+constexpr double kLogP[] = {0x1.5555555555555p-2, 0x1.9999999999a38p-3, 0x1.2492492476ccbp-3,
+                            0x1.c71c7201592a1p-4, 0x1.745cf9048617ap-4, 0x1.3b1c355c3560fp-4,
+                            0x1.0fbe95aaf31a8p-4, 0x1.0c039e172b8dfp-4};
+
+// sin(2 pi t) = t (2 pi + w G(w)), w = t^2 <= 1/64; G's constant term as hi + lo
+// degree 6; max relative error of the reconstruction with these doubles:
+// 2^-61.7 = 2.44e-03 x 2^-53 (scripts/fit-generator-polys.py).
+constexpr double kSinG[] = {-0x1.4abbce625be53p+5, 0x1.05bb2b825dbb0p-49, 0x1.466bc6775aae1p+6,
+                            -0x1.32d2cce62b872p+6, 0x1.50783486facaap+5,  -0x1.e3074d2614b2dp+3,
+                            0x1.e8f036bcd3237p+1,  -0x1.6cc577dadd922p-1};
+
+// cos(2 pi t) = 1 - w K(w), w = t^2 <= 1/64; K's constant term as hi (27 bits) + lo
+// degree 6; max relative error of the reconstruction with these doubles:
+// 2^-59.2 = 1.35e-02 x 2^-53 (scripts/fit-generator-polys.py).
+constexpr double kCosK[] = {0x1.3bd3cc8000000p+4,  0x1.be45de59bb7d2p-24, -0x1.03c1f081b5ac0p+6,
+                            0x1.55d3c7e3cb241p+6,  -0x1.e1f5068688d5bp+5, 0x1.a6d1eef479be1p+4,
+                            -0x1.f9ce245cada0bp+2, 0x1.b2f3eb054afcdp+0};
+
+}  // namespace
+
+void log_batch(const double* __restrict x, double* __restrict y, int64_t n) {
+  // x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)): x's bits minus those of sqrt(1/2) carry
+  // e in the exponent field (an arithmetic shift gets it, for every normal x), and x's bits
+  // minus e in that field are 1 + f; f = (1 + f) - 1 is exact. Then log(1 + f) = 2 atanh(s),
+  // s = f / (2 + f) in [-0.172, 0.172], an odd series in s (kLogP). No branches: zero,
+  // negative, subnormal, infinite and NaN inputs are not handled (the generator has none).
+  constexpr uint64_t kSqrtHalf = std::bit_cast<uint64_t>(0.5 * std::numbers::sqrt2);
+  constexpr double kRound26 = 0x1.8p26;  // (f + kRound26) - kRound26: f to a multiple of 2^-26
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t bits = std::bit_cast<uint64_t>(x[i]);
+    const int64_t e = static_cast<int64_t>(bits - kSqrtHalf) >> 52;
+    const double f = std::bit_cast<double>(bits - (static_cast<uint64_t>(e) << 52)) - 1.0;
+    // s as s_hi + s_lo to about 2^-76 relative: s_hi is the rounded quotient cut to 25 bits,
+    // 2 + f = d_hi + f_lo with d_hi = 2 + f_hi of 28 bits, so s_hi d_hi is exact and, being
+    // within 2^-24 of f, so is f - s_hi d_hi; the remainder over 2 + f is s_lo.
+    const double inv = 1.0 / (2.0 + f);
+    const double s_hi = cut_to<25>(f * inv);
+    const double f_hi = (f + kRound26) - kRound26;
+    const double f_lo = f - f_hi;
+    const double rem = (f - s_hi * (2.0 + f_hi)) - s_hi * f_lo;
+    const double s_lo = rem * inv;
+    const double s = s_hi + s_lo;
+    const double z = s * s;
+    // e ln2 + 2 s_hi + (2 s_lo + 2 s^3 P(z)): the two large terms as an exact sum big + err
+    // (|e kLn2Hi| >= ln2 > |2 s_hi| unless e = 0; e kLn2Hi is exact), so only the last
+    // addition rounds at the result's scale.
+    const double dk = int_as_double(e);
+    const double a = dk * kLn2Hi;
+    const double b = 2.0 * s_hi;
+    const double big = a + b;
+    const double err = b - (big - a);
+    const double tail = 2.0 * s_lo + 2.0 * (s * z) * horner<0>(kLogP, z);
+    y[i] = big + (err + (dk * kLn2Lo + tail));
+  }
+}
+
+void exp_batch(const double* __restrict x, double* __restrict y, int64_t n) {
+  // x = k ln2/2 + r with k = round(2x / ln2) = 2m + j, |r| <= ln2/4: r_hi = x - k kLn2Over2Hi
+  // is exact (k has at most 12 bits, kLn2Over2Hi 32, and |r_hi| is below 2^53 ulps of x), r =
+  // r_hi - k kLn2Over2Lo. exp(x) = 2^m sqrt(2)^j exp(r) with exp(r) - 1 = p =
+  // r + r^2 Q(r) (kExpQ) and sqrt(2) = kSqrt2Hi + kSqrt2Lo: the only rounding at the result's
+  // scale is the last addition, (1 or kSqrt2Hi) + (small). 2^m is built in the exponent field,
+  // exact while 2^m and the result are normal: |x| <= 708.
+  for (int64_t i = 0; i < n; ++i) {
+    const double t = x[i] * kTwoOverLn2 + kRound;
+    const double kd = t - kRound;
+    const int64_t k =
+        static_cast<int64_t>(std::bit_cast<uint64_t>(t) - std::bit_cast<uint64_t>(kRound));
+    const bool odd = (k & 1) != 0;
+    const double r_hi = x[i] - kd * kLn2Over2Hi;
+    const double r_lo = kd * kLn2Over2Lo;
+    const double r = r_hi - r_lo;
+    const double p = r_hi + ((r * r) * horner<0>(kExpQ, r) - r_lo);
+    const double hi = odd ? kSqrt2Hi : 1.0, lo = odd ? kSqrt2Lo : 0.0;
+    const double scale = std::bit_cast<double>(static_cast<uint64_t>((k >> 1) + 1023) << 52);
+    y[i] = (hi + (lo + hi * p)) * scale;
+  }
+}
+
+void sincos_2pi_batch(const double* __restrict u, double* __restrict c, double* __restrict s,
+                      int64_t n) {
+  // Quadrants in turns: q = round(4u) and t = u - q/4 in [-1/8, 1/8], exact for u in [0, 1)
+  // (u is a multiple of 2^-53, so is t, and |t| <= 1/8 needs at most 50 bits). Then
+  // sin(2 pi t) = t (2 pi + w G(w)) and cos(2 pi t) = 1 - w K(w), w = t^2 (kSinG, kCosK, whose
+  // constant terms are kept as hi + lo), with t = t13 + t_lo, t13 cut to 13 bits so that the
+  // leading terms t13 kTwoPiHi and t13^2 kCosK[0] are exact products (13 + 27 and 26 + 27
+  // bits); the quadrant then swaps the two and sets their signs.
+  for (int64_t i = 0; i < n; ++i) {
+    const double r4 = 4.0 * u[i] + kRound;
+    const uint64_t q = std::bit_cast<uint64_t>(r4);  // its low bits are round(4u)
+    const double t = u[i] - 0.25 * (r4 - kRound);
+    const double t13 = cut_to<13>(t);
+    const double t_lo = t - t13;
+    const double w = t * t;
+    const double g = kSinG[0] + (kSinG[1] + w * horner<2>(kSinG, w));
+    const double sin_t = t13 * kTwoPiHi + (t_lo * kTwoPiHi + t * (kTwoPiLo + w * g));
+    // 1 - w K(w) with w = t13^2 + w_lo: 1 - t13^2 kCosK[0] as an exact sum big + err, then
+    // the small rest.
+    const double w_lo = t_lo * (t + t13);
+    const double h_hi = (t13 * t13) * kCosK[0];
+    const double h_rest = w_lo * kCosK[0] + w * (kCosK[1] + w * horner<2>(kCosK, w));
+    const double big = 1.0 - h_hi;
+    const double err = (1.0 - big) - h_hi;
+    const double cos_t = big + (err - h_rest);
+    // cos(2 pi u), sin(2 pi u) for q mod 4 = 0, 1, 2, 3: (cos_t, sin_t), (-sin_t, cos_t),
+    // (-cos_t, -sin_t), (sin_t, -cos_t).
+    const uint64_t swap = uint64_t{0} - (q & 1);
+    const uint64_t cb = std::bit_cast<uint64_t>(cos_t), sb = std::bit_cast<uint64_t>(sin_t);
+    const uint64_t first = (cb & ~swap) | (sb & swap), second = (sb & ~swap) | (cb & swap);
+    c[i] = std::bit_cast<double>(first ^ (((q + 1) & 2) << 62));
+    s[i] = std::bit_cast<double>(second ^ ((q & 2) << 62));
+  }
+}
+
+}  // namespace generator
+
 namespace {
 
 // Elements 2k and 2k+1 share Philox block k: uniform values take one 64-bit half each, and
 // Box-Muller turns the block's two uniforms into a cosine and a sine normal. Either way an
-// element depends only on (seed, stream, its index).
-inline void raw_pair(uint64_t seed, uint64_t stream, uint64_t block, Distribution dist,
-                     double out[2]) {
-  auto r = philox(seed, stream, block);
+// element depends only on (seed, stream, its index). Work goes in chunks of kChunk elements
+// (structure of arrays: Philox words, then uniforms, then each transform in its own loop).
+constexpr int64_t kChunk = 256;
+constexpr int64_t kChunkBlocks = kChunk / 2;
+
+struct alignas(64) ChunkScratch {
+  uint64_t h01[kChunkBlocks], h23[kChunkBlocks];
+  double u1[kChunkBlocks], u2[kChunkBlocks], log_u1[kChunkBlocks];
+  double c[kChunkBlocks], s[kChunkBlocks], normal[kChunk];
+};
+
+// The kChunk raw values of chunk `chunk` (elements kChunk*chunk ..), interleaved as stored.
+void raw_chunk(uint64_t seed, uint64_t stream, int64_t chunk, Distribution dist, ChunkScratch& t,
+               double* __restrict out) {
+  generator::philox_batch(seed, stream, static_cast<uint64_t>(chunk * kChunkBlocks), kChunkBlocks,
+                          t.h01, t.h23);
   if (dist == Distribution::kUniform) {
-    out[0] = -1000.0 + 2000.0 * to_unit(r[0], r[1]);
-    out[1] = -1000.0 + 2000.0 * to_unit(r[2], r[3]);
+    for (int64_t k = 0; k < kChunkBlocks; ++k) {
+      out[2 * k] = -1000.0 + 2000.0 * generator::unit_of(t.h01[k]);
+      out[2 * k + 1] = -1000.0 + 2000.0 * generator::unit_of(t.h23[k]);
+    }
     return;
   }
-  const double radius = std::sqrt(-2.0 * std::log(to_unit_open0(r[0], r[1])));
-  const double angle = 2.0 * std::numbers::pi * to_unit(r[2], r[3]);
-  out[0] = radius * std::cos(angle);
-  out[1] = radius * std::sin(angle);
-  if (dist == Distribution::kLognormal) {
-    out[0] = std::exp(out[0]);
-    out[1] = std::exp(out[1]);
+  for (int64_t k = 0; k < kChunkBlocks; ++k) {
+    t.u1[k] = 1.0 - generator::unit_of(t.h01[k]);  // to_unit_open0: (0, 1], safe for log
+    t.u2[k] = generator::unit_of(t.h23[k]);
   }
+  generator::log_batch(t.u1, t.log_u1, kChunkBlocks);
+  generator::sincos_2pi_batch(t.u2, t.c, t.s, kChunkBlocks);
+  double* __restrict normal = dist == Distribution::kLognormal ? t.normal : out;
+  for (int64_t k = 0; k < kChunkBlocks; ++k) {
+    const double radius = std::sqrt(-2.0 * t.log_u1[k]);
+    normal[2 * k] = radius * t.c[k];
+    normal[2 * k + 1] = radius * t.s[k];
+  }
+  if (dist == Distribution::kLognormal) generator::exp_batch(t.normal, out, kChunk);
 }
 
 int thread_count(const DrawSpec& spec) {
@@ -98,21 +328,42 @@ int thread_count(const DrawSpec& spec) {
 
 constexpr int64_t kParallelThreshold = 1 << 14;
 
+// Scales, folds (fold_into, one loop per domain kind so the common kinds vectorize) and stores.
+template <typename T>
+void store_folded(T* __restrict p, const double* __restrict v, int64_t m, const Domain& dom,
+                  double scale) {
+  switch (dom.kind) {
+    case Domain::Kind::kAny:
+      for (int64_t i = 0; i < m; ++i) p[i] = static_cast<T>(scale * v[i]);
+      return;
+    case Domain::Kind::kPositive:
+      for (int64_t i = 0; i < m; ++i) {
+        const double a = std::fabs(scale * v[i]);
+        T x = static_cast<T>(a < DBL_MIN ? DBL_MIN : a);
+        // A positive double below FLT_MIN would round to zero (or a denormal) in float.
+        if constexpr (sizeof(T) == 4) x = x >= FLT_MIN ? x : FLT_MIN;
+        p[i] = x;
+      }
+      return;
+    case Domain::Kind::kNonneg:
+      for (int64_t i = 0; i < m; ++i) p[i] = static_cast<T>(std::fabs(scale * v[i]));
+      return;
+    case Domain::Kind::kInterval:
+      for (int64_t i = 0; i < m; ++i) p[i] = static_cast<T>(fold_into(dom, scale * v[i]));
+      return;
+  }
+}
+
 template <typename T>
 void fill_real_typed(T* p, int64_t n, const Domain& dom, uint64_t seed, uint64_t stream,
                      Distribution dist, double scale, int threads) {
-  const int64_t blocks = (n + 1) / 2;
-  // A positive double below FLT_MIN would round to zero (or a denormal) in float.
-  const bool clamp = sizeof(T) == 4 && dom.kind == Domain::Kind::kPositive;
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > kParallelThreshold)
-  for (int64_t b = 0; b < blocks; ++b) {
-    double v[2];
-    raw_pair(seed, stream, static_cast<uint64_t>(b), dist, v);
-    for (int64_t h = 0; h < 2 && 2 * b + h < n; ++h) {
-      T x = static_cast<T>(fold_into(dom, scale * v[h]));
-      if (clamp && !(x >= FLT_MIN)) x = FLT_MIN;
-      p[2 * b + h] = x;
-    }
+  for (int64_t c = 0; c < chunks; ++c) {
+    ChunkScratch scratch;
+    alignas(64) double v[kChunk];
+    raw_chunk(seed, stream, c, dist, scratch, v);
+    store_folded(p + c * kChunk, v, std::min(kChunk, n - c * kChunk), dom, scale);
   }
 }
 
@@ -128,16 +379,18 @@ void fill_real(NdArray& a, const Domain& dom, uint64_t seed, uint64_t stream, Di
 template <typename T>
 void fill_ints_typed(T* p, int64_t n, int64_t lo, uint64_t span, uint64_t seed, uint64_t stream,
                      int threads) {
-  const int64_t blocks = (n + 1) / 2;
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
   // As for reals, elements 2k and 2k+1 take the two 64-bit halves of Philox block k.
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > kParallelThreshold)
-  for (int64_t b = 0; b < blocks; ++b) {
-    auto r = philox(seed, stream, static_cast<uint64_t>(b));
-    const uint64_t bits[2] = {(static_cast<uint64_t>(r[0]) << 32) | r[1],
-                              (static_cast<uint64_t>(r[2]) << 32) | r[3]};
-    for (int64_t h = 0; h < 2 && 2 * b + h < n; ++h) {
-      p[2 * b + h] =
-          static_cast<T>(lo + static_cast<int64_t>(span == 0 ? bits[h] : bits[h] % span));
+  for (int64_t c = 0; c < chunks; ++c) {
+    uint64_t h[2][kChunkBlocks];
+    generator::philox_batch(seed, stream, static_cast<uint64_t>(c * kChunkBlocks), kChunkBlocks,
+                            h[0], h[1]);
+    const int64_t m = std::min(kChunk, n - c * kChunk);
+    T* q = p + c * kChunk;
+    for (int64_t i = 0; i < m; ++i) {
+      const uint64_t bits = h[i % 2][i / 2];
+      q[i] = static_cast<T>(lo + static_cast<int64_t>(span == 0 ? bits : bits % span));
     }
   }
 }

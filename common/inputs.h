@@ -56,4 +56,27 @@ void poison_outputs(const Manifest& m, Draw& draw);
 // Folds a raw value into a domain (exposed for tests).
 double fold_into(const Domain& d, double x);
 
+// The generator's building blocks, exposed for tests (docs/numerics.md, "The input generator").
+// Each works on n independent elements in a loop the compiler vectorizes; an element's result
+// depends on that element alone, never on n or on its position in the batch. Outputs must not
+// overlap inputs.
+namespace generator {
+
+// Philox4x32-10 blocks for counters first .. first+n-1 of (seed, stream), as two 64-bit
+// halves: with w = philox(seed, stream, first + i), h01[i] = w[0]:w[1] and h23[i] = w[2]:w[3]
+// (high word first, the halves to_unit and the integer fill take).
+void philox_batch(uint64_t seed, uint64_t stream, uint64_t first, int64_t n, uint64_t* h01,
+                  uint64_t* h23);
+// Natural logarithm for x in [DBL_MIN, DBL_MAX], < 1 ulp (x = 2^e (1 + f), an odd polynomial
+// in s = f / (2 + f) with s carried to ~2^-76; no branches for zero, negative or special x).
+void log_batch(const double* x, double* y, int64_t n);
+// Exponential for |x| <= 708, < 1 ulp (x = k ln2/2 + r, a polynomial for exp(r), times
+// sqrt(2)^(k mod 2) and 2^(k div 2)).
+void exp_batch(const double* x, double* y, int64_t n);
+// cos(2 pi u) and sin(2 pi u) for u in [0, 1), < 1 ulp (exact reduction to a quadrant in u,
+// polynomials in t^2 for |t| <= 1/8).
+void sincos_2pi_batch(const double* u, double* c, double* s, int64_t n);
+
+}  // namespace generator
+
 }  // namespace hpcab

@@ -28,7 +28,9 @@ const Manifest& s000() {
 }
 
 // Generator throughput: bytes of generated input per second (s000 generates one array, b;
-// the poisoning of its output a is included in the time, not in the bytes).
+// the poisoning of its output a is included in the time, not in the bytes), per distribution
+// and precision, on 1 and 2 threads. bytes_per_second is wall-clock based; on a machine shared
+// with other work the CPU column is the better per-core figure (docs/numerics.md).
 void BM_Generate(benchmark::State& state) {
   DrawSpec spec;
   spec.precision = state.range(1) == 64 ? Precision::kFp64 : Precision::kFp32;
@@ -45,7 +47,8 @@ void BM_Generate(benchmark::State& state) {
     benchmark::DoNotOptimize(d.arrays.at("b").data());
   }
   state.SetBytesProcessed(state.iterations() * kElements * (state.range(1) / 8));
-  state.SetLabel(std::string(distribution_name(*spec.distribution)));
+  state.SetLabel(std::string(precision_name(spec.precision)) + " " +
+                 std::string(distribution_name(*spec.distribution)));
 }
 BENCHMARK(BM_Generate)
     ->ArgNames({"threads", "bits", "dist"})

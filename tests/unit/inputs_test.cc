@@ -3,9 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cfloat>
 #include <cmath>
+#include <cstring>
+#include <numbers>
 #include <numeric>
+#include <vector>
 
+#include "common/rng.h"
 #include "tests/unit/test_util.h"
 
 namespace hpcab {
@@ -103,6 +109,280 @@ TEST(Inputs, DistributionsLookRight) {
   auto ln = stats(Distribution::kLognormal);
   EXPECT_GT(ln[2], 0);
   EXPECT_NEAR(ln[0], std::exp(0.5), 0.05);
+}
+
+// A kernel with one input per domain kind, so every folding loop of the generator is exercised.
+Manifest domains_kernel(const TempDir& tmp) {
+  auto j = testing::minimal_manifest("domains");
+  j["arrays"]["pos"] = {
+      {"shape", {"N"}}, {"dtype", "real"}, {"intent", "in"}, {"domain", "positive"}};
+  j["arrays"]["nn"] = {{"shape", {"N"}}, {"dtype", "real"}, {"intent", "in"}, {"domain", "nonneg"}};
+  j["arrays"]["iv"] = {{"shape", {"N"}},
+                       {"dtype", "real"},
+                       {"intent", "inout"},
+                       {"domain", json::array({-2.0, 3.0})}};
+  j["arrays"]["ix"] = {
+      {"shape", {"N"}}, {"dtype", "int32"}, {"intent", "in"}, {"range", json::array({-5, 1000})}};
+  auto m = load_manifest(testing::write_manifest(tmp.path(), j));
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return *m;
+}
+
+constexpr Distribution kAllDists[] = {Distribution::kUniform, Distribution::kNormal,
+                                      Distribution::kLognormal};
+
+TEST(Inputs, EveryDistributionAndPrecisionBitIdenticalForAnyThreadCount) {
+  // Several generator chunks (256 elements) per thread, odd N: a ragged last chunk and a
+  // half-used Philox block; above the parallel threshold so 2, 3 and 7 threads really split.
+  TempDir tmp;
+  Manifest m = domains_kernel(tmp);
+  const SymbolTable sizes = {{"N", 100003}};
+  for (Precision p : {Precision::kFp64, Precision::kFp32}) {
+    for (Distribution dist : kAllDists) {
+      Draw one = draw(m, 77, sizes, 1, dist, p);
+      for (int threads : {2, 3, 7}) {
+        EXPECT_TRUE(same_draw(one, draw(m, 77, sizes, threads, dist, p)))
+            << precision_name(p) << " " << distribution_name(dist) << " threads " << threads;
+      }
+    }
+  }
+}
+
+TEST(Inputs, EveryDistributionIsAPrefixOfALargerDraw) {
+  // An element depends on its index only, not on where the array (or a chunk) ends.
+  Manifest m = corpus_kernel("loop_level_reasoning/s000");
+  for (Precision p : {Precision::kFp64, Precision::kFp32}) {
+    for (Distribution dist : kAllDists) {
+      for (int64_t small : {1, 255, 256, 257, 1001}) {
+        Draw a = draw(m, 8, {{"N", small}}, 1, dist, p);
+        Draw b = draw(m, 8, {{"N", 70001}}, 3, dist, p);
+        const std::size_t bytes = a.arrays.at("b").nbytes();
+        EXPECT_EQ(std::memcmp(a.arrays.at("b").data(), b.arrays.at("b").data(), bytes), 0)
+            << distribution_name(dist) << " " << small;
+      }
+    }
+  }
+}
+
+TEST(Inputs, ValuesAreTheDocumentedTransformsOfPhiloxBlocks) {
+  // Element 2k / 2k+1 from philox(seed, stream_id(name), k): uniform takes one 64-bit half
+  // each; normal is Box-Muller (cos, sin) of (1 - u(w0:w1), u(w2:w3)); lognormal its exp.
+  // libm is the reference here; the generator's own functions agree to a few ulp.
+  Manifest m = corpus_kernel("loop_level_reasoning/s000");
+  const int64_t n = 4099;
+  const uint64_t seed = 12345, stream = stream_id("b");
+  for (Distribution dist : kAllDists) {
+    Draw d = draw(m, seed, {{"N", n}}, 2, dist);
+    Draw f = draw(m, seed, {{"N", n}}, 2, dist, Precision::kFp32);
+    const double* v = d.arrays.at("b").as<double>();
+    const float* vf = f.arrays.at("b").as<float>();
+    for (int64_t i = 0; i < n; ++i) {
+      auto w = philox(seed, stream, static_cast<uint64_t>(i / 2));
+      double expect;
+      if (dist == Distribution::kUniform) {
+        expect = i % 2 == 0 ? -1000.0 + 2000.0 * to_unit(w[0], w[1])
+                            : -1000.0 + 2000.0 * to_unit(w[2], w[3]);
+        ASSERT_EQ(v[i], expect) << i;  // exact: the uniform path has no approximation
+      } else {
+        const double radius = std::sqrt(-2.0 * std::log(to_unit_open0(w[0], w[1])));
+        const double angle = 2.0 * std::numbers::pi * to_unit(w[2], w[3]);
+        expect = radius * (i % 2 == 0 ? std::cos(angle) : std::sin(angle));
+        if (dist == Distribution::kLognormal) expect = std::exp(expect);
+        // libm's own rounding of 2 pi u costs up to ~1e-15 absolute in cos/sin.
+        const double tol =
+            dist == Distribution::kNormal ? 1e-14 * std::max(1.0, radius) : 1e-13 * expect;
+        ASSERT_NEAR(v[i], expect, tol) << distribution_name(dist) << " " << i;
+      }
+      ASSERT_EQ(vf[i], static_cast<float>(v[i])) << i;  // fp32: the fp64 value rounded
+    }
+  }
+}
+
+TEST(Inputs, StatisticsOfAMillionDraws) {
+  Manifest m = corpus_kernel("loop_level_reasoning/s000");  // b: domain any
+  const int64_t n = 1000000;
+  struct Moments {
+    double mean, var, lo, hi, log_mean, log_var;
+  };
+  auto moments = [&](Distribution dist, Precision p) {
+    Draw d = draw(m, 2024, {{"N", n}}, 0, dist, p);
+    std::vector<double> x(static_cast<std::size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      x[i] = p == Precision::kFp64 ? d.arrays.at("b").as<double>()[i]
+                                   : static_cast<double>(d.arrays.at("b").as<float>()[i]);
+    }
+    Moments r{};
+    r.lo = *std::min_element(x.begin(), x.end());
+    r.hi = *std::max_element(x.begin(), x.end());
+    r.mean = std::accumulate(x.begin(), x.end(), 0.0) / n;
+    for (double v : x) r.var += (v - r.mean) * (v - r.mean) / n;
+    if (r.lo > 0) {
+      for (double v : x) r.log_mean += std::log(v) / n;
+      for (double v : x) r.log_var += (std::log(v) - r.log_mean) * (std::log(v) - r.log_mean) / n;
+    }
+    return r;
+  };
+  for (Precision p : {Precision::kFp64, Precision::kFp32}) {
+    SCOPED_TRACE(precision_name(p));
+    // Bounds are about 5 standard errors of each estimate for n = 1e6.
+    const Moments u = moments(Distribution::kUniform, p);
+    EXPECT_GE(u.lo, -1000.0);
+    EXPECT_LT(u.hi, 1000.0);
+    EXPECT_LT(u.lo, -1000.0 + 0.1);  // both ends reached (expected gap 0.002)
+    EXPECT_GT(u.hi, 1000.0 - 0.1);
+    EXPECT_NEAR(u.mean, 0.0, 3.0);                     // se 0.58
+    EXPECT_NEAR(u.var, 2000.0 * 2000.0 / 12, 2500.0);  // se ~ 447
+    const Moments g = moments(Distribution::kNormal, p);
+    EXPECT_NEAR(g.mean, 0.0, 0.005);  // se 0.001
+    EXPECT_NEAR(g.var, 1.0, 0.008);   // se 0.0014
+    EXPECT_GT(g.hi, 4.0);             // tails exist (P(max < 4) ~ e^-32)
+    EXPECT_LT(g.lo, -4.0);
+    EXPECT_LT(g.hi, 8.6);  // the largest Box-Muller radius, sqrt(-2 ln 2^-53)
+    const Moments l = moments(Distribution::kLognormal, p);
+    EXPECT_GT(l.lo, 0.0);
+    EXPECT_NEAR(l.log_mean, 0.0, 0.005);
+    EXPECT_NEAR(l.log_var, 1.0, 0.008);
+    EXPECT_NEAR(l.mean, std::exp(0.5), 0.02);  // se ~ 0.0022
+  }
+}
+
+TEST(Inputs, FoldedDomainsHoldForEveryDistribution) {
+  TempDir tmp;
+  Manifest m = domains_kernel(tmp);
+  for (Precision p : {Precision::kFp64, Precision::kFp32}) {
+    for (Distribution dist : kAllDists) {
+      Draw d = draw(m, 5, {{"N", 20001}}, 2, dist, p);
+      for (int64_t i = 0; i < 20001; ++i) {
+        auto at = [&](const char* name) { return d.arrays.at(name).get(i); };
+        ASSERT_GT(at("pos"), 0.0);
+        ASSERT_GE(at("nn"), 0.0);
+        ASSERT_GE(at("iv"), -2.0);
+        ASSERT_LE(at("iv"), 3.0);
+        ASSERT_GE(at("ix"), -5);
+        ASSERT_LE(at("ix"), 1000);
+      }
+    }
+  }
+}
+
+TEST(Generator, PhiloxBatchIsRandom123) {
+  // Counters across a 2^32 boundary, so the counter's high word changes inside a batch.
+  const uint64_t first = (uint64_t{1} << 32) - 5;
+  std::vector<uint64_t> h01(300), h23(300);
+  generator::philox_batch(0xfeedfacecafebeefULL, stream_id("x"), first, 300, h01.data(),
+                          h23.data());
+  for (int i = 0; i < 300; ++i) {
+    auto w = philox(0xfeedfacecafebeefULL, stream_id("x"), first + i);
+    ASSERT_EQ(h01[i], (uint64_t{w[0]} << 32) | w[1]) << i;
+    ASSERT_EQ(h23[i], (uint64_t{w[2]} << 32) | w[3]) << i;
+  }
+}
+
+// Error of `got` against a long-double reference, in units of the double ulp at the reference.
+double ulps(double got, long double ref) {
+  const double r = static_cast<double>(ref);
+  const double ulp = std::nextafter(std::fabs(r), INFINITY) - std::fabs(r);
+  return static_cast<double>(std::fabs(static_cast<long double>(got) - ref) / ulp);
+}
+
+TEST(Generator, LogIsAccurateOverTheUsedRange) {
+  // The generator takes log of (0, 1] in steps of 2^-53: every binade down to 2^-53, the
+  // values next to 1 (where f = x - 1 is tiny), and random points in between.
+  std::vector<double> x;
+  for (int e = 0; e <= 53; ++e) {
+    for (int j = 0; j < 4000; ++j) x.push_back(std::ldexp(1.0 + j / 4000.0, -e - 1));
+  }
+  for (int j = 1; j < 2000; ++j) x.push_back(1.0 - j * 0x1p-53);
+  // Either side of the reduction's switch at sqrt(1/2) 2^-e (the largest |s|).
+  for (int e = 0; e <= 52; ++e) {
+    for (int64_t d = -3; d <= 3; ++d) {
+      const uint64_t bits = std::bit_cast<uint64_t>(0.5 * std::numbers::sqrt2) + d;
+      x.push_back(std::ldexp(std::bit_cast<double>(bits), -e));
+    }
+  }
+  for (int j = 0; j < 200000; ++j) {
+    auto w = philox(1, 2, static_cast<uint64_t>(j));
+    x.push_back(to_unit_open0(w[0], w[1]));
+  }
+  x.push_back(1.0);
+  x.push_back(0x1p-53);
+  std::vector<double> y(x.size());
+  generator::log_batch(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (x[i] == 1.0) {
+      ASSERT_EQ(y[i], 0.0);
+      continue;
+    }
+    worst = std::max(worst, ulps(y[i], std::log(static_cast<long double>(x[i]))));
+  }
+  EXPECT_LT(worst, 1.0) << "max error " << worst << " ulp";
+  // Beyond the generator's range it is still the usual log on normal numbers.
+  for (double v : {DBL_MIN, 0.75, 2.0, 1e300, DBL_MAX}) {
+    double r;
+    generator::log_batch(&v, &r, 1);
+    EXPECT_LT(ulps(r, std::log(static_cast<long double>(v))), 1.0) << v;
+  }
+}
+
+TEST(Generator, ExpIsAccurateOverTheUsedRange) {
+  // Lognormal takes exp of normal values, |x| <= 8.6; checked on [-10, 10] and sparsely to 708.
+  std::vector<double> x;
+  for (int j = 0; j <= 400000; ++j) x.push_back(-10.0 + 20.0 * j / 400000);
+  for (int j = 0; j <= 10000; ++j) x.push_back(-708.0 + 1416.0 * j / 10000);
+  for (double t = 1e-300; t < 1e-3; t *= 7.3) {
+    x.push_back(t);
+    x.push_back(-t);
+  }
+  std::vector<double> y(x.size());
+  generator::exp_batch(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    worst = std::max(worst, ulps(y[i], std::exp(static_cast<long double>(x[i]))));
+  }
+  EXPECT_LT(worst, 1.0) << "max error " << worst << " ulp";
+  const double zero = 0.0;
+  double one;
+  generator::exp_batch(&zero, &one, 1);
+  EXPECT_EQ(one, 1.0);
+}
+
+TEST(Generator, SinCosOfTwoPiUAreAccurate) {
+  // u in [0, 1) in steps of 2^-53; the quadrant boundaries and their neighbours included.
+  std::vector<double> u;
+  for (int j = 0; j < 400000; ++j) u.push_back(j / 400000.0);
+  for (double q : {0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875}) {
+    for (int d = -3; d <= 3; ++d) u.push_back(q + d * 0x1p-53);
+  }
+  for (int d = 1; d <= 3; ++d) u.push_back(1.0 - d * 0x1p-53);
+  for (int d = 1; d <= 3; ++d) u.push_back(d * 0x1p-53);
+  std::vector<double> c(u.size()), s(u.size());
+  generator::sincos_2pi_batch(u.data(), c.data(), s.data(), static_cast<int64_t>(u.size()));
+  const long double two_pi = 6.283185307179586476925286766559005768L;
+  double worst_abs = 0, worst_ulp = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    // The reference reduces exactly as well: u = q/4 + t with t = u - q/4 exact in double, so
+    // the long double angle 2 pi t is relatively accurate. (2 pi u itself in long double is off
+    // by up to ~2^-63 absolute, worth ~1 ulp of cos or sin within 1e-3 of their zeros.)
+    const int q = static_cast<int>(std::nearbyint(4 * u[i]));
+    const long double a = two_pi * static_cast<long double>(u[i] - 0.25 * q);
+    const long double ca = std::cos(a), sa = std::sin(a);
+    const long double cos_ref[4] = {ca, -sa, -ca, sa}, sin_ref[4] = {sa, ca, -sa, -ca};
+    for (auto [got, ref] : {std::pair{c[i], cos_ref[q % 4]}, std::pair{s[i], sin_ref[q % 4]}}) {
+      worst_abs = std::max(worst_abs, static_cast<double>(std::fabs(got - ref)));
+      worst_ulp = std::max(worst_ulp, ulps(got, ref));  // relative everywhere, zeros included
+    }
+    ASSERT_LE(std::fabs(c[i]), 1.0);
+    ASSERT_LE(std::fabs(s[i]), 1.0);
+  }
+  EXPECT_LT(worst_ulp, 1.0) << "max error " << worst_ulp << " ulp";
+  EXPECT_LE(worst_abs, 0x1p-53) << "max absolute error " << worst_abs;
+  double cs[2], sn[2];
+  const double exact[2] = {0.0, 0.25};
+  generator::sincos_2pi_batch(exact, cs, sn, 2);
+  EXPECT_EQ(cs[0], 1.0);
+  EXPECT_EQ(sn[0], 0.0);
+  EXPECT_EQ(sn[1], 1.0);
 }
 
 TEST(Inputs, SeedChoosesDistributionUnlessForced) {
