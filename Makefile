@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all deps configure build run test bench fuzz format clean corpus-check
+.PHONY: all deps configure build run test bench validity fuzz format clean corpus-check
 
 all: build
 
@@ -36,11 +36,21 @@ corpus-check: build
 
 # Figures: generator and comparator throughput, one /submit's latency breakdown and HTTP
 # throughput under 64 connections against a private judge, then the bounded load test (64
-# clients, 30 s, mixed /health /task /score), which fails on any 5xx or lost grade.
+# clients, 30 s, mixed /health /task /score), which fails on any 5xx or lost grade, then the
+# validity benchmark (below).
 bench: build
 	@$(BUILD_DIR)/hpcab-bench
 	@BUILD_DIR=$(BUILD_DIR) scripts/bench-judge.sh
 	@BUILD_DIR=$(BUILD_DIR) LOAD_DURATION=30 LOAD_CLIENTS=64 scripts/load-judge.sh
+	@BUILD_DIR=$(BUILD_DIR) python3 scripts/validity.py $(VALIDITY_ARGS)
+
+# The validity benchmark alone (also the last step of bench): references resubmitted (A/A),
+# honest faster and 2x-slower candidates against their directly timed true ratios (A/B), /submit
+# wall time and judge overhead, against a private judge with defaults; ~10-20 min on 2 CPUs.
+# Prints figures (and $(BUILD_DIR)/validity.json), asserts nothing about them. Options:
+# VALIDITY_ARGS='--quick' (smoke), '--aa 5 --ab 5', '--kernels s000,relu', '--preset M', '--help'.
+validity: build
+	@BUILD_DIR=$(BUILD_DIR) python3 scripts/validity.py $(VALIDITY_ARGS)
 
 # libFuzzer over request parsing and body validation (clang build in $(BUILD_DIR)/fuzz) until
 # Ctrl-C; new corpus in $(BUILD_DIR)/fuzz/corpus, crashes in $(BUILD_DIR)/fuzz/artifacts.
