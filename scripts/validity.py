@@ -67,17 +67,20 @@ def log(msg):
 
 
 class Judge:
-    """A private hpcab-judge with default settings; stop() kills it and removes its directory."""
+    """A private hpcab-judge with default settings (or those of `config`, a JSON settings file);
+    stop() kills it and removes its directory."""
 
-    def __init__(self, judge_bin, tmp):
+    def __init__(self, judge_bin, tmp, config=None):
         self.tmp = tmp
         self.state = os.path.join(tmp, "state")
         self.out_path = os.path.join(tmp, "judge.out")
         self.log_path = os.path.join(tmp, "judge.log")
         with open(self.out_path, "w") as out, open(self.log_path, "w") as err:
-            self.proc = subprocess.Popen(
-                [judge_bin, "--port", "0", "--state-dir", self.state, "--scratch-dir",
-                 os.path.join(tmp, "scratch")], stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+            argv = [judge_bin, "--port", "0", "--state-dir", self.state, "--scratch-dir",
+                    os.path.join(tmp, "scratch")]
+            if config:
+                argv += ["--config", config]
+            self.proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         self.url = None
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -430,6 +433,10 @@ def parse_args(argv):
         "fails outright.")
     p.add_argument("--build-dir", default=os.environ.get("BUILD_DIR", "build"),
                    help="where hpcab-judge and hpcab-runner are (default: $BUILD_DIR or build)")
+    p.add_argument("--judge-config", default=None,
+                   help="JSON settings file for the judge (docs/operations.md), e.g. "
+                        '{"min_call_ms": 5} to measure timed sizes chosen by time; '
+                        "default: the judge's defaults")
     p.add_argument("--kernels", default=",".join(DEFAULT_KERNELS),
                    help="A/A kernels, comma separated (default: %(default)s: one per track)")
     p.add_argument("--aa", type=int, default=12,
@@ -498,7 +505,10 @@ def run(args):
     judge = None
     try:
         log(f"== validity: starting a private judge ({args.judge_bin})")
-        judge = Judge(args.judge_bin, tmp)
+        if args.judge_config and not os.path.isfile(args.judge_config):
+            raise Fatal(f"--judge-config {args.judge_config}: no such file")
+        judge = Judge(args.judge_bin, tmp,
+                      os.path.abspath(args.judge_config) if args.judge_config else None)
         health = judge.request("GET", "/health")
         log(f"judge at {judge.url}: {health.get('machine')}")
         return bench(args, judge, health, machine, tmp, t_start)
