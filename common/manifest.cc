@@ -524,10 +524,14 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
   return m;
 }
 
-Result<uint64_t> data_bytes(const Manifest& m, const SymbolTable& sizes, Precision p) {
+namespace {
+
+Result<uint64_t> array_bytes(const Manifest& m, const SymbolTable& sizes, Precision p,
+                             bool outputs_only) {
   SymbolTable syms = m.symbols(sizes);
   uint64_t total = 0;
   for (const auto& a : m.arrays) {
+    if (outputs_only && !a.is_output()) continue;
     uint64_t n = dtype_size(a.dtype(p));
     for (const auto& d : a.shape) {
       auto val = d.eval(syms);
@@ -539,6 +543,16 @@ Result<uint64_t> data_bytes(const Manifest& m, const SymbolTable& sizes, Precisi
     total += n;
   }
   return total;
+}
+
+}  // namespace
+
+Result<uint64_t> data_bytes(const Manifest& m, const SymbolTable& sizes, Precision p) {
+  return array_bytes(m, sizes, p, /*outputs_only=*/false);
+}
+
+Result<uint64_t> output_bytes(const Manifest& m, const SymbolTable& sizes, Precision p) {
+  return array_bytes(m, sizes, p, /*outputs_only=*/true);
 }
 
 Result<std::vector<Manifest>> load_corpus(const fs::path& root) {

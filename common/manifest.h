@@ -92,5 +92,7 @@ Result<std::vector<Manifest>> load_corpus(const std::filesystem::path& root);
 
 // Bytes of all arrays at `sizes` in precision `p`.
 Result<uint64_t> data_bytes(const Manifest& m, const SymbolTable& sizes, Precision p);
+// Bytes of the output arrays only (what the runner copies out and saves after each call).
+Result<uint64_t> output_bytes(const Manifest& m, const SymbolTable& sizes, Precision p);
 
 }  // namespace hpcab

@@ -11,10 +11,6 @@ using json = nlohmann::json;
 
 namespace {
 
-ApiError bad_request(std::string message) {
-  return ApiError{ErrorKind::kBadRequest, std::move(message)};
-}
-
 ApiError judge_fault(std::string message) {
   return ApiError{ErrorKind::kJudgeFault, std::move(message)};
 }

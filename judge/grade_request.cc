@@ -19,10 +19,6 @@ using json = nlohmann::json;
 
 namespace {
 
-ApiError bad_request(std::string message) {
-  return ApiError{ErrorKind::kBadRequest, std::move(message)};
-}
-
 // Resolves `rel` inside `root`; nullopt when it escapes (.., symlinks) or does not exist.
 std::optional<fs::path> inside_dir(const std::string& root, const std::string& rel) {
   std::error_code ec;

@@ -76,4 +76,8 @@ ApiError judge_fault(const std::string& route, const std::string& kernel, const 
                    {"detail", what}}};
 }
 
+ApiError bad_request(std::string message) {
+  return ApiError{ErrorKind::kBadRequest, std::move(message)};
+}
+
 }  // namespace hpcab::judge

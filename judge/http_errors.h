@@ -58,6 +58,9 @@ struct ApiError {
 // UTF-8 in a message or an extra field (client bytes quoted back) is replaced, not fatal.
 HttpResponse error_response(const ApiError& error);
 
+// A 400 with `message`: the commonest refusal of a request's content.
+ApiError bad_request(std::string message);
+
 // The 500 of a grade or baseline job that threw (docs/api.md "Status codes"): `error` says
 // what failed, with verdict judge_error and harness_fault true like a judge_error grade, plus
 // `route` and `kernel` so the client can tell which request it answers.

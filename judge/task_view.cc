@@ -16,10 +16,6 @@ using json = nlohmann::json;
 
 namespace {
 
-ApiError bad_request(std::string message) {
-  return ApiError{ErrorKind::kBadRequest, std::move(message)};
-}
-
 std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});

@@ -6,10 +6,6 @@ namespace hpcab::judge {
 
 namespace {
 
-std::string tail(const std::string& s, std::size_t n) {
-  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
-}
-
 // A build that could not run at all: which of the judge's resources failed.
 RunFailure build_fault(const std::string& what, const Error& e) {
   Resource r = Resource::kCompiler;

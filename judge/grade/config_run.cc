@@ -85,20 +85,6 @@ MaybeFailure start_session(RunContext& ctx, const std::string& role, bool candid
   return std::nullopt;
 }
 
-uint64_t output_bytes(const Manifest& m, Precision p, const SymbolTable& sizes) {
-  uint64_t total = 0;
-  SymbolTable syms = m.symbols(sizes);
-  for (const auto& a : m.arrays) {
-    if (!a.is_output()) continue;
-    uint64_t n = dtype_size(a.dtype(p));
-    for (const auto& e : a.shape) {
-      n *= static_cast<uint64_t>(std::max<int64_t>(0, e.eval(syms).value()));
-    }
-    total += n;
-  }
-  return total;
-}
-
 // Which calls are checked: every one when outputs are small; otherwise the last and three
 // chosen with a CSPRNG. The choice stays in the judge: the runner saves outputs on every call
 // (post 1), so nothing the candidate can observe depends on it.
@@ -335,7 +321,7 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
     out.failure = f;
     return out;
   }
-  const uint64_t out_bytes = output_bytes(ctx.m, ctx.precision, plan.sizes);
+  const uint64_t out_bytes = output_bytes(ctx.m, plan.sizes, ctx.precision).value();
   // The runner copies the outputs out (read + write) before it answers: part of the judge's
   // view of every call, so part of the allowance (at 1 GB/s when the bandwidth is unknown).
   const double bw = ctx.bandwidth ? ctx.bandwidth->at(2 * out_bytes) : 0;

@@ -136,21 +136,6 @@ class SandboxRunnerChannel : public RunnerChannel {
   std::set<pid_t> infrastructure_;
 };
 
-uint64_t output_bytes(const Manifest& m, Precision p, const SymbolTable& sizes) {
-  uint64_t total = 0;
-  SymbolTable syms = m.symbols(sizes);
-  for (const auto& a : m.arrays) {
-    if (!a.is_output()) continue;
-    uint64_t n = dtype_size(a.dtype(p));
-    for (const auto& e : a.shape) {
-      auto v = e.eval(syms);
-      n *= static_cast<uint64_t>(std::max<int64_t>(0, v ? *v : 0));
-    }
-    total += n;
-  }
-  return total;
-}
-
 // The session dir: the library and the manifest (the loader checks folder == id), so the
 // corpus directory is never mounted and its permissions do not matter. Readable by the
 // sandbox's unprivileged uid whatever the judge's umask.
@@ -224,8 +209,11 @@ Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const Runne
   // Short sleeps while waiting for the runner must stay short (the default 50 us timer slack
   // would dominate them).
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-  return std::unique_ptr<RunnerChannel>(std::make_unique<SandboxRunnerChannel>(
-      std::move(*proc), dir, output_bytes(m, spec.precision, spec.sizes), &m));
+  // Unknown (an extent that does not evaluate) counts as none: the io-fault check then asks
+  // only for the margin.
+  const auto out = output_bytes(m, spec.sizes, spec.precision);
+  return std::unique_ptr<RunnerChannel>(
+      std::make_unique<SandboxRunnerChannel>(std::move(*proc), dir, out ? *out : 0, &m));
 }
 
 double SystemClock::now_unix() {

@@ -11,14 +11,6 @@ namespace hpcab::judge {
 
 namespace proto = runner_protocol;
 
-namespace {
-
-std::string tail(const std::string& s, std::size_t n) {
-  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
-}
-
-}  // namespace
-
 RunnerSession::RunnerSession(std::unique_ptr<RunnerChannel> channel, Clock* clock, std::string role,
                              bool candidate, SessionLimits limits)
     : channel_(std::move(channel)),

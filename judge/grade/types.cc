@@ -48,6 +48,10 @@ const char* resource_name(Resource r) {
   return "internal";
 }
 
+std::string tail(const std::string& s, std::size_t n) {
+  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
+}
+
 RunFailure judge_fault(Resource r, const std::string& detail) {
   RunFailure f;
   f.verdict = Verdict::kJudgeError;

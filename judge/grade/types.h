@@ -58,6 +58,9 @@ RunFailure judge_fault(Resource r, const std::string& detail);
 
 using MaybeFailure = std::optional<RunFailure>;
 
+// The last `n` bytes of a log for a detail ("..." in front when cut).
+std::string tail(const std::string& s, std::size_t n);
+
 // What one configuration runs (the plan stage makes these; the configuration run executes
 // them).
 struct ConfigPlan {
