@@ -322,10 +322,12 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
     return out;
   }
   const uint64_t out_bytes = output_bytes(ctx.m, plan.sizes, ctx.precision).value();
-  // The runner copies the outputs out (read + write) before it answers: part of the judge's
-  // view of every call, so part of the allowance (at 1 GB/s when the bandwidth is unknown).
-  const double bw = ctx.bandwidth ? ctx.bandwidth->at(2 * out_bytes) : 0;
-  const double copy_ns = 2.0 * static_cast<double>(out_bytes) / (bw > 0 ? bw : 1e9) * 1e9;
+  // The runner copies the inputs in right before the call and the outputs out right after it
+  // (read + write each): part of the judge's view of every call, so part of the allowance (at
+  // 1 GB/s when the bandwidth is unknown).
+  const uint64_t moved = data_bytes(ctx.m, plan.sizes, ctx.precision).value();
+  const double bw = ctx.bandwidth ? ctx.bandwidth->at(2 * moved) : 0;
+  const double copy_ns = 2.0 * static_cast<double>(moved) / (bw > 0 ? bw : 1e9) * 1e9;
   for (auto* s : {sides.cand.get(), sides.base.get(), sides.oracle.get()}) {
     if (s) s->set_copy_ns(copy_ns);
   }

@@ -199,14 +199,25 @@ int main(int argc, char** argv) {
         if (cmd.dist == "normal") spec.distribution = Distribution::kNormal;
         if (cmd.dist == "lognormal") spec.distribution = Distribution::kLognormal;
         if (auto st = regenerate_draw(*m, spec, *draw); !st) return fail(setup, st.error().message);
+        // The draw's inputs are kept in the snapshot and hidden from the kernel until "go": the
+        // arrays it can see hold a poison pattern meanwhile, so a helper thread cannot compute
+        // the next answer from them between calls (outside the clock). Honest code sees the
+        // real inputs when it is called.
         for (auto& [name, copy] : snapshot) {
-          std::memcpy(copy.data(), draw->arrays.at(name).data(), copy.nbytes());
+          NdArray& visible = draw->arrays.at(name);
+          std::memcpy(copy.data(), visible.data(), copy.nbytes());
+          std::memset(visible.data(), 0xff, visible.nbytes());
         }
         std::memset(workspace.data(), 0, workspace.nbytes());
         reply(proto::ready_reply());
         break;
       }
       case proto::Command::Verb::kGo: {
+        // The inputs appear right before the clock starts (the judge's allowance covers the
+        // copy): nothing the kernel left running could have used them earlier.
+        for (const auto& [name, copy] : snapshot) {
+          std::memcpy(draw->arrays.at(name).data(), copy.data(), copy.nbytes());
+        }
         const int64_t t0 = now_ns();
         (*call)(*draw, workspace.nbytes() == 0 ? nullptr : workspace.as<uint8_t>(),
                 static_cast<int64_t>(workspace.nbytes()));
