@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "common/build_info.h"
+#include "judge/grade/baseline_choice.h"
 
 namespace hpcab::judge {
 
@@ -249,6 +250,11 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (bandwidth_file.empty()) bandwidth_file = (fs::path(state_dir) / "bandwidth.json").string();
   if (clock_audit_slack_ns < 0 || clock_audit_fraction < 0) {
     return Error{"clock_audit_slack_ns and clock_audit_fraction must be >= 0"};
+  }
+  for (const auto& [track, spec] : track_baseline) {
+    if (auto o = baseline_options(spec); !o) {
+      return Error{"track_baseline." + track + ": " + o.error().message};
+    }
   }
   if (min_call_ms < 0 || min_call_ms > 60000) {
     return Error{"min_call_ms must be from 0 (off) to 60000"};

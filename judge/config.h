@@ -62,9 +62,11 @@ struct JudgeConfig {
   // once per kernel, precision, baseline build and machine; cached in the database). The public
   // configuration of a request naming no preset runs at those sizes ("preset": "timed"); hidden
   // timed configurations are drawn around them (each size symbol times a secret factor in
-  // [1 - hidden_size_jitter, 1 + hidden_size_jitter]). 0: the presets and the fuzzed ranges
-  // are timed as they are.
-  double min_call_ms = 0;
+  // [1 - hidden_size_jitter, 1 + hidden_size_jitter]); the hidden preset correctness draws are
+  // then left out (the timed configurations are checked at the timed sizes). 0: the presets and
+  // the fuzzed ranges are timed as they are. 5 ms: the shortest call at which the validity
+  // benchmark's goals held on a 2-core VM (docs/grading.md "Measured validity").
+  double min_call_ms = 5;
   double hidden_size_jitter = 0.15;
   int calibration_calls = 5;      // timed calls per measurement of the search
   int submit_fuzzed_configs = 2;  // secret fuzzed sizes timed on /submit, besides the preset
@@ -98,8 +100,12 @@ struct JudgeConfig {
   uint64_t bandwidth_floor_dram_bytes = uint64_t{32} << 20;
   std::string bandwidth_file;       // <state_dir>/bandwidth.json: measured once per machine
   double memory_bandwidth_gbs = 0;  // > 0: use this flat figure instead of measuring
+  // Credited baseline per track: a name, or "a,b" for the fastest of them on this machine at
+  // the timed sizes (SPEC §11: scientific is the fastest of c, c-autopar and numba-parallel;
+  // numba-parallel joins when Python baselines exist). GCC's auto-parallelized gemm alone was
+  // 67x slower than plain reference.c at 5 ms calls, crediting the reference itself 15x.
   std::map<std::string, std::string> track_baseline = {{"loop_level_reasoning", "c"},
-                                                       {"scientific_computing", "c-autopar"},
+                                                       {"scientific_computing", "c,c-autopar"},
                                                        {"machine_learning", "c"}};
 
   // Scheduling

@@ -8,6 +8,7 @@
 #include "common/hmac.h"
 #include "common/inputs.h"
 #include "common/stats.h"
+#include "judge/grade/baseline_choice.h"
 #include "judge/grade/build_stage.h"
 #include "judge/grade/config_run.h"
 #include "judge/grade/plan.h"
@@ -77,6 +78,7 @@ struct Grader::State {
   std::map<std::string, double> phases;
   std::optional<RunContext> run;  // once the slot and the scratch dir are held
   json calibration;               // the timed sizes used (null without calibration)
+  json baseline_choice;           // how the fastest of several baselines was chosen, or null
 };
 
 namespace {
@@ -149,9 +151,27 @@ const Manifest* Grader::kernel(const std::string& id) const {
   return nullptr;
 }
 
-std::string Grader::baseline_name(const Manifest& m) const {
+std::vector<std::string> Grader::baseline_options(const Manifest& m) const {
   auto it = config_.track_baseline.find(m.track);
-  return it == config_.track_baseline.end() ? "c" : it->second;
+  if (it == config_.track_baseline.end()) return {"c"};
+  return judge::baseline_options(it->second).value();  // JudgeConfig::finalize checked it
+}
+
+std::string Grader::chosen_baseline(const Manifest& m, Precision p) const {
+  const auto options = baseline_options(m);
+  if (options.size() == 1) return options[0];
+  std::lock_guard lock(chosen_mu_);  // never held across a measurement: /task reads it
+  auto it = chosen_.find(m.id + "|" + std::string(precision_name(p)));
+  return it == chosen_.end() ? "" : it->second;
+}
+
+std::string Grader::baseline_name(const Manifest& m) const {
+  const auto options = baseline_options(m);
+  if (options.size() == 1) return options[0];
+  for (Precision p : {Precision::kFp64, Precision::kFp32}) {
+    if (auto c = chosen_baseline(m, p); !c.empty()) return c;
+  }
+  return describe_baselines(options);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,11 +192,12 @@ json Grader::grade(const GradeRequest& req) {
            {},
            {},
            std::nullopt,
+           nullptr,
            nullptr};
   st.outcome.submit = st.plan.submit;
-  st.outcome.baseline = baseline_name(m);
   st.outcome.excluded = st.plan.excluded;
   build(st);
+  if (!st.outcome.stopped) choose_baseline(st);
   if (!st.outcome.stopped && config_.min_call_ms > 0) calibrate(st);
   if (!st.outcome.stopped && !st.plan.submit) cached_baseline(st);
   if (!st.outcome.stopped) {
@@ -214,8 +235,81 @@ json Grader::grade(const GradeRequest& req) {
 void Grader::build(State& st) {
   Phase phase(*fx_.clock, st.phases, "build");
   st.outcome.stopped =
-      build_stage(*fx_.compiler, *fx_.scratch, st.req, st.m, st.outcome.baseline, st.libs);
+      build_stage(*fx_.compiler, *fx_.scratch, st.req, st.m, baseline_options(st.m), st.libs);
   st.outcome.build_ok = !st.libs.candidate.empty();
+}
+
+// The credited baseline. One option: it. Several: each timed alone at the same sizes (the
+// first option's calibrated timed sizes, or the public sizes without calibration), the least
+// median wins; chosen once per (kernel, precision, builds) and kept while the judge runs, so
+// every grade of a kernel is credited against the same code.
+void Grader::choose_baseline(State& st) {
+  const auto& options = st.libs.options;
+  auto use = [&st](const BuiltLibraries::Option& o) {
+    st.outcome.baseline = o.name;
+    st.libs.baseline = o.library;
+    st.libs.baseline_hash = o.hash;
+  };
+  if (options.size() == 1) {
+    use(options[0]);
+    return;
+  }
+  Phase phase(*fx_.clock, st.phases, "choose baseline");
+  const std::string precision(precision_name(st.precision));
+  std::string memo = st.m.id + "|" + precision;
+  for (const auto& o : options) memo += "|" + o.hash;
+  std::lock_guard lock(choice_mu_);  // one choice at a time; the others wait for it
+  auto it = choices_.find(memo);
+  if (it == choices_.end()) {
+    std::map<std::string, double> medians;
+    SymbolTable at = st.plan.sizes;
+    std::string where = "the public sizes";
+    if (config_.min_call_ms > 0) {
+      auto c =
+          timed_sizes(st.m, st.precision, options[0].name, options[0].library, options[0].hash);
+      if (!c) {
+        st.outcome.stopped = judge_fault(
+            Resource::kInternal, "judge fault: calibrating the timed sizes: " + c.error().message);
+        return;
+      }
+      at = c->sizes;
+      medians[options[0].name] = c->baseline_ns;
+      where = "the timed sizes of " + options[0].name;
+    }
+    std::vector<std::string> names;
+    for (const auto& o : options) {
+      names.push_back(o.name);
+      if (medians.count(o.name)) continue;
+      auto ns = measure_alone(st.m, st.precision, o.name, o.library,
+                              calibration_plan(st.m, precision, o.name, at, "choose|" + o.name));
+      if (!ns) {
+        st.outcome.stopped = judge_fault(
+            Resource::kInternal, "judge fault: choosing the baseline: " + ns.error().message);
+        return;
+      }
+      medians[o.name] = median(*ns);
+    }
+    const std::string best = fastest_baseline(names, medians);
+    if (best.empty()) {
+      st.outcome.stopped = judge_fault(Resource::kInternal,
+                                       "judge fault: choosing the baseline: no option was timed");
+      return;
+    }
+    json timed = json::object();
+    for (const auto& [k, v] : medians) timed[k] = v;
+    it = choices_
+             .emplace(memo, json{{"rule", "the least median call, timed alone at " + where},
+                                 {"options", names},
+                                 {"median_ns", timed},
+                                 {"chosen", best}})
+             .first;
+    std::lock_guard named(chosen_mu_);
+    chosen_[st.m.id + "|" + precision] = best;
+  }
+  st.baseline_choice = it->second;
+  for (const auto& o : options) {
+    if (o.name == it->second["chosen"].get<std::string>()) use(o);
+  }
 }
 
 // /score compares against cached baseline samples (measured now if missing, which takes the
@@ -237,6 +331,25 @@ void Grader::cached_baseline(State& st) {
   }
   st.cached_base_ns.assign((*cached)->ns.begin(), (*cached)->ns.end());
   st.outcome.baseline_protocol = "cached: " + (*cached)->protocol;
+}
+
+// `calibration_calls` timed calls of a baseline alone at `sizes`, on draws of the "score" key
+// domain (not any grade's hidden ones), sequential baselines on one core.
+ConfigPlan Grader::calibration_plan(const Manifest& m, const std::string& precision,
+                                    const std::string& base, const SymbolTable& sizes,
+                                    const std::string& what) const {
+  ConfigPlan plan;
+  plan.kind = ConfigPlan::Kind::kBaseline;
+  plan.label = "calibration";
+  plan.sizes = sizes;
+  const std::string tag = m.id + "|" + precision + "|" + what;
+  for (int k = 0; k < config_.calibration_calls; ++k) {
+    plan.seeds.push_back(derive_seed(key_, "score", tag + "|call" + std::to_string(k)));
+  }
+  plan.warm_seed = derive_seed(key_, "score", tag + "|warm");
+  plan.check = false;
+  plan.cand_threads = base == "c" ? 1 : 0;
+  return plan;
 }
 
 // Timed sizes chosen by time: found once per (kernel, precision, baseline build, machine,
@@ -263,18 +376,9 @@ Result<Calibration> Grader::timed_sizes(const Manifest& m, Precision p, const st
   }
   int serial = 0;
   auto measure = [&](const SymbolTable& sizes) -> Result<double> {
-    ConfigPlan plan;
-    plan.kind = ConfigPlan::Kind::kBaseline;
-    plan.label = "calibration";
-    plan.sizes = sizes;
-    const std::string tag = m.id + "|" + precision + "|calibrate" + std::to_string(serial++);
-    for (int k = 0; k < config_.calibration_calls; ++k) {
-      plan.seeds.push_back(derive_seed(key_, "score", tag + "|call" + std::to_string(k)));
-    }
-    plan.warm_seed = derive_seed(key_, "score", tag + "|warm");
-    plan.check = false;
-    plan.cand_threads = base == "c" ? 1 : 0;
-    auto ns = measure_alone(m, p, base, library, plan);
+    auto ns = measure_alone(
+        m, p, base, library,
+        calibration_plan(m, precision, base, sizes, "calibrate" + std::to_string(serial++)));
     if (!ns) return ns.error();
     return median(*ns);
   };
@@ -307,8 +411,9 @@ void Grader::calibrate(State& st) {
 
 std::optional<SymbolTable> Grader::cached_timed_sizes(const Manifest& m, Precision p) const {
   if (config_.min_call_ms <= 0) return std::nullopt;
-  const std::string prefix =
-      m.id + "|" + std::string(precision_name(p)) + "|" + baseline_name(m) + "|";
+  const std::string base = chosen_baseline(m, p);
+  if (base.empty()) return std::nullopt;
+  const std::string prefix = m.id + "|" + std::string(precision_name(p)) + "|" + base + "|";
   std::lock_guard lock(calibration_mu_);
   for (const auto& [k, c] : calibrations_) {
     if (k.rfind(prefix, 0) == 0) return c.sizes;
@@ -433,6 +538,7 @@ json Grader::finish(State& st) {
   }
   rc.machine = machine_;
   rc.calibration = st.calibration;
+  rc.baseline_choice = st.baseline_choice;
   rc.rules = {{"test", "one-sided Mann-Whitney per configuration"},
               {"alpha", config_.alpha},
               {"equivalence_margin", config_.equivalence_margin},
@@ -497,7 +603,8 @@ Result<json> Grader::baseline_times_at(const Manifest& m, const std::string& pre
                  {"preset", preset},
                  {"precision", precision_text},
                  {"baselines", json::object()}};
-  std::set<std::string> names = {baseline_name(m), "c"};
+  std::set<std::string> names = {"c"};
+  for (const auto& o : baseline_options(m)) names.insert(o);
   std::string protocol;
   for (const auto& name : names) {
     auto built = build_reference(*fx_.compiler, *fx_.scratch, m, name);

@@ -103,7 +103,8 @@ class Grader : public GradeService {
 
   const Manifest* kernel(const std::string& id) const override;
   const std::vector<Manifest>& corpus() const override { return corpus_; }
-  // The baseline a kernel is credited against (per track, SPEC §11).
+  // The baseline a kernel is credited against (per track, SPEC §11): its name, the one chosen
+  // when the track names several (once this judge has chosen), else "the fastest of a, b".
   std::string baseline_name(const Manifest& m) const override;
   // The graded answer (always a JSON object for a 200 response); records it in the store.
   // The pipeline (docs/grading.md): plan, build, configuration runs (runner sessions),
@@ -142,6 +143,13 @@ class Grader : public GradeService {
   Result<Calibration> timed_sizes(const Manifest& m, Precision p, const std::string& base,
                                   const std::string& library, const std::string& hash);
   void calibrate(State& st);
+  void choose_baseline(State& st);
+  ConfigPlan calibration_plan(const Manifest& m, const std::string& precision,
+                              const std::string& base, const SymbolTable& sizes,
+                              const std::string& what) const;
+  std::vector<std::string> baseline_options(const Manifest& m) const;
+  // The track's baseline for (m, p): its only option, or the chosen one; empty before a choice.
+  std::string chosen_baseline(const Manifest& m, Precision p) const;
 
   const JudgeConfig& config_;
   std::vector<Manifest> corpus_;
@@ -153,6 +161,10 @@ class Grader : public GradeService {
   BandwidthTable bandwidth_;
   mutable std::mutex calibration_mu_;
   std::map<std::string, Calibration> calibrations_;  // kernel|precision|baseline|hash
+  mutable std::mutex choice_mu_;
+  std::map<std::string, nlohmann::json> choices_;  // kernel|precision|option hashes: the choice
+  mutable std::mutex chosen_mu_;
+  std::map<std::string, std::string> chosen_;  // kernel|precision: the latest chosen name
 };
 
 }  // namespace hpcab::judge

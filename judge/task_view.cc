@@ -123,7 +123,10 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
        {"abi_doc", kAbiDoc},
        {"goal", "Make " + abi_symbol(*m, *p) + " faster than the '" + base +
                     "' baseline (reference.c" +
-                    (base == "c-autopar" ? " with automatic parallelization" : ", sequential") +
+                    (base == "c-autopar" ? " with automatic parallelization"
+                     : base == "c"       ? ", sequential"
+                                         : " sequential or auto-parallelized, whichever is faster "
+                                           "on this judge") +
                     ") while matching reference_numpy within rtol/atol on every output. POST "
                     "/score to iterate on the public inputs; POST /submit once for the final, "
                     "recorded answer graded on hidden inputs."}});

@@ -30,7 +30,8 @@ Result<BuildResult> build_reference(Compiler& compiler, ScratchFs& files, const 
 }
 
 MaybeFailure build_stage(Compiler& compiler, ScratchFs& files, const GradeRequest& req,
-                         const Manifest& m, const std::string& baseline, BuiltLibraries& out) {
+                         const Manifest& m, const std::vector<std::string>& baselines,
+                         BuiltLibraries& out) {
   if (req.library_path) {
     out.candidate = *req.library_path;
     auto bytes = files.read(out.candidate);
@@ -54,15 +55,19 @@ MaybeFailure build_stage(Compiler& compiler, ScratchFs& files, const GradeReques
   auto oracle = build_reference(compiler, files, m, "c");
   if (!oracle) return build_fault("reference.c does not build on this judge", oracle.error());
   out.oracle = oracle->library;
-  if (baseline == "c") {
-    out.baseline = oracle->library;
-    out.baseline_hash = oracle->hash;
-    return std::nullopt;
+  for (const auto& name : baselines) {
+    if (name == "c") {
+      out.options.push_back({name, oracle->library, oracle->hash});
+      continue;
+    }
+    auto base = build_reference(compiler, files, m, name);
+    if (!base) return build_fault("reference.c does not build on this judge", base.error());
+    out.options.push_back({name, base->library, base->hash});
   }
-  auto base = build_reference(compiler, files, m, baseline);
-  if (!base) return build_fault("reference.c does not build on this judge", base.error());
-  out.baseline = base->library;
-  out.baseline_hash = base->hash;
+  if (out.options.size() == 1) {
+    out.baseline = out.options[0].library;
+    out.baseline_hash = out.options[0].hash;
+  }
   return std::nullopt;
 }
 

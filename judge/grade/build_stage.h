@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "common/manifest.h"
 #include "judge/grade/effects.h"
@@ -16,13 +17,21 @@ namespace hpcab::judge {
 struct BuiltLibraries {
   std::string candidate, baseline, oracle;  // .so paths
   std::string baseline_hash;                // the baseline build's cache key
-  std::string content_hash;                 // the candidate's
-  std::string build_log;                    // the candidate's compiler output
+  // Every baseline option's build, in the track's order: {name, .so path, cache key}. With one
+  // option `baseline` is it; with several, `baseline` stays empty until the grader has chosen.
+  struct Option {
+    std::string name, library, hash;
+  };
+  std::vector<Option> options;
+  std::string content_hash;  // the candidate's
+  std::string build_log;     // the candidate's compiler output
 };
 
-// nullopt when everything built; `out` is filled as far as it got.
+// nullopt when everything built; `out` is filled as far as it got. `baselines`: the track's
+// options (judge/grade/baseline_choice.h), each built.
 MaybeFailure build_stage(Compiler& compiler, ScratchFs& files, const GradeRequest& request,
-                         const Manifest& m, const std::string& baseline, BuiltLibraries& out);
+                         const Manifest& m, const std::vector<std::string>& baselines,
+                         BuiltLibraries& out);
 
 // reference.c built as `flavor` ("c", "c-autopar"); the judge's fault when it fails.
 Result<BuildResult> build_reference(Compiler& compiler, ScratchFs& files, const Manifest& m,

@@ -44,7 +44,8 @@ ConfigPlan plan_baseline(const JudgeConfig& config, const Manifest& m, const std
 // Timed sizes chosen by time: the public configuration of a request that named no preset
 // (`explicit_preset` false) moves to the calibrated `sizes` ("timed", stable per kernel, so an
 // agent's iterations compare), and every hidden timed configuration to its secret jitter around
-// them, never to the small fuzzed ranges.
+// them, never to the small fuzzed ranges. Hidden preset draws are dropped: the checked timed
+// configurations are the correctness case at the timed size.
 void apply_calibration(GradePlan& g, const JudgeConfig& config, const Manifest& m, Precision p,
                        const SymbolTable& sizes, bool explicit_preset, const std::string& key,
                        const std::string& precision);

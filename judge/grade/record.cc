@@ -72,6 +72,7 @@ json response_json(const GradeResult& g, const RecordContext& c) {
     if (c.preset != "timed") cal.erase("sizes");
     r["calibration"] = cal;
   }
+  if (!c.baseline_choice.is_null()) r["baseline_choice"] = c.baseline_choice;
   json excluded = json::array();
   for (const auto& e : g.excluded) {
     // A hidden configuration's reason would name its secret sizes.

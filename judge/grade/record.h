@@ -30,6 +30,7 @@ struct RecordContext {
   std::vector<TimedConfig> timed;                   // their samples are recorded
   nlohmann::json rules = nlohmann::json::object();  // the credit rules that applied
   nlohmann::json calibration;                       // the timed sizes used, or null
+  nlohmann::json baseline_choice;  // the fastest of several baselines: medians and the choice
 };
 
 // The response body (always a JSON object, for a 200).

@@ -289,6 +289,7 @@ TEST(CrashConsistency, KillNineDuringSubmitsLosesNothingAndLeaksNothing) {
               {"hidden_presets", json::array()},
               {"submit_fuzzed_configs", 1},
               {"call_timeout_s", 20},
+              {"min_call_ms", 0},
               {"queue_depth", 4},
               {"server", {{"shutdown_grace_s", 20}}}};
   std::ofstream(root / "config.json") << cfg.dump();

@@ -274,17 +274,32 @@ class FakeLauncher : public RunnerLauncher {
  public:
   explicit FakeLauncher(FakeClock* clock) : clock_(clock) {}
   Script candidate, baseline, oracle;
+  std::map<std::string, Script> by_library;  // a baseline build's own script ("lib-c-autopar.so")
   std::optional<Error> fails;
-  std::function<void()> hook;      // runs on every launch (a test injects a throw here)
-  std::vector<std::string> roles;  // every launch, in order
-  std::vector<SymbolTable> sizes;  // ... and its sizes
+  std::function<void()> hook;          // runs on every launch (a test injects a throw here)
+  std::vector<std::string> roles;      // every launch, in order
+  std::vector<SymbolTable> sizes;      // ... and its sizes
+  std::vector<std::string> libraries;  // ... and its library
+  // Baselines timed alone (calibration, the choice of a baseline): they run in the candidate's
+  // role with a library that is not the submission.
+  int alone() const {
+    int n = 0;
+    for (std::size_t i = 0; i < roles.size(); ++i) {
+      n += roles[i] == "candidate" && libraries[i] != "lib-submission.so";
+    }
+    return n;
+  }
   Result<std::unique_ptr<RunnerChannel>> launch(const RunnerSpec& spec) override {
     roles.push_back(spec.role);
+    libraries.push_back(spec.library);
     if (hook) hook();
     if (fails) return *fails;
     // By library, not by role: a baseline measured alone runs in the candidate's role.
     const bool submission = spec.library == "lib-submission.so";
-    const Script& s = submission ? candidate : spec.role == "oracle" ? oracle : baseline;
+    const Script& s = submission                       ? candidate
+                      : spec.role == "oracle"          ? oracle
+                      : by_library.count(spec.library) ? by_library.at(spec.library)
+                                                       : baseline;
     sizes.push_back(spec.sizes);
     return std::unique_ptr<RunnerChannel>(std::make_unique<FakeChannel>(s, clock_, spec.sizes));
   }
@@ -305,6 +320,7 @@ class GraderTest : public ::testing::Test {
     config_.slots = {{0}};
     config_.scratch_dir = "/fake";
     config_.memory_bandwidth_gbs = 0;
+    config_.min_call_ms = 0;  // the presets' rules; the calibration tests turn it on
     // The baseline is 2 ms per call, the candidate 1 ms: an honest 2x.
     launcher_.baseline.call_ns = 2'000'000;
     launcher_.oracle.call_ns = 2'000'000;
@@ -571,6 +587,18 @@ TEST_F(GraderTest, TimedSizesAreChosenByTimeAndHiddenOnesDrawnAroundThem) {
     EXPECT_LE(h, n * 1.15 + 1) << c.config;
   }
   EXPECT_EQ(hidden_timed, config_.submit_fuzzed_configs);
+  // No hidden preset draw: the checked timed configurations are the case at the timed size.
+  for (const auto& c : store_.submissions[0].configs) {
+    EXPECT_EQ(c.config.rfind("hidden preset", 0), std::string::npos) << c.config;
+  }
+  for (const auto& m : corpus_) {
+    if (m.id != "s000") continue;
+    for (std::size_t i = 0; i < launcher_.roles.size(); ++i) {  // the oracle checks only
+      if (launcher_.roles[i] != "oracle") continue;
+      EXPECT_NE(launcher_.sizes[i].at("N"), m.presets.at("M").at("N"));
+    }
+  }
+  EXPECT_EQ(r["hidden_total"].get<int>(), config_.hidden_variants + config_.submit_fuzzed_configs);
   EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 1e-6);
   // Cached: a second grade searches nothing (the calibration's launches were baselines alone).
   ASSERT_EQ(store_.calibrations.size(), 1u);
@@ -598,6 +626,59 @@ TEST_F(GraderTest, AnExplicitPresetKeepsItsSizesForThePublicConfiguration) {
   EXPECT_EQ(j["preset"], "S");
   EXPECT_EQ(j["configs"][0]["sizes"]["N"], 32000);
   EXPECT_FALSE(j["calibration"].contains("sizes"));
+}
+
+// The scientific track's default: the fastest of c and c-autopar, chosen once, credited after.
+TEST_F(GraderTest, TheFastestOfSeveralBaselinesIsCredited) {
+  config_.track_baseline["scientific_computing"] = "c,c-autopar";
+  launcher_.by_library["lib-c-autopar.so"].call_ns = 4'000'000;  // c (the baseline script): 2 ms
+  json r = grade("submit", "gemm");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(r["baseline"], "c");
+  ASSERT_TRUE(r.contains("baseline_choice")) << r.dump();
+  EXPECT_EQ(r["baseline_choice"]["chosen"], "c");
+  EXPECT_DOUBLE_EQ(r["baseline_choice"]["median_ns"]["c-autopar"].get<double>(), 4e6);
+  EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 1e-9);  // against c's 2 ms, not c-autopar's 4
+  EXPECT_EQ(grader().baseline_name(*grader().kernel("gemm")), "c");
+  // Chosen once: the next grade measures no option alone.
+  const int alone = launcher_.alone();
+  EXPECT_GE(alone, 2);  // each option timed once
+  json again = grade("submit", "gemm");
+  EXPECT_EQ(again["baseline_choice"]["chosen"], "c");
+  EXPECT_EQ(launcher_.alone(), alone);
+}
+
+TEST_F(GraderTest, AFasterParallelBaselineIsChosenOverC) {
+  config_.track_baseline["scientific_computing"] = "c,c-autopar";
+  launcher_.by_library["lib-c-autopar.so"].call_ns = 1'500'000;
+  launcher_.candidate.call_ns = 750'000;
+  EXPECT_EQ(grader().baseline_name(*grader().kernel("gemm")), "the fastest of c, c-autopar");
+  json r = grade("submit", "gemm");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(r["baseline"], "c-autopar");
+  EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 1e-9);
+  EXPECT_NE(r["baseline_choice"]["rule"].get<std::string>().find("public sizes"),
+            std::string::npos);
+  ASSERT_EQ(store_.submissions.size(), 1u);
+  EXPECT_EQ(store_.submissions[0].baseline, "c-autopar");
+}
+
+TEST_F(GraderTest, WithCalibrationTheChoiceIsMadeAtTheTimedSizes) {
+  config_.track_baseline["scientific_computing"] = "c,c-autopar";
+  config_.min_call_ms = 4;
+  launcher_.baseline.ns_per_element = 1;
+  launcher_.oracle.ns_per_element = 1;
+  launcher_.by_library["lib-c-autopar.so"].ns_per_element = 0.25;
+  launcher_.candidate.ns_per_element = 0.125;
+  json r = grade("submit", "gemm");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(r["baseline_choice"]["chosen"], "c-autopar");
+  EXPECT_NE(r["baseline_choice"]["rule"].get<std::string>().find("timed sizes of c"),
+            std::string::npos);
+  // The timed sizes are then the chosen baseline's: its call lasts min_call_ms.
+  EXPECT_EQ(r["calibration"]["baseline"], "c-autopar");
+  EXPECT_GE(r["calibration"]["baseline_ns"].get<double>(), 4e6);
+  EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 1e-6);
 }
 
 TEST_F(GraderTest, WorkspaceOutOfRangeIsRejected) {

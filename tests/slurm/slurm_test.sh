@@ -91,7 +91,7 @@ write_arm() {
   # Small grades: the judge e2e tests' settings (tests/judge/judge_process.h).
   cat >"$work/judge.json" <<EOF
 {"bandwidth_file": "$build/test-bandwidth.json", "timed_calls": 5, "hidden_variants": 2,
- "submit_fuzzed_configs": 1, "call_timeout_s": 20}
+ "submit_fuzzed_configs": 1, "call_timeout_s": 20, "min_call_ms": 0}
 EOF
   cat >"$work/$name.env" <<EOF
 NAME=$name
