@@ -16,7 +16,8 @@ namespace hpcab::judge {
 // repeated name or a name outside the known baselines is an error.
 Result<std::vector<std::string>> baseline_options(const std::string& spec);
 
-// The option with the least median call among `medians` (ns), in `options` order: a tie goes to
+// The option with the least call time among `medians` (ns; the grader passes each option's
+// fastest call), in `options` order: a tie goes to
 // the earlier option, so `c` (sequential, the oracle's build) wins against an equal parallel
 // build. An option without a finite positive median is never chosen; empty if none has one.
 std::string fastest_baseline(const std::vector<std::string>& options,

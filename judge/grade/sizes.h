@@ -36,7 +36,7 @@ SymbolTable jittered_sizes(const Manifest& m, Precision p, const SymbolTable& ba
 
 struct Calibration {
   SymbolTable sizes;
-  double baseline_ns = 0;  // the measured median call at `sizes`
+  double baseline_ns = 0;  // the measured call at `sizes` (the fastest of calibration_calls)
   double t = 0;            // ladder position
   int measurements = 0;
   bool reached = false;  // false: the largest usable size is still below the target

@@ -140,11 +140,12 @@ struct Script {
   std::optional<std::string> post_reply;   // a post problem reported by the runner
   std::optional<std::string> go_reply;     // a forged reply to go
   bool io_error_on_save = false;           // the runner cannot save the outputs
-  bool io_confirmed = true;                // ... and the filesystem is really full
-  std::string extra_after_call;            // a process left running after the call
-  bool busy_thread = false;                // a thread that never goes to sleep
-  int64_t cpu_during_prep_ns = 0;          // a helper computing while the draw is made
-  double ns_per_element = 0;               // > 0: a call costs this times the product of sizes
+  std::vector<std::string>* save_log = nullptr;  // the tags of the calls it saved
+  bool io_confirmed = true;                      // ... and the filesystem is really full
+  std::string extra_after_call;                  // a process left running after the call
+  bool busy_thread = false;                      // a thread that never goes to sleep
+  int64_t cpu_during_prep_ns = 0;                // a helper computing while the draw is made
+  double ns_per_element = 0;  // > 0: a call costs this times the product of sizes
 };
 
 class FakeChannel : public RunnerChannel {
@@ -190,6 +191,7 @@ class FakeChannel : public RunnerChannel {
           break;
         }
         if (c.save) saved_[c.tag] = make_outputs(c.tag == "again");
+        if (c.save && s_.save_log) s_.save_log->push_back(c.tag);
         replies_.push_back(s_.post_reply.value_or(proto::posted_ok_reply()));
         break;
       case proto::Command::Verb::kPing:
@@ -637,7 +639,7 @@ TEST_F(GraderTest, TheFastestOfSeveralBaselinesIsCredited) {
   EXPECT_EQ(r["baseline"], "c");
   ASSERT_TRUE(r.contains("baseline_choice")) << r.dump();
   EXPECT_EQ(r["baseline_choice"]["chosen"], "c");
-  EXPECT_DOUBLE_EQ(r["baseline_choice"]["median_ns"]["c-autopar"].get<double>(), 4e6);
+  EXPECT_DOUBLE_EQ(r["baseline_choice"]["fastest_ns"]["c-autopar"].get<double>(), 4e6);
   EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 1e-9);  // against c's 2 ms, not c-autopar's 4
   EXPECT_EQ(grader().baseline_name(*grader().kernel("gemm")), "c");
   // Chosen once: the next grade measures no option alone.
@@ -679,6 +681,33 @@ TEST_F(GraderTest, WithCalibrationTheChoiceIsMadeAtTheTimedSizes) {
   EXPECT_EQ(r["calibration"]["baseline"], "c-autopar");
   EXPECT_GE(r["calibration"]["baseline_ns"].get<double>(), 4e6);
   EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 1e-6);
+}
+
+// Above check_all_bytes the last call and three others are checked (SPEC §5.5), but the
+// candidate saves every call's outputs, so it cannot tell which ones: only the oracle's runs
+// reveal the pick, and the oracle is trusted.
+TEST_F(GraderTest, LargeDrawsCheckFourCallsButTheCandidateSavesEvery) {
+  config_.check_all_bytes = 0;
+  config_.timed_calls = 40;
+  config_.timing_processes = 1;
+  std::vector<std::string> cand, oracle;
+  launcher_.candidate.save_log = &cand;
+  launcher_.oracle.save_log = &oracle;
+  json r = grade("score");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(cand.size(), 40u);
+  ASSERT_EQ(oracle.size(), 4u);
+  EXPECT_EQ(oracle.back(), "call39");  // the last call is always checked
+}
+
+TEST_F(GraderTest, SmallDrawsHaveEveryCallChecked) {
+  config_.timed_calls = 12;
+  config_.timing_processes = 1;
+  std::vector<std::string> cand;
+  launcher_.candidate.save_log = &cand;
+  json r = grade("score");  // s000 at S: 512 KB of arrays, under check_all_bytes
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(cand.size(), 12u);
 }
 
 TEST_F(GraderTest, WorkspaceOutOfRangeIsRejected) {
