@@ -336,8 +336,11 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
     out.failure = f;
     return out;
   }
-  for (auto* s : {sides.cand.get(), sides.base.get(), sides.oracle.get()}) {
-    if (s) s->finish();
+  {
+    PhaseTimer stopping(ctx, "stop runners");
+    for (auto* s : {sides.cand.get(), sides.base.get(), sides.oracle.get()}) {
+      if (s) s->finish();
+    }
   }
   // The baseline's reports stand as they are (trusted code, honest clock); its overshoot is the
   // noise the candidate's is judged against (judge/clock_audit.h).
