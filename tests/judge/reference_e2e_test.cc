@@ -39,7 +39,9 @@ void every_reference_passes(const json& settings, bool timed) {
       json r = judge.grade("submit", m.id, m.reference_c().string(), "c",
                            {{"precision", precision}, {"run_id", "reference-e2e"}});
       EXPECT_EQ(r.value("verdict", ""), "ok") << r.dump();
-      EXPECT_FALSE(r.value("suspect", true)) << r.value("detail", "");
+      EXPECT_FALSE(r.value("suspect", true))
+          << r.value("detail", "") << "\nconfigs: " << r.value("configs", json()).dump()
+          << "\ncalibration: " << r.value("calibration", json()).dump();
       EXPECT_TRUE(r.contains("submission_id"));
       EXPECT_EQ(r.contains("calibration"), timed) << r.dump();
       ++graded;
