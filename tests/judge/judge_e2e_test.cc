@@ -13,12 +13,15 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
 #include "common/hmac.h"
 #include "common/http_client.h"
 #include "common/process.h"
+#include "judge/proctree.h"
 #include "judge/store.h"
 #include "tests/judge/judge_process.h"
 #include "tests/judge/tls_test_util.h"
@@ -315,18 +318,29 @@ TEST(JudgeE2E, KillingARunnerMidGradeYieldsAVerdict) {
   auto pending = std::async(std::launch::async, [&j] {
     return j.grade("score", "s000", kSolutions + "/s000_infinite_loop.c");
   });
-  // Wait for the runner to exist, then kill it by hand.
+  // Wait for the runner to exist, then kill it by hand: this judge's own runner only (a
+  // host-wide match killed the runners of tests running beside it). The spinning candidate is
+  // the runner that is running (R) and has used a second of CPU; runners that are starting or
+  // paused (T) are left alone.
+  auto cpu_s = [](pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::istringstream rest(text.substr(text.rfind(')') + 2));
+    std::string field;
+    double ticks = 0;
+    for (int i = 3; i <= 15 && rest >> field; ++i) {
+      if (i >= 14) ticks += std::stod(field);  // utime, stime
+    }
+    return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+  };
   bool killed = false;
   for (int i = 0; i < 100 && !killed; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    ProcessOptions o;
-    // The spinning candidate is the runner that is running (R) and has used a second of CPU;
-    // runners that are starting or paused (T) are left alone.
-    o.argv = {"sh", "-c",
-              "pids=$(ps -eo pid,stat,time,args | awk '$2 ~ /^R/ && $3 != \"00:00:00\" && "
-              "/hpcab-runner/ && !/awk/ {print $1}'); [ -n \"$pids\" ] && kill -KILL $pids"};
-    auto r = run_process(o);
-    killed = r.ok() && r->exit_code == 0;
+    for (const auto& p : descendants(j.pid())) {
+      if (p.comm == "hpcab-runner" && p.state == 'R' && cpu_s(p.pid) >= 1.0) {
+        killed = ::kill(p.pid, SIGKILL) == 0 || killed;
+      }
+    }
   }
   ASSERT_TRUE(killed);
   ASSERT_EQ(pending.wait_for(std::chrono::seconds(30)), std::future_status::ready);
