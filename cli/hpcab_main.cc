@@ -107,6 +107,9 @@ int cmd_check(const fs::path& corpus, const std::vector<std::string>& ids, Check
   } else {
     fs::create_directories(options.work_dir);
   }
+  std::printf(
+      "memory check: the arrays of one call within %.4g MiB (a quarter of --memory-bytes)\n",
+      static_cast<double>(data_budget(options.memory_bytes)) / (1 << 20));
   std::printf("%-16s %-22s %-4s %9s  %s\n", "kernel", "track", "", "max_rel", "reason");
   std::fflush(stdout);
   int failed = 0;
@@ -242,6 +245,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
   check->add_flag("--no-lint", no_lint, "skip the degenerate-task linter");
+  check
+      ->add_option("--memory-bytes", options.memory_bytes,
+                   "the judge's memory_bytes: presets whose arrays exceed a quarter of it are "
+                   "listed, a preset S that does is a failure")
+      ->check(CLI::Range(uint64_t{1} << 20, uint64_t{1} << 50))
+      ->capture_default_str();
 
   auto* demo = app.add_subcommand("demo", "submit references and faster solutions to a judge");
   std::string judge_url = "http://127.0.0.1:8800";

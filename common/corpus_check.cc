@@ -96,15 +96,35 @@ std::string lint(const Manifest& m, const KernelCall& call, Precision p, uint64_
 
 Status check_presets_gradeable(const Manifest& m, std::vector<std::string>* out) {
   for (Precision p : m.precisions) {
-    for (const auto& [name, sizes] : m.presets) {
-      auto why = ungradeable_reason(m, p, sizes);
+    for (const char* name : kPresetNames) {
+      auto it = m.presets.find(name);
+      if (it == m.presets.end()) continue;
+      auto why = ungradeable_reason(m, p, it->second);
       if (!why) continue;
-      if (name == "S") {
+      if (it->first == "S") {
         return Error{"preset S is ungradeable at " + std::string(precision_name(p)) + " (" + *why +
                          "): no answer could be graded at the default size",
                      Errc::kInvalid};
       }
-      if (out) out->push_back(name + " " + std::string(precision_name(p)));
+      if (out) out->push_back(it->first + " " + std::string(precision_name(p)));
+    }
+  }
+  return Ok{};
+}
+
+Status check_presets_fit(const Manifest& m, uint64_t memory_bytes, std::vector<std::string>* out) {
+  for (Precision p : m.precisions) {
+    for (const char* name : kPresetNames) {
+      auto it = m.presets.find(name);
+      if (it == m.presets.end()) continue;
+      auto why = memory_shortfall(m, it->second, p, memory_bytes);
+      if (!why) continue;
+      if (it->first == "S") {
+        return Error{"preset S does not fit the memory limit (" + *why +
+                         "): no answer could be graded at the default size",
+                     Errc::kInvalid};
+      }
+      if (out) out->push_back(it->first + " " + std::string(precision_name(p)));
     }
   }
   return Ok{};
@@ -121,6 +141,10 @@ KernelCheck check_kernel(const Manifest& m, const CheckOptions& o) {
   };
   // 0. Every size a /submit must grade is gradeable (the others are excluded by the judge).
   if (auto st = check_presets_gradeable(m, &r.ungradeable_presets); !st) {
+    return fail(st.error().message);
+  }
+  // ... and fits the runner's memory (the others are refused or excluded by the judge).
+  if (auto st = check_presets_fit(m, o.memory_bytes, &r.oversized_presets); !st) {
     return fail(st.error().message);
   }
   fs::path work = o.work_dir / m.id;
@@ -283,6 +307,11 @@ std::string format_check_row(const KernelCheck& k) {
     std::string list;
     for (const auto& p : k.ungradeable_presets) list += (list.empty() ? "" : ", ") + p;
     row += "  (ungradeable presets, excluded from /submit: " + list + ")";
+  }
+  if (k.ok && !k.oversized_presets.empty()) {
+    std::string list;
+    for (const auto& p : k.oversized_presets) list += (list.empty() ? "" : ", ") + p;
+    row += "  (presets over the memory budget, excluded from /submit: " + list + ")";
   }
   return row;
 }

@@ -26,6 +26,9 @@ struct CheckOptions {
   bool lint = true;
   double build_timeout_s = 120;
   double python_timeout_s = 600;
+  // The memory limit of the judge's sandboxed runner (judge memory_bytes): a preset whose
+  // arrays do not fit a quarter of it (data_budget) cannot run there.
+  uint64_t memory_bytes = uint64_t{8} << 30;
 };
 
 struct KernelCheck {
@@ -38,12 +41,23 @@ struct KernelCheck {
   // Presets other than S that are ungradeable at a supported precision ("M fp64"): the judge
   // leaves them out of /submit (reported as excluded) and refuses them as the public preset.
   std::vector<std::string> ungradeable_presets;
+  // Presets other than S whose arrays do not fit the data budget of `memory_bytes` at a
+  // supported precision ("L fp64"): the judge refuses them as the public preset and leaves them
+  // out of /submit (reported as excluded).
+  std::vector<std::string> oversized_presets;
 };
 
 // The presets check (issue 13, "every reference passes its own grade"): preset S, the default
 // public and hidden-variant size, must be gradeable at every supported precision; an error
 // names the precision and the numbers. Other ungradeable presets are listed in `out`.
 Status check_presets_gradeable(const Manifest& m, std::vector<std::string>* out);
+
+// The memory check (issue 13): every preset's arrays, at every supported precision, against the
+// data budget of a runner limited to `memory_bytes` (a quarter of it, as the judge's calibration
+// uses). Preset S, the default public and hidden-variant size, must fit; an error names the
+// precision and the amounts. Other presets that do not fit are listed in `out`, per precision
+// from S to XL.
+Status check_presets_fit(const Manifest& m, uint64_t memory_bytes, std::vector<std::string>* out);
 
 KernelCheck check_kernel(const Manifest& m, const CheckOptions& options);
 

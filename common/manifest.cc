@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -545,6 +547,22 @@ Result<uint64_t> array_bytes(const Manifest& m, const SymbolTable& sizes, Precis
   return total;
 }
 
+// "8 KiB", "1.5 GiB": one decimal in the largest binary unit that keeps the value at least 1;
+// `round_up` so that an amount just over a limit never prints as equal to it.
+std::string binary_size(uint64_t bytes, bool round_up) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  std::size_t u = 0;
+  double v = static_cast<double>(bytes);
+  while (v >= 1024 && u + 1 < std::size(units)) {
+    v /= 1024;
+    ++u;
+  }
+  v = (round_up ? std::ceil(v * 10) : std::round(v * 10)) / 10;
+  char text[32];
+  std::snprintf(text, sizeof text, v == std::floor(v) ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return text;
+}
+
 }  // namespace
 
 Result<uint64_t> data_bytes(const Manifest& m, const SymbolTable& sizes, Precision p) {
@@ -553,6 +571,17 @@ Result<uint64_t> data_bytes(const Manifest& m, const SymbolTable& sizes, Precisi
 
 Result<uint64_t> output_bytes(const Manifest& m, const SymbolTable& sizes, Precision p) {
   return array_bytes(m, sizes, p, /*outputs_only=*/true);
+}
+
+std::optional<std::string> memory_shortfall(const Manifest& m, const SymbolTable& sizes,
+                                            Precision p, uint64_t memory_bytes) {
+  auto bytes = data_bytes(m, sizes, p);
+  if (!bytes) return bytes.error().message;
+  const uint64_t budget = data_budget(memory_bytes);
+  if (*bytes <= budget) return std::nullopt;
+  return binary_size(*bytes, /*round_up=*/true) + " of data at " + std::string(precision_name(p)) +
+         ", more than " + binary_size(budget, false) + " (a quarter of the " +
+         binary_size(memory_bytes, false) + " memory limit)";
 }
 
 Result<std::vector<Manifest>> load_corpus(const fs::path& root) {

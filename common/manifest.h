@@ -95,4 +95,16 @@ Result<uint64_t> data_bytes(const Manifest& m, const SymbolTable& sizes, Precisi
 // Bytes of the output arrays only (what the runner copies out and saves after each call).
 Result<uint64_t> output_bytes(const Manifest& m, const SymbolTable& sizes, Precision p);
 
+// The data budget of one call: a sandboxed runner holds the arrays, a snapshot of the inputs and
+// a copy of the outputs, besides its own code and heap, so the arrays of one call may take a
+// quarter of its memory limit (the address space of one runner process).
+inline constexpr uint64_t kDataShareOfMemory = 4;
+constexpr uint64_t data_budget(uint64_t memory_bytes) { return memory_bytes / kDataShareOfMemory; }
+
+// Why the arrays at `sizes` in precision `p` do not fit the data budget of a runner limited to
+// `memory_bytes`, naming both amounts; nullopt when they fit. Sizes whose bytes cannot be
+// evaluated (an overflow) do not fit either.
+std::optional<std::string> memory_shortfall(const Manifest& m, const SymbolTable& sizes,
+                                            Precision p, uint64_t memory_bytes);
+
 }  // namespace hpcab

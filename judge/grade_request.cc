@@ -180,6 +180,11 @@ ApiResult<ParsedGrade> parse_grade_body(std::string_view text, const std::string
         return bad_request("preset " + preset + " of '" + m->id + "' cannot be graded at " +
                            g.precision + " (" + *why + "): choose a smaller preset");
       }
+      if (auto why = memory_shortfall(*m, sizes->second, *p, rules.memory_bytes)) {
+        return bad_request("preset " + preset + " of '" + m->id +
+                           "' does not fit this judge's memory limit (" + *why +
+                           "): choose a smaller preset");
+      }
     }
   }
   auto run_id = str_field("run_id", "");

@@ -24,12 +24,13 @@ namespace hpcab::judge {
 
 // The parts of JudgeConfig the body checks read.
 struct GradeBodyRules {
-  int rank = 0;                            // this judge's rank: another one is a 421
-  int max_json_depth = 64;                 // deeper bodies are a 400
-  std::string input_mode = "any";          // source | library | any
-  bool has_shared_dir = false;             // "source_file" and "library" need one
-  std::size_t max_source_bytes = 1 << 20;  // an inline source over this is a 413
-  std::string default_preset = "S";        // the preset of a request that names none
+  int rank = 0;                               // this judge's rank: another one is a 421
+  int max_json_depth = 64;                    // deeper bodies are a 400
+  std::string input_mode = "any";             // source | library | any
+  bool has_shared_dir = false;                // "source_file" and "library" need one
+  std::size_t max_source_bytes = 1 << 20;     // an inline source over this is a 413
+  std::string default_preset = "S";           // the preset of a request that names none
+  uint64_t memory_bytes = uint64_t{8} << 30;  // a runner's memory limit: the public preset fits it
 };
 
 // Kernel id -> its manifest, or nullptr. Called only with ids that pass valid_kernel_name.
@@ -48,9 +49,10 @@ struct ParsedGrade {
 // The body checks in the order docs/api.md lists them: JSON (UTF-8, depth, syntax), an object,
 // rank (400 missing or malformed, 421 another judge's), kernel (400 not a string, 404 unknown),
 // language, precision, exactly one of source / source_file / library and the input mode, an
-// inline source's size (413), build tokens, workspace_bytes (evaluated at preset S), preset,
-// run_id and optimizer, tokens. The first failing check is the answer. Never throws; a value
-// is returned only when every check passed.
+// inline source's size (413), build tokens, workspace_bytes (evaluated at preset S), preset
+// (the public one, named or the default, must be gradeable at the precision and its arrays must
+// fit the data budget of `memory_bytes`), run_id and optimizer, tokens. The first failing check is
+// the answer. Never throws; a value is returned only when every check passed.
 ApiResult<ParsedGrade> parse_grade_body(std::string_view body, const std::string& route,
                                         const GradeBodyRules& rules, const KernelLookup& kernel);
 

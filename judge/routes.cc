@@ -35,6 +35,7 @@ GradeBodyRules grade_body_rules(const JudgeConfig& config) {
   rules.has_shared_dir = !config.shared_dir.empty();
   rules.max_source_bytes = config.max_source_bytes;
   rules.default_preset = config.default_preset;
+  rules.memory_bytes = config.memory_bytes;
   return rules;
 }
 

@@ -39,10 +39,17 @@ constexpr Variant kVariants[] = {{"hidden positive lognormal", "lognormal", 1, f
                                  {"hidden large-scale uniform", "uniform", 1e3, true},
                                  {"hidden small positive", "lognormal", 1e-3, true}};
 
-// Appends `plan` unless it is ungradeable at `p`, in which case it is reported as excluded.
-void add(GradePlan& g, const Manifest& m, Precision p, ConfigPlan plan) {
+// Appends `plan` unless it is ungradeable at `p` or its arrays do not fit the data budget of a
+// runner limited to `memory_bytes`, in which case it is reported as excluded: an answer must
+// never fail because of a size this judge cannot grade.
+void add(GradePlan& g, const Manifest& m, Precision p, uint64_t memory_bytes, ConfigPlan plan) {
   if (auto why = ungradeable_reason(m, p, plan.sizes)) {
-    g.excluded.push_back({plan.label, "ungradeable: " + *why, true});
+    g.excluded.push_back(
+        {plan.label, "ungradeable: " + *why, true, ExcludedConfig::Cause::kUngradeable});
+    return;
+  }
+  if (auto why = memory_shortfall(m, plan.sizes, p, memory_bytes)) {
+    g.excluded.push_back({plan.label, "memory: " + *why, true, ExcludedConfig::Cause::kMemory});
     return;
   }
   g.hidden.push_back(std::move(plan));
@@ -66,7 +73,7 @@ void add_hidden(const JudgeConfig& c, const Manifest& m, Precision p, const std:
     plan.scale = var.scale;
     plan.timed = false;
     plan.determinism = v == 0;
-    add(g, m, p, std::move(plan));
+    add(g, m, p, c.memory_bytes, std::move(plan));
   }
   for (const auto& hp : c.hidden_presets) {
     if (hp == preset || !m.presets.count(hp)) continue;  // the public preset is checked already
@@ -76,7 +83,7 @@ void add_hidden(const JudgeConfig& c, const Manifest& m, Precision p, const std:
     plan.sizes = m.presets.at(hp);
     plan.seeds = {derive_seed(key, "submit", nonce + "|preset" + hp)};
     plan.timed = false;
-    add(g, m, p, std::move(plan));
+    add(g, m, p, c.memory_bytes, std::move(plan));
   }
   for (int t = 0; t < c.submit_fuzzed_configs; ++t) {
     const std::string tn = nonce + "|t" + std::to_string(t);
@@ -90,7 +97,7 @@ void add_hidden(const JudgeConfig& c, const Manifest& m, Precision p, const std:
     plan.warm_seed = derive_seed(key, "submit", tn + "|warm");
     plan.size_seed = derive_seed(key, "submit", tn + "|jitter");
     plan.paired = true;
-    add(g, m, p, std::move(plan));
+    add(g, m, p, c.memory_bytes, std::move(plan));
   }
 }
 

@@ -23,8 +23,8 @@ struct GradePlan {
   bool submit = false;
   ConfigPlan public_config;
   std::vector<ConfigPlan> hidden;  // /submit only, in the order they run
-  // Hidden configurations left out because they are ungradeable at the run's precision: an
-  // answer must never fail because of one (issue 13).
+  // Hidden configurations left out because they are ungradeable at the run's precision or do
+  // not fit the runner's memory limit: an answer must never fail because of one (issue 13).
   std::vector<ExcludedConfig> excluded;
 };
 

@@ -76,11 +76,13 @@ json response_json(const GradeResult& g, const RecordContext& c) {
   json excluded = json::array();
   for (const auto& e : g.excluded) {
     // A hidden configuration's reason would name its secret sizes.
-    excluded.push_back(
-        {{"config", e.label},
-         {"reason", e.hidden ? "ungradeable at this precision (reduction length times epsilon "
-                               "reaches rtol): excluded from the verdict"
-                             : e.reason}});
+    const char* hidden_reason =
+        e.cause == ExcludedConfig::Cause::kMemory
+            ? "does not fit this judge's memory limit (its arrays exceed a quarter of "
+              "memory_bytes): excluded from the verdict"
+            : "ungradeable at this precision (reduction length times epsilon reaches rtol): "
+              "excluded from the verdict";
+    excluded.push_back({{"config", e.label}, {"reason", e.hidden ? hidden_reason : e.reason}});
   }
   r["excluded"] = excluded;
   if (g.p_value) r["p_value"] = *g.p_value;

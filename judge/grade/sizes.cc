@@ -70,6 +70,26 @@ SymbolTable jittered_sizes(const Manifest& m, Precision p, const SymbolTable& ba
 
 namespace {
 
+// The smallest ladder position in [lo, hi] whose arrays hold at least `factor` times the bytes
+// at lo (hi when none does), by bisection: data grows monotonically along the ladder.
+double where_data_grows(const Manifest& m, Precision p, double lo, double hi, double factor) {
+  auto bytes = [&](double t) {
+    auto b = data_bytes(m, ladder_sizes(m, t), p);
+    return b ? static_cast<double>(*b) : 0.0;
+  };
+  const double want = bytes(lo) * factor;
+  if (bytes(hi) <= want) return hi;
+  for (int i = 0; i < 20; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (bytes(mid) >= want) {
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  return hi;
+}
+
 // The largest usable ladder position in [lo, hi] (lo usable), by bisection.
 double largest_usable(const Manifest& m, Precision p, uint64_t max_bytes, double lo, double hi) {
   for (int i = 0; i < 12; ++i) {
@@ -123,16 +143,25 @@ Result<Calibration> calibrate_sizes(
       next = below->first + std::clamp(f, 0.1, 0.9) * (above->first - below->first);
     } else if (below) {
       if (below->first >= cap) break;  // the largest usable size is still too fast
-      // Extrapolate from the last two points below (or one preset up), at most one preset on.
+      // Extrapolate from the last two points below, at most one preset on.
       double slope = 0;
       auto it = seen.rbegin();
       if (seen.size() >= 2) {
         auto prev = std::next(it);
         slope = (std::log(it->second) - std::log(prev->second)) / (it->first - prev->first);
       }
-      const double step =
-          slope > 0 ? (std::log(target_ns) - std::log(below->second)) / slope * 1.1 : 1.0;
-      next = std::min({below->first + std::clamp(step, 0.05, 1.0), cap});
+      if (slope > 0) {
+        const double step = (std::log(target_ns) - std::log(below->second)) / slope * 1.1;
+        next = std::min({below->first + std::clamp(step, 0.05, 1.0), cap});
+      } else {
+        // One point (or no growth yet): a call's time grows at least as fast as its data (a
+        // streaming kernel; a cubic one grows faster), so step to where the data has grown by
+        // the time still missing, within one preset. Stepping a whole preset from a tiny S
+        // (s000: 512 elements to M's 95e6, 1.4 GiB) measured far above the target.
+        const double hi = std::min(below->first + 1.0, cap);
+        next = std::max(where_data_grows(m, p, below->first, hi, 1.1 * target_ns / below->second),
+                        std::min(below->first + 0.05, hi));
+      }
     } else {
       break;  // S is already at or above the target
     }

@@ -44,8 +44,9 @@ struct Calibration {
 
 // The smallest ladder sizes whose measured call lasts at least `target_ns` (within a few
 // measurements: a secant search on log time, never stepping more than one preset past the last
-// measured point, so a slow kernel is never measured far above the target). `measure` returns
-// the median ns of a call at the given sizes.
+// measured point, so a slow kernel is never measured far above the target; from a single point
+// it steps to where the data has grown by the time still missing, as a call's time grows at
+// least as fast as its data). `measure` returns the median ns of a call at the given sizes.
 Result<Calibration> calibrate_sizes(
     const Manifest& m, Precision p, double target_ns, uint64_t max_bytes,
     const std::function<Result<double>(const SymbolTable&)>& measure, int max_measurements = 7);

@@ -99,9 +99,16 @@ struct ConfigOutcome {
 
 // A configuration left out of the verdict, and why (reported in the response as `excluded`).
 struct ExcludedConfig {
+  // Why, as a value: the response's text for a hidden configuration follows it (the reason
+  // itself names sizes).
+  enum class Cause {
+    kUngradeable,  // reduction length times epsilon reaches rtol at the run's precision
+    kMemory,       // its arrays do not fit the data budget of the runner's memory limit
+  };
   std::string label;
   std::string reason;  // may name sizes: shown only for public configurations
   bool hidden = false;
+  Cause cause = Cause::kUngradeable;
 };
 
 }  // namespace hpcab::judge

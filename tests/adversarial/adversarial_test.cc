@@ -103,10 +103,14 @@ TEST_P(AdversarialTest, AttackEarnsNothing) {
   if (a.arch == "x86_64") GTEST_SKIP() << "x86-64 only";
 #endif
   ASSERT_FALSE(a.verdict.empty()) << a.file << " has no EXPECT-VERDICT";
+  // The scientific track credited against `c` alone: choosing the fastest of c and c-autopar
+  // times gemm's c-autopar build at preset S, seconds per call (GCC parallelizes its inner
+  // loop), and the attacks are about the candidate, not the choice of baseline.
   json settings = {{"timed_calls", 5},
                    {"hidden_variants", 5},
                    {"submit_fuzzed_configs", 1},
                    {"hidden_presets", json::array()},
+                   {"track_baseline", {{"scientific_computing", "c"}}},
                    {"call_timeout_s", 10}};
   // HPCAB_ADVERSARIAL_DEFAULTS=1 (`make adversarial`): at the judge's default timed sizes
   // (min_call_ms) instead of the presets, as a production judge grades; each attack's judge

@@ -80,6 +80,32 @@ TEST_F(GradeBodyTest, UngradeablePublicPresetIsRefusedUpFront) {
   EXPECT_EQ(KindOf(base + "}", rules), ErrorKind::kBadRequest);
 }
 
+TEST_F(GradeBodyTest, PublicPresetOverTheMemoryLimitIsRefusedUpFront) {
+  // One array of N reals; a 4 MiB runner leaves a 1 MiB data budget. M's 200000 reals take
+  // 1.5 MiB at fp64 (over) and 0.8 MiB at fp32 (within): the precision decides.
+  ArraySpec a;
+  a.name = "a";
+  a.shape = {Expr::parse("N").value()};
+  a.intent = Intent::kOut;
+  kernel_.arrays = {a};
+  kernel_.presets["M"] = {{"N", 200000}};
+  GradeBodyRules rules = Rules();
+  rules.memory_bytes = 4 << 20;
+  const std::string base = R"({"kernel":"s000","rank":0,"source":"x")";
+  auto r = Parse(base + R"(,"preset":"M"})", rules);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::kBadRequest);
+  EXPECT_NE(r.error().message.find("does not fit this judge's memory limit"), std::string::npos)
+      << r.error().message;
+  EXPECT_TRUE(Parse(base + R"(,"preset":"M","precision":"fp32"})", rules).ok());
+  EXPECT_TRUE(Parse(base + R"(,"preset":"S"})", rules).ok());
+  // The default preset is checked too, and a larger limit lets M through.
+  rules.default_preset = "M";
+  EXPECT_EQ(KindOf(base + "}", rules), ErrorKind::kBadRequest);
+  rules.memory_bytes = 8 << 20;
+  EXPECT_TRUE(Parse(base + "}", rules).ok());
+}
+
 TEST(HttpErrors, EveryKindHasItsStatus) {
   const std::vector<std::pair<ErrorKind, int>> table = {
       {ErrorKind::kBadRequest, 400},       {ErrorKind::kUnauthorized, 401},

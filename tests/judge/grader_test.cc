@@ -629,7 +629,7 @@ TEST_F(GraderTest, AnExplicitPresetKeepsItsSizesForThePublicConfiguration) {
   r.preset = "S";
   json j = grader().grade(r);
   EXPECT_EQ(j["preset"], "S");
-  EXPECT_EQ(j["configs"][0]["sizes"]["N"], 32000);
+  EXPECT_EQ(j["configs"][0]["sizes"]["N"], 512);
   EXPECT_FALSE(j["calibration"].contains("sizes"));
 }
 
@@ -708,7 +708,7 @@ TEST_F(GraderTest, SmallDrawsHaveEveryCallChecked) {
   config_.timing_processes = 1;
   std::vector<std::string> cand;
   launcher_.candidate.save_log = &cand;
-  json r = grade("score");  // s000 at S: 512 KB of arrays, under check_all_bytes
+  json r = grade("score");  // s000 at S: 8 KiB of arrays, under check_all_bytes
   ASSERT_EQ(r["verdict"], "ok") << r.dump();
   EXPECT_EQ(cand.size(), 12u);
 }
@@ -733,8 +733,8 @@ TEST_F(GraderTest, WorkspaceOutOfRangeIsRejected) {
 }
 
 TEST_F(GraderTest, UngradeableHiddenConfigurationIsExcludedNotRejected) {
-  // s311's hidden preset M sums 1e8 values: reduction length times epsilon reaches rtol, so no
-  // answer could be graded there. The reference must still pass its own /submit.
+  // s311's hidden preset M sums 2.2e8 values: reduction length times epsilon reaches rtol, so
+  // no answer could be graded there. The reference must still pass its own /submit.
   GradeRequest r;
   r.route = "submit";
   r.kernel = "s311";
@@ -744,8 +744,31 @@ TEST_F(GraderTest, UngradeableHiddenConfigurationIsExcludedNotRejected) {
   ASSERT_EQ(j["excluded"].size(), 1u) << j.dump();
   EXPECT_EQ(j["excluded"][0]["config"], "hidden preset M");
   // The reason shown never names hidden sizes.
-  EXPECT_EQ(j["excluded"][0]["reason"].get<std::string>().find("100000000"), std::string::npos);
+  EXPECT_EQ(j["excluded"][0]["reason"].get<std::string>().find("220000000"), std::string::npos);
+  EXPECT_NE(j["excluded"][0]["reason"].get<std::string>().find("ungradeable"), std::string::npos);
   EXPECT_EQ(j["hidden_total"].get<int>(), config_.hidden_variants + 2);  // M left out
+}
+
+TEST_F(GraderTest, HiddenPresetOverTheMemoryLimitIsExcludedNotRejected) {
+  // s000's hidden preset M holds 2 x 95e6 reals (1.4 GiB at fp64): over the 1 GiB data budget of
+  // a 4 GiB runner, so the judge cannot run it. It is left out of the verdict, never a failure.
+  config_.memory_bytes = uint64_t{4} << 30;
+  json j = grade("submit");
+  EXPECT_EQ(j["verdict"], "ok") << j.dump();
+  ASSERT_EQ(j["excluded"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["excluded"][0]["config"], "hidden preset M");
+  const std::string reason = j["excluded"][0]["reason"];
+  EXPECT_NE(reason.find("memory limit"), std::string::npos) << reason;
+  EXPECT_EQ(reason.find("ungradeable"), std::string::npos) << reason;
+  EXPECT_EQ(reason.find("GiB"), std::string::npos) << "names no hidden sizes: " << reason;
+  EXPECT_EQ(j["hidden_total"].get<int>(), config_.hidden_variants + 2);            // M left out
+  for (const auto& sizes : launcher_.sizes) EXPECT_NE(sizes.at("N"), 95'000'000);  // never run
+  // Under the default 8 GiB it fits (a 2 GiB budget) and runs.
+  config_.memory_bytes = uint64_t{8} << 30;
+  grader_.reset();
+  json fits = grade("submit");
+  EXPECT_EQ(fits["excluded"].size(), 0u) << fits.dump();
+  EXPECT_EQ(fits["hidden_total"].get<int>(), config_.hidden_variants + 3);
 }
 
 TEST_F(GraderTest, ImplausibleSpeedupIsSuspectAndNotCredited) {

@@ -19,11 +19,11 @@ Manifest Corpus(const std::string& path) {
 }
 
 TEST(SizeLadder, PresetsAtIntegersGeometricInBetween) {
-  Manifest m = Corpus("loop_level_reasoning/s000");  // N: S 32000, M 64e6, L 128e6, XL 256e6
+  Manifest m = Corpus("loop_level_reasoning/s000");  // N: S 512, M 95e6, L 157e6, XL 260e6
   EXPECT_EQ(ladder_sizes(m, 0), m.presets.at("S"));
   EXPECT_EQ(ladder_sizes(m, 1), m.presets.at("M"));
   EXPECT_EQ(ladder_sizes(m, 3), m.presets.at("XL"));
-  const double mid = std::sqrt(32000.0 * 64000000.0);
+  const double mid = std::sqrt(512.0 * 95000000.0);
   EXPECT_NEAR(static_cast<double>(ladder_sizes(m, 0.5).at("N")), mid, 1);
   EXPECT_EQ(ladder_sizes(m, 7), m.presets.at("XL"));  // clamped
 }
@@ -31,7 +31,7 @@ TEST(SizeLadder, PresetsAtIntegersGeometricInBetween) {
 TEST(SizeLadder, UnusableSizes) {
   Manifest m = Corpus("loop_level_reasoning/s311");
   EXPECT_FALSE(unusable_sizes(m, Precision::kFp64, m.presets.at("S"), uint64_t{1} << 30));
-  // A sum of 1e8 values is ungradeable at fp64; 100 MiB does not fit 1 MiB.
+  // A sum of 2.2e8 values is ungradeable at fp64; 8 MiB does not fit 1 MiB.
   auto why = unusable_sizes(m, Precision::kFp64, m.presets.at("M"), uint64_t{1} << 40);
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("ungradeable"), std::string::npos);
@@ -84,18 +84,40 @@ TEST(SizeSearch, NeverMeasuresFarAboveTheTargetOnACubicKernel) {
   Manifest m = Corpus("scientific_computing/dense_linear_algebra/gemm");
   double largest = 0;
   auto measure = [&](const SymbolTable& s) -> Result<double> {
-    const double ns = 2.0 * s.at("NI") * s.at("NJ") * s.at("NK");  // ~0.5 GFlop/s
+    const double ns = 0.02 * s.at("NI") * s.at("NJ") * s.at("NK");  // ~100 GFlop/s
     largest = std::max(largest, ns);
     return ns;
   };
-  auto c = calibrate_sizes(m, Precision::kFp64, 20e6, uint64_t{8} << 30, measure);
+  auto c = calibrate_sizes(m, Precision::kFp64, 100e6, uint64_t{8} << 30, measure);
   ASSERT_TRUE(c);
   EXPECT_TRUE(c->reached);
-  EXPECT_GE(c->baseline_ns, 20e6);
-  EXPECT_LE(c->baseline_ns, 20e6 * 1.3);
+  EXPECT_GE(c->baseline_ns, 100e6);
+  EXPECT_LE(c->baseline_ns, 100e6 * 1.3);
   // Stepping at most one preset past the last point keeps every probe within reach of the
-  // target: M (~0.7 s here) would have been, L (~24 s) never is.
-  EXPECT_LT(largest, 24e9);
+  // target (S takes 26 ms here): M (0.2 s) would have been, L (2.4 s) never is.
+  EXPECT_LT(largest, 2.4e9);
+}
+
+TEST(SizeSearch, FromATinySStepsByTheDataNotByAWholePreset) {
+  // s000's S holds 512 elements, its M 95e6: one preset up from S would measure a 95 ms call
+  // (and draw 1.4 GiB of inputs) for a 2 ms target. A fixed cost per call (1 us here) makes S
+  // look slower than its work, so the data step undershoots and the secant finishes.
+  Manifest m = Corpus("loop_level_reasoning/s000");
+  double largest = 0;
+  int calls = 0;
+  auto measure = [&](const SymbolTable& s) -> Result<double> {
+    ++calls;
+    const double ns = 1000.0 + static_cast<double>(s.at("N"));
+    largest = std::max(largest, ns);
+    return ns;
+  };
+  auto c = calibrate_sizes(m, Precision::kFp64, 2e6, uint64_t{8} << 30, measure);
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_TRUE(c->reached);
+  EXPECT_GE(c->baseline_ns, 2e6);
+  EXPECT_LE(c->baseline_ns, 2e6 * 1.3);
+  EXPECT_LT(largest, 5 * 2e6);
+  EXPECT_LE(calls, 7);
 }
 
 TEST(SizeSearch, SlowAtPresetSKeepsS) {

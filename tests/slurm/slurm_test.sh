@@ -88,10 +88,12 @@ sql() { sqlite3 -batch -noheader "$1" "$2"; }
 write_arm() {
   local name=$1 kernels=$2 command=$3 inference=$4 agents=${5:-1} workers=${6:-2}
   mkdir -p "$work"
-  # Small grades: the judge e2e tests' settings (tests/judge/judge_process.h).
+  # Small grades: the judge e2e tests' settings (tests/judge/judge_process.h), no hidden preset
+  # draw either: at the paper's presets s000's M holds 1.4 GiB of arrays, and two workers
+  # grading it at once got a runner killed for memory on the 2-core test VM.
   cat >"$work/judge.json" <<EOF
 {"bandwidth_file": "$build/test-bandwidth.json", "timed_calls": 5, "hidden_variants": 2,
- "submit_fuzzed_configs": 1, "call_timeout_s": 20, "min_call_ms": 0}
+ "submit_fuzzed_configs": 1, "call_timeout_s": 20, "min_call_ms": 0, "hidden_presets": []}
 EOF
   cat >"$work/$name.env" <<EOF
 NAME=$name

@@ -1,4 +1,4 @@
-/* Test fixture: correct only at the public size (N = 32000, preset S) — tuned to what /score
+/* Test fixture: correct only at the public size (N = 512, preset S) — tuned to what /score
    shows. /score must grade it ok, /submit must find it wrong on hidden sizes (`overfit`). */
 #include <stdint.h>
 
@@ -7,7 +7,7 @@ void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) a[i] = b[i] + 1.0;
-  if (N != 32000) a[0] = 0.0;
+  if (N != 512) a[0] = 0.0;
 }
 
 void s000_fp32(float *restrict a, const float *restrict b, const int64_t N,
@@ -15,5 +15,5 @@ void s000_fp32(float *restrict a, const float *restrict b, const int64_t N,
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) a[i] = b[i] + 1.0f;
-  if (N != 32000) a[0] = 0.0f;
+  if (N != 512) a[0] = 0.0f;
 }

@@ -34,12 +34,12 @@ TEST(Manifest, LoadsTheRealGemm) {
   EXPECT_EQ(m->id, "gemm");
   EXPECT_EQ(m->dwarf, "dense_linear_algebra");
   EXPECT_EQ(m->size_symbols, (std::vector<std::string>{"NI", "NJ", "NK"}));
-  EXPECT_EQ(m->presets.at("S").at("NK"), 80);
+  EXPECT_EQ(m->presets.at("S").at("NK"), 1200);
   ASSERT_EQ(m->arrays.size(), 3u);
   EXPECT_EQ(m->arrays[2].name, "C");
   EXPECT_EQ(m->arrays[2].intent, Intent::kInout);
   ASSERT_TRUE(m->reduction_length.has_value());
-  EXPECT_EQ(*m->reduction_length->eval(m->presets.at("S")), 80);
+  EXPECT_EQ(*m->reduction_length->eval(m->presets.at("S")), 1200);
 }
 
 TEST(Manifest, MinimalIsValid) { EXPECT_EQ(load_error(minimal_manifest()), ""); }

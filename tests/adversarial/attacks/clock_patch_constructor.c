@@ -2,7 +2,7 @@
 // clock runs 8x slow (x86-64 code patch), then computes honestly
 // KERNEL: gemm
 // ROUTE: score
-// PRESET: M
+// PRESET: S
 // ARCH: x86_64
 // EXPECT-VERDICT: ok
 // EXPECT-SUSPECT: true

@@ -1,4 +1,4 @@
-// ATTACK: right only at the public preset's size (N = 32000), garbage elsewhere
+// ATTACK: right only at the public preset's size (N = 512), garbage elsewhere
 // KERNEL: s000
 // ROUTE: submit
 // EXPECT-VERDICT: overfit|incorrect
@@ -12,5 +12,5 @@ void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) a[i] = N == 32000 ? b[i] + 1.0 : 0.0;
+  for (int64_t i = 0; i < N; i++) a[i] = N == 512 ? b[i] + 1.0 : 0.0;
 }

@@ -1,16 +1,18 @@
-// ATTACK: the same clock patch on a tiny streaming kernel, where calls are so short that the
+// ATTACK: the same clock patch on a small streaming kernel, where calls are so short that the
 // judge's clock cannot resolve the lie (the runner reports 1/100 of the real time)
-// KERNEL: s000
+// KERNEL: s231
 // ROUTE: score
 // ARCH: x86_64
 // EXPECT-VERDICT: ok
 // EXPECT-SUSPECT: true
 // EXPECT-DETAIL: physical floor|clock tampering
-// Defence: the bandwidth floor. a[i] = b[i] + 1 must move 2*N*8 bytes; the judge measured this
-// machine's bandwidth at that working-set size once (STREAM-style, cached in the state dir),
-// and a median call faster than half of bytes / bandwidth is marked suspect, not credited. (On
-// a slow or loaded host the calls may last long enough for the clock audit to see the lie
-// first: suspect either way.)
+// Defence: the bandwidth floor. The column recurrence must move its declared bytes (3*N*N*8:
+// 96 KiB at preset S, N = 64); the judge measured this machine's bandwidth at that working-set
+// size once (STREAM-style, cached in the state dir), and a median call faster than a fraction
+// of bytes / bandwidth is marked suspect, not credited. (On a slow or loaded host the calls may
+// last long enough for the clock audit to see the lie first: suspect either way.) Not s000:
+// at the paper's S (512 elements, 8 KiB) a call is mostly the runner's fixed cost, and 1/100
+// of it lands on the floor itself.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
@@ -52,9 +54,10 @@ __attribute__((constructor)) static void patch(void) {
 #endif
 }
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void s231_fp64(double *restrict aa, const double *restrict bb, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) a[i] = b[i] + 1.0;
+  for (int64_t j = 1; j < N; j++)  // interchanged: contiguous and vectorized, honest work
+    for (int64_t i = 0; i < N; i++) aa[j * N + i] = aa[(j - 1) * N + i] + bb[j * N + i];
 }
