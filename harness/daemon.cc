@@ -854,7 +854,9 @@ Result<RunSummary> Daemon::run() {
     for (int w = 0; w < workers; ++w)
       judges.push_back(pin_worker(arm_, opt_.worker_offset + w).judge_url);
     const double interval =
-        std::max(0.05, std::min(opt_.health_interval_s, std::max(0.1, outage_.wait_s / 4)));
+        outage_.wait_s > 0
+            ? std::max(0.05, std::min(opt_.health_interval_s, std::max(0.1, outage_.wait_s / 4)))
+            : opt_.health_interval_s;
     monitor_ = std::make_unique<HealthMonitor>(judges, interval);
     monitor_->start();
   }

@@ -22,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <streambuf>
 #include <thread>
@@ -833,6 +834,36 @@ TEST(OutageRetries, CancellingEndsTheWait) {
   t.join();
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
   EXPECT_EQ(client.last_failure(), Failure::kTransport);
+}
+
+// The MCP tools wait out an outage as the command line does; while one waits, outage_note()
+// (which the server puts into its progress notifications) names the judge that is down.
+TEST(OutageRetries, McpSubmitWaitsToo) {
+  TempDir dir;
+  OutageJudge judge;
+  judge.down_calls = 40;
+  JudgeSettings st = waiting_settings(dir.path(), /*single=*/true, 30);
+  st.outage.backoff_max_s = 0.01;
+  JudgeClient client(st, judge.transport());
+  McpServer server(client, {"s000", "c"});
+  std::optional<json> reply;
+  std::thread t([&] {
+    reply = server.handle(
+        request(1, "tools/call", {{"name", "submit"}, {"arguments", {{"source", "int x;"}}}}));
+  });
+  std::string note;
+  for (int i = 0; i < 500 && note.empty(); ++i) {
+    note = client.outage_note();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  t.join();
+  EXPECT_NE(note.find("judge http://judge.invalid:8800 unreachable since"), std::string::npos)
+      << note;
+  ASSERT_TRUE(reply);
+  EXPECT_EQ((*reply)["result"]["isError"], false) << reply->dump();
+  EXPECT_EQ((*reply)["result"]["structuredContent"]["verdict"], "ok");
+  EXPECT_TRUE(fs::exists(client.submission_marker()));
+  EXPECT_EQ(client.outage_note(), "");
 }
 
 // A submit whose request left but whose answer never came stays pending: a relaunched tool's
