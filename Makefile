@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all deps configure build run test bench validity fuzz format clean corpus-check
+.PHONY: all deps configure build run test bench validity fuzz format clean corpus-check adversarial
 
 all: build
 
@@ -33,6 +33,11 @@ test: build
 corpus-check: build
 	@$(BUILD_DIR)/hpcab --corpus corpus corpus check
 	@HPCAB_ALL_KERNELS=1 $(BUILD_DIR)/tests/judge_e2e_tests --gtest_filter='ReferenceE2E.*'
+
+# Every attack of tests/adversarial against a judge with its default timed sizes (make test runs
+# them at the presets, min_call_ms 0): each must still earn nothing. ~10 min on 2 CPUs.
+adversarial: build
+	@HPCAB_ADVERSARIAL_DEFAULTS=1 $(BUILD_DIR)/tests/adversarial_tests
 
 # Figures: generator and comparator throughput, one /submit's latency breakdown and HTTP
 # throughput under 64 connections against a private judge, then the bounded load test (64

@@ -113,6 +113,12 @@ double Query::col_real_or_nan(const char* name) {
   return col_opt_real(name).value_or(std::numeric_limits<double>::quiet_NaN());
 }
 
+std::optional<std::string> Query::col_opt_text(const char* name) {
+  int i = column(name);
+  if (i < 0 || sqlite3_column_type(stmt_, i) == SQLITE_NULL) return std::nullopt;
+  return col_text(name);
+}
+
 std::optional<int64_t> Query::col_opt_int(const char* name) {
   int i = column(name);
   if (i < 0 || sqlite3_column_type(stmt_, i) == SQLITE_NULL) return std::nullopt;

@@ -100,6 +100,7 @@ class Query {
   std::optional<double> col_opt_real(const char* name);
   double col_real_or_nan(const char* name);
   std::optional<int64_t> col_opt_int(const char* name);
+  std::optional<std::string> col_opt_text(const char* name);
   const std::string& column_error() const { return column_error_; }
 
  private:

@@ -33,12 +33,20 @@ inline double candidate_shift_ns(std::span<const double> candidate_overshoot,
   return std::max(0.0, median(candidate_overshoot) - noise);
 }
 
-// The least candidate overshoot beyond the baseline's noise: > 0 means every candidate call
-// overshot more than the honest side typically did (the "every call lies" suspect rule).
+// The least candidate overshoot beyond the baseline's worst: > 0 means every candidate call
+// overshot more than any call of the honest side did (the "every call lies" suspect rule).
+// The worst, not the median: on a loaded host the honest side's overshoot spreads over
+// milliseconds, and against its median an unchanged softmax reference was flagged on every
+// call (runner 3.3 ms, judge 8.0 ms at load 8). A clock lying on every call by more than the
+// honest spread is still flagged, and whatever it lies by is shifted back at the median
+// (candidate_shift_ns), so a lie below this threshold earns nothing beyond the allowance.
 inline double candidate_min_excess_ns(std::span<const double> candidate_overshoot,
                                       std::span<const double> baseline_overshoot) {
   if (candidate_overshoot.empty()) return 0;
-  const double noise = baseline_overshoot.empty() ? 0 : std::max(0.0, median(baseline_overshoot));
+  const double noise =
+      baseline_overshoot.empty()
+          ? 0
+          : std::max(0.0, *std::max_element(baseline_overshoot.begin(), baseline_overshoot.end()));
   return *std::min_element(candidate_overshoot.begin(), candidate_overshoot.end()) - noise;
 }
 

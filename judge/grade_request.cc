@@ -199,6 +199,26 @@ ApiResult<ParsedGrade> parse_grade_body(std::string_view text, const std::string
   return out;
 }
 
+ApiResult<std::optional<std::string>> parse_idempotency_key(
+    const std::map<std::string, std::string>& headers) {
+  auto it = headers.find("idempotency-key");
+  if (it == headers.end()) return std::optional<std::string>();
+  const std::string& key = it->second;
+  auto allowed = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == ':' || c == '-';
+  };
+  if (key.empty() || key.size() > kMaxIdempotencyKeyBytes ||
+      !std::all_of(key.begin(), key.end(), allowed)) {
+    // The key itself is not quoted back: it may be any bytes, and a refusal needs none of them.
+    return bad_request("the Idempotency-Key header must be 1 to " +
+                       std::to_string(kMaxIdempotencyKeyBytes) +
+                       " characters of A-Z, a-z, 0-9, '.', '_', ':' and '-', sent once (got " +
+                       std::to_string(key.size()) + " bytes)");
+  }
+  return std::optional<std::string>(key);
+}
+
 ApiResult<GradeRequest> resolve_shared_file(ParsedGrade parsed, const std::string& shared_dir,
                                             std::size_t max_source_bytes) {
   GradeRequest g = std::move(parsed.request);

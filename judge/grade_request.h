@@ -61,6 +61,17 @@ ApiResult<ParsedGrade> parse_grade_body(std::string_view body, const std::string
 ApiResult<GradeRequest> resolve_shared_file(ParsedGrade parsed, const std::string& shared_dir,
                                             std::size_t max_source_bytes);
 
+// The longest Idempotency-Key a /submit may carry.
+inline constexpr std::size_t kMaxIdempotencyKeyBytes = 128;
+
+// A /submit's (or /oracle's) `Idempotency-Key` header (docs/api.md "Retrying a /submit"):
+// nullopt when absent; the key when it is 1..kMaxIdempotencyKeyBytes characters of
+// [A-Za-z0-9._:-]; else a 400 saying what a key may be (a header sent twice arrives combined
+// with ", " and is refused too). `headers` has lower-case names, as the server gives them. Pure,
+// like parse_grade_body (the fuzz target runs it).
+ApiResult<std::optional<std::string>> parse_idempotency_key(
+    const std::map<std::string, std::string>& headers);
+
 // The rank check (SPEC §4): 400 when missing (`present` false) or malformed (`rank` nullopt),
 // 421 with `rank` and `requested_rank` fields when it names another judge.
 std::optional<ApiError> check_rank(const std::optional<int>& rank, bool present, int own);

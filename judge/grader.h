@@ -36,6 +36,9 @@ struct GradeRequest {
   std::optional<int64_t> tokens;
   int rank = 0;
   double received_at = 0;
+  // A /submit's Idempotency-Key (judge/idempotency.h): recorded with its submission, in the
+  // same transaction, so a repeat of the key finds the grade instead of grading again.
+  std::optional<std::string> idempotency_key;
 };
 
 // CPU sets for timed work: a grade holds one for its whole run phase, so two clocks never share

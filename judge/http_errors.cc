@@ -37,6 +37,8 @@ int http_status(ErrorKind kind) {
       return 405;
     case ErrorKind::kPayloadTooLarge:
       return 413;
+    case ErrorKind::kConflict:
+      return 409;
     case ErrorKind::kMisdirected:
       return 421;
     case ErrorKind::kQueueFull:

@@ -24,6 +24,7 @@ enum class ErrorKind {
   kNotFound,          // 404: unknown route, kernel or submission; a disabled route
   kMethodNotAllowed,  // 405: known route, wrong method
   kPayloadTooLarge,   // 413: a body or a source over its limit
+  kConflict,          // 409: an Idempotency-Key already names another request
   kMisdirected,       // 421: the request names another judge's rank
   kQueueFull,         // 429: the grading queue is full (Retry-After)
   kHeaderTooLarge,    // 431: request header over the limit

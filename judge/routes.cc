@@ -11,6 +11,7 @@
 
 #include "judge/admin_views.h"
 #include "judge/grade_request.h"
+#include "judge/idempotency.h"
 #include "judge/request.h"
 #include "judge/results_page.h"
 
@@ -79,7 +80,8 @@ Routes::Routes(const JudgeConfig& config, GradeService* grader, JobQueue* queue,
       queue_(queue),
       metrics_(metrics),
       store_(store),
-      access_(access) {}
+      access_(access),
+      submit_keys_(store, config.rank) {}
 
 HttpResponse Routes::health() {
   // Any rank may ask: /health reports this judge's own rank.
@@ -130,21 +132,49 @@ void Routes::grade(const std::string& route, const HttpRequest& req, Responder r
   auto parsed = parse_grade_body(req.body, route, grade_body_rules(config_),
                                  [grader](const std::string& id) { return grader->kernel(id); });
   if (!parsed) return respond(error_response(parsed.error()));
+  // Only a recorded answer can be repeated: /score ignores the header (docs/api.md).
+  std::optional<std::string> key;
+  if (route != "score") {
+    auto header = parse_idempotency_key(req.headers);
+    if (!header) return respond(error_response(header.error()));
+    key = std::move(*header);
+  }
   auto resolved =
       resolve_shared_file(std::move(*parsed), config_.shared_dir, config_.max_source_bytes);
   if (!resolved) return respond(error_response(resolved.error()));
   GradeRequest g = std::move(*resolved);
   g.received_at =
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  g.idempotency_key = std::move(key);
+  if (g.idempotency_key) {
+    // A repeat (or a conflict) is answered here; a fresh key is answered through its claim,
+    // which every outcome below (a grade, a 500, a full queue) calls once.
+    auto claim = submit_keys_.begin(*g.idempotency_key, submit_identity(g), std::move(respond));
+    if (!claim) return;
+    respond = std::move(*claim);
+  }
 
   Metrics* metrics = metrics_;
-  bool queued = queue_->try_push([g, respond, metrics, grader] {
+  Store* store = store_;
+  bool queued = queue_->try_push([g, respond, metrics, grader, store] {
     answer_guarded(g.route, /*is_grade=*/true, g.kernel, metrics, respond, [&] {
       const auto t0 = std::chrono::steady_clock::now();
       json result = grader->grade(g);
       // Everything that can throw on an odd result (a missing or mistyped field) runs before
       // anything is counted, so a fault is counted once, as a fault.
       HttpResponse response = json_response(result);
+      // The record stage wrote the row before its id and its own time were in the body; the
+      // row keeps the body its client is sent, which is what a repeat of its key replays. A
+      // failure leaves the record stage's body there (replays add the id), so it is no fault
+      // of this grade.
+      if (store && result.contains("submission_id") &&
+          result["submission_id"].is_number_integer()) {
+        const int64_t id = result["submission_id"].get<int64_t>();
+        if (auto st = store->replace_response(id, response.body); !st) {
+          spdlog::warn("{} {}: keeping submission {}'s answer failed: {}", g.route, g.kernel, id,
+                       st.error().message);
+        }
+      }
       const std::string verdict = result.value("verdict", "judge_error");
       std::map<std::string, double> stages;
       if (result.contains("timings_s") && result["timings_s"].is_object()) {

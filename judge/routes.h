@@ -6,6 +6,7 @@
 //   judge/job_queue.h      the bounded grading queue
 //   judge/metrics.h        GET /metrics
 //   judge/http_errors.h    every non-200 answer
+//   judge/idempotency.h    /submit's Idempotency-Key: replays, waits for the grade in flight
 // A grade (even a failed build or a crash) is a 200; a grade or baseline job that throws is a
 // 500 judge_error, and the worker keeps serving.
 #pragma once
@@ -17,6 +18,7 @@
 #include "judge/config.h"
 #include "judge/grader.h"
 #include "judge/http_errors.h"
+#include "judge/idempotency.h"
 #include "judge/job_queue.h"
 #include "judge/metrics.h"
 #include "judge/server.h"
@@ -48,6 +50,7 @@ class Routes {
   Metrics* metrics_;
   Store* store_;
   const Access* access_;
+  SubmitKeys submit_keys_;  // the Idempotency-Keys of /submit and /oracle
 };
 
 }  // namespace hpcab::judge

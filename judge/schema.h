@@ -17,6 +17,8 @@ inline constexpr const char* kRunId = "run_id";
 inline constexpr const char* kSpeedup = "speedup";
 inline constexpr const char* kSuspect = "suspect";
 inline constexpr const char* kFinishedAt = "finished_at";
+// The request's Idempotency-Key (migration 3); NULL when it had none.
+inline constexpr const char* kIdempotencyKey = "idempotency_key";
 }  // namespace submissions
 
 namespace score_calls {

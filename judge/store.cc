@@ -168,6 +168,14 @@ CREATE TABLE calibrations (
   UNIQUE (kernel, precision, baseline, machine, reference_hash, min_call_ms)
 );
 )sql"},
+    // Unique per rank, not per file: one judge serves one rank, and a merged file of several
+    // judges (hpcab db merge) keeps every judge's keys even where two chose the same one.
+    {3, "idempotency keys of /submit", R"sql(
+ALTER TABLE submissions ADD COLUMN
+  idempotency_key TEXT;                  -- the request's Idempotency-Key; NULL when it had none
+CREATE UNIQUE INDEX submissions_idempotency_key ON submissions (rank, idempotency_key)
+  WHERE idempotency_key IS NOT NULL;
+)sql"},
 };
 
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
@@ -190,13 +198,14 @@ INSERT INTO submissions (
   build_tokens_json, build_log, content_hash, verdict, detail, build_ok, correct, public_correct,
   hidden_correct, hidden_passed, hidden_total, speedup, baseline, native_ns, baseline_ns,
   max_rel_error, suspect, timed_out, machine, judge_version, run_id, optimizer, tokens,
-  workspace_bytes, received_at, finished_at, response_json)
+  workspace_bytes, received_at, finished_at, response_json, idempotency_key)
 VALUES (
   :route, :rank, :kernel, :language, :precision, :preset, :sizes_json, :source, :library_path,
   :build_tokens_json, :build_log, :content_hash, :verdict, :detail, :build_ok, :correct,
   :public_correct, :hidden_correct, :hidden_passed, :hidden_total, :speedup, :baseline,
   :native_ns, :baseline_ns, :max_rel_error, :suspect, :timed_out, :machine, :judge_version,
-  :run_id, :optimizer, :tokens, :workspace_bytes, :received_at, :finished_at, :response_json)
+  :run_id, :optimizer, :tokens, :workspace_bytes, :received_at, :finished_at, :response_json,
+  :idempotency_key)
 )sql";
 
 constexpr const char* kInsertSample = R"sql(
@@ -263,6 +272,12 @@ constexpr const char* kCountSubmissions = "SELECT count(*) AS n FROM submissions
 
 constexpr const char* kSelectSubmission = "SELECT * FROM submissions WHERE id = :id";
 
+constexpr const char* kSelectByIdempotencyKey = R"sql(
+SELECT id, rank, kernel, language, precision, run_id, source, library_path, response_json
+FROM submissions WHERE rank = :rank AND idempotency_key = :key
+)sql";
+constexpr const char* kUpdateResponse =
+    "UPDATE submissions SET response_json = :response_json WHERE id = :id";
 constexpr const char* kSelectSamples = R"sql(
 SELECT set_index, config, side, ns FROM samples WHERE submission_id = :id
 ORDER BY set_index, call_index
@@ -339,6 +354,7 @@ struct Store::Impl {
       q.real(":received_at", r.received_at);
       q.real(":finished_at", r.finished_at);
       q.text(":response_json", r.response_json);
+      q.opt_text(":idempotency_key", r.idempotency_key);
       if (auto s = q.run("inserting the submission"); !s.ok()) return s.error();
       id = db->last_insert_rowid();
     }
@@ -565,6 +581,50 @@ Result<int64_t> Store::count_submissions() {
   return q.col_int("n");
 }
 
+Result<std::optional<KeyedSubmission>> Store::find_by_idempotency_key(int rank,
+                                                                      const std::string& key) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto qr = im.db->query(kSelectByIdempotencyKey);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
+  q.integer(":rank", int64_t{rank});
+  q.text(":key", key);
+  auto row = q.step("looking up an idempotency key");
+  if (!row.ok()) return row.error();
+  if (!*row) return std::optional<KeyedSubmission>();
+  KeyedSubmission k;
+  k.id = q.col_int("id");
+  k.rank = static_cast<int>(q.col_int("rank"));
+  k.kernel = q.col_text("kernel");
+  k.language = q.col_text("language");
+  k.precision = q.col_text("precision");
+  k.run_id = q.col_text("run_id");
+  k.source = q.col_text("source");
+  k.library_path = q.col_text("library_path");
+  k.response_json = q.col_text("response_json");
+  if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
+  return std::optional<KeyedSubmission>(std::move(k));
+}
+
+Status Store::replace_response(int64_t id, const std::string& response_json) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto qr = im.db->query(kUpdateResponse);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;  // one statement: atomic without an explicit transaction
+  q.integer(":id", id);
+  q.text(":response_json", response_json);
+  if (auto s = q.run("storing the response of a submission"); !s.ok()) return s;
+  if (im.db->changes() != 1) {
+    return Error{"store: storing the response of submission " + std::to_string(id) +
+                 ": no such submission"};
+  }
+  return Ok{};
+}
+
 Result<std::optional<SubmissionRecord>> Store::get_submission(int64_t id) {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
@@ -618,6 +678,7 @@ Result<std::optional<SubmissionRecord>> Store::get_submission(int64_t id) {
     r.received_at = q.col_opt_real("received_at").value_or(0);
     r.finished_at = q.col_opt_real("finished_at").value_or(0);
     r.response_json = q.col_text("response_json");
+    r.idempotency_key = q.col_opt_text("idempotency_key");
     if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
   }
   {

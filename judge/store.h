@@ -59,6 +59,8 @@ struct SubmissionRecord {
   std::optional<int64_t> workspace_bytes;
   double received_at = 0, finished_at = 0;  // unix seconds
   std::string response_json;                // exactly what the client got
+  // The request's Idempotency-Key; unique per rank where given (judge/idempotency.h).
+  std::optional<std::string> idempotency_key;
   std::vector<SampleSet> samples;
   std::vector<ConfigResult> configs;
 };
@@ -70,6 +72,16 @@ struct ScoreCallRecord {
   std::optional<double> speedup;
   std::string run_id, optimizer;
   double received_at = 0, finished_at = 0;
+  std::string response_json;
+};
+
+// A recorded submission found by its Idempotency-Key: what a repeat of the key is compared
+// with (judge/idempotency.h) and the answer it is given.
+struct KeyedSubmission {
+  int64_t id = 0;
+  int rank = 0;
+  std::string kernel, language, precision, run_id;
+  std::string source, library_path;
   std::string response_json;
 };
 
@@ -140,6 +152,12 @@ class Store {
   Result<std::optional<StoredCalibration>> get_calibration(const CalibrationKey& key);
   Status put_calibration(const CalibrationKey& key, const StoredCalibration& c);
   Result<int64_t> count_submissions();
+  // The submission `key` was recorded with on judge rank `rank`; nullopt when there is none.
+  Result<std::optional<KeyedSubmission>> find_by_idempotency_key(int rank, const std::string& key);
+  // Replaces submission `id`'s response_json with the body its client was sent, which the
+  // routes complete after the grade recorded the row (the row's id is in it). An Error when
+  // there is no such submission.
+  Status replace_response(int64_t id, const std::string& response_json);
   // The stored record (for tests and admin routes); nullopt when absent.
   Result<std::optional<SubmissionRecord>> get_submission(int64_t id);
   // The matching submissions, newest first, and how many match in all (one snapshot).

@@ -51,8 +51,8 @@ AB_CASES = [
 ]
 
 # Stages the judge reports in timings_s, in pipeline order (others are appended as seen).
-STAGES = ["build", "start runners", "inputs", "candidate", "baseline", "oracle", "compare",
-          "settle", "record"]
+STAGES = ["build", "choose baseline", "calibrate", "start runners", "inputs", "candidate",
+          "baseline", "oracle", "compare", "settle", "stop runners", "record"]
 
 
 class Fatal(Exception):

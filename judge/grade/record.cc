@@ -128,6 +128,7 @@ SubmissionRecord submission_record(const GradeResult& g, const RecordContext& c,
   rec.received_at = c.received_at;
   rec.finished_at = finished_at;
   rec.response_json = response.dump();
+  rec.idempotency_key = req.idempotency_key;
   for (const auto& t : c.timed) {
     for (const auto& [side, ns] :
          {std::pair{std::string("candidate"), &t.cand}, std::pair{g.baseline, &t.base}}) {

@@ -233,7 +233,10 @@ MaybeFailure RunnerSession::settle_threads() {
   for (int i = 0;; ++i) {
     auto threads = channel_->threads();
     bool busy = false;
-    for (const auto& t : threads) busy = busy || t.state == 'R' || t.state == 'D';
+    // 'T'/'t': a thread not yet continued after SIGCONT would run (and be counted) right after.
+    for (const auto& t : threads) {
+      busy = busy || t.state == 'R' || t.state == 'D' || t.state == 'T' || t.state == 't';
+    }
     if (!busy) {
       thread_cpu_at_rest_.clear();
       for (const auto& t : threads) thread_cpu_at_rest_[t.tid] = t.cpu_ns;

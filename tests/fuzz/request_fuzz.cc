@@ -11,15 +11,18 @@
 // passes every check again when re-derived independently here (rank, kernel, one source, input
 // mode, sizes, build tokens, workspace, preset, tokens); every error message, once written as an
 // error body, is valid UTF-8 JSON; an accepted rank is in range; an accepted body is within the
-// depth limit. scripts/fuzz.sh builds and runs it with clang.
+// depth limit; an Idempotency-Key header is accepted only as 1..128 characters of [A-Za-z0-9._:-]
+// and otherwise refused with a 400. scripts/fuzz.sh builds and runs it with clang.
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -227,6 +230,43 @@ void CheckBody(std::string_view text) {
   }
 }
 
+// parse_idempotency_key over the request's header fields, collected as the server collects them
+// (lower-case names, a repeated field joined with ", "): an accepted key is 1..128 characters
+// of [A-Za-z0-9._:-]; a refusal is a 400 with a JSON error body.
+void CheckIdempotencyKey(const http::request<http::string_body>& request) {
+  std::map<std::string, std::string> headers;
+  for (const auto& field : request) {
+    std::string name(field.name_string());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto [it, inserted] = headers.emplace(name, std::string(field.value()));
+    if (!inserted) it->second += ", " + std::string(field.value());
+  }
+  try {
+    auto key = hpcab::judge::parse_idempotency_key(headers);
+    if (key) {
+      Require(key->has_value() == (headers.count("idempotency-key") > 0),
+              "a key accepted without the header, or the header ignored");
+      if (!key->has_value()) return;
+      const std::string& k = **key;
+      Require(!k.empty() && k.size() <= hpcab::judge::kMaxIdempotencyKeyBytes,
+              "accepted an Idempotency-Key of a bad length");
+      for (char c : k) {
+        Require(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ':' ||
+                    c == '-',
+                "accepted an Idempotency-Key with a character outside [A-Za-z0-9._:-]");
+      }
+      return;
+    }
+    Require(key.error().kind == ErrorKind::kBadRequest, "an Idempotency-Key refusal not a 400");
+    const auto response = hpcab::judge::error_response(key.error());
+    Require(response.status == 400 && valid_utf8(response.body),
+            "an Idempotency-Key refusal without a valid 400 body");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "request_fuzz: parse_idempotency_key threw: %s\n", e.what());
+    std::abort();
+  }
+}
+
 void CheckHttp(const std::uint8_t* data, std::size_t size) {
   http::request_parser<http::string_body> parser;
   parser.header_limit(kHeaderLimit);
@@ -246,6 +286,7 @@ void CheckHttp(const std::uint8_t* data, std::size_t size) {
   const auto& request = parser.get();
   Require(request.body().size() <= kBodyLimit, "body over the limit was accepted");
   CheckTarget(std::string_view(request.target().data(), request.target().size()));
+  CheckIdempotencyKey(request);
   if (request.method() == http::verb::post) CheckBody(request.body());
 }
 

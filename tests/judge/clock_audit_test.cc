@@ -36,6 +36,18 @@ TEST(ClockAudit, ALyingCandidateIsShiftedByItsExcess) {
   EXPECT_GT(candidate_min_excess_ns(every, base), 0.0);
 }
 
+// A loaded host spreads the honest side's overshoot: a candidate whose every call is above the
+// baseline's typical overshoot but within its worst is not called a liar (it is still shifted
+// by its median excess, so it gains nothing).
+TEST(ClockAudit, SpreadHonestNoiseIsNotTampering) {
+  std::vector<double> base = {0.2e6, 0.4e6, 2.5e6, 0.3e6, 3.0e6};  // median 0.4 ms, worst 3 ms
+  std::vector<double> cand = {0.9e6, 1.2e6, 2.8e6, 1.0e6, 1.1e6};  // all above 0.4 ms
+  EXPECT_LT(candidate_min_excess_ns(cand, base), 0.0);
+  EXPECT_DOUBLE_EQ(candidate_shift_ns(cand, base), 1.1e6 - 0.4e6);
+  std::vector<double> lies = {3.5e6, 3.6e6, 3.4e6, 3.7e6, 3.3e6};  // above the worst, every call
+  EXPECT_GT(candidate_min_excess_ns(lies, base), 0.0);
+}
+
 // With noise on the baseline side the lie is measured above that noise.
 TEST(ClockAudit, ALieIsMeasuredAboveTheBaselinesNoise) {
   std::vector<double> base = {1.0e6, 1.1e6, 0.9e6};

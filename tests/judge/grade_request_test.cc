@@ -85,9 +85,9 @@ TEST(HttpErrors, EveryKindHasItsStatus) {
       {ErrorKind::kBadRequest, 400},       {ErrorKind::kUnauthorized, 401},
       {ErrorKind::kForbidden, 403},        {ErrorKind::kNotFound, 404},
       {ErrorKind::kMethodNotAllowed, 405}, {ErrorKind::kPayloadTooLarge, 413},
-      {ErrorKind::kMisdirected, 421},      {ErrorKind::kQueueFull, 429},
-      {ErrorKind::kHeaderTooLarge, 431},   {ErrorKind::kJudgeFault, 500},
-      {ErrorKind::kUnavailable, 503}};
+      {ErrorKind::kConflict, 409},         {ErrorKind::kMisdirected, 421},
+      {ErrorKind::kQueueFull, 429},        {ErrorKind::kHeaderTooLarge, 431},
+      {ErrorKind::kJudgeFault, 500},       {ErrorKind::kUnavailable, 503}};
   for (const auto& [kind, status] : table) {
     EXPECT_EQ(http_status(kind), status);
     HttpResponse r = error_response(ApiError{kind, "why"});
@@ -265,6 +265,42 @@ TEST_F(GradeBodyTest, SharedFilesResolveInsideTheSharedDir) {
   ASSERT_FALSE(big.ok());
   EXPECT_EQ(big.error().kind, ErrorKind::kPayloadTooLarge);
   fs::remove_all(dir);
+}
+
+TEST(IdempotencyKeyHeader, AbsentKeyIsNoneAndGoodKeysPassAsTheyAre) {
+  auto none = parse_idempotency_key({{"content-type", "application/json"}});
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+  for (const std::string& key : {std::string("a"), std::string("run-7:attempt.2_X"),
+                                 std::string(kMaxIdempotencyKeyBytes, 'k'),
+                                 std::string("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")}) {
+    auto r = parse_idempotency_key({{"idempotency-key", key}});
+    ASSERT_TRUE(r.ok()) << key << ": " << r.error().message;
+    EXPECT_EQ(r->value_or(""), key);
+  }
+}
+
+TEST(IdempotencyKeyHeader, BadKeysAre400sThatSayWhatAKeyMayBe) {
+  const std::vector<std::string> bad = {
+      "",                                             // empty
+      std::string(kMaxIdempotencyKeyBytes + 1, 'k'),  // too long
+      "has space",
+      "a/b",
+      "a#1",
+      "caf\xc3\xa9",           // non-ASCII
+      std::string("a\0b", 3),  // NUL
+      "k1, k2",                // the header sent twice, as the server joins repeated fields
+      "\"quoted\""};
+  for (const auto& key : bad) {
+    auto r = parse_idempotency_key({{"idempotency-key", key}});
+    ASSERT_FALSE(r.ok()) << key;
+    EXPECT_EQ(r.error().kind, ErrorKind::kBadRequest) << key;
+    HttpResponse response = error_response(r.error());
+    EXPECT_EQ(response.status, 400);
+    const std::string message = json::parse(response.body)["error"];
+    EXPECT_NE(message.find("Idempotency-Key"), std::string::npos) << message;
+    EXPECT_NE(message.find("1 to 128"), std::string::npos) << message;
+  }
 }
 
 // A grader that throws on its first grade and grades "ok" afterwards.

@@ -145,7 +145,8 @@ struct Script {
   std::string extra_after_call;                  // a process left running after the call
   bool busy_thread = false;                      // a thread that never goes to sleep
   int64_t cpu_during_prep_ns = 0;                // a helper computing while the draw is made
-  double ns_per_element = 0;  // > 0: a call costs this times the product of sizes
+  int64_t cpu_on_resume_ns = 0;  // an OpenMP pool woken by SIGCONT going back to sleep
+  double ns_per_element = 0;     // > 0: a call costs this times the product of sizes
 };
 
 class FakeChannel : public RunnerChannel {
@@ -214,7 +215,7 @@ class FakeChannel : public RunnerChannel {
     return r;
   }
   void pause() override {}
-  void resume() override {}
+  void resume() override { thread_cpu_ += s_.cpu_on_resume_ns; }
   ProcessResult finish(double) override { return end_; }
   ProcessResult kill_now() override {
     closed_ = true;
@@ -555,6 +556,8 @@ INSTANTIATE_TEST_SUITE_P(
                    [](Script& s) { s.extra_after_call = "1 process(es) besides the runner"; },
                    "running after the call returned"},
         RejectCase{"BusyThread", [](Script& s) { s.busy_thread = true; }, "kept running"},
+        RejectCase{"HelperWorkingWhileTheDrawIsMade",
+                   [](Script& s) { s.cpu_during_prep_ns = 1'000'000; }, "work outside the clock"},
         RejectCase{"UnconfirmedIoFault",
                    [](Script& s) {
                      s.io_error_on_save = true;
@@ -708,6 +711,14 @@ TEST_F(GraderTest, SmallDrawsHaveEveryCallChecked) {
   json r = grade("score");  // s000 at S: 512 KB of arrays, under check_all_bytes
   ASSERT_EQ(r["verdict"], "ok") << r.dump();
   EXPECT_EQ(cand.size(), 12u);
+}
+
+// The CPU an honest thread pool burns when SIGCONT wakes it after the paused side's turn is
+// not work outside the clock: the threads are settled again after the resume.
+TEST_F(GraderTest, ThreadsWokenByTheResumeAreNotChargedAsOutsideWork) {
+  launcher_.candidate.cpu_on_resume_ns = 3'000'000;  // 12x outside_cpu_ns
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
 }
 
 TEST_F(GraderTest, WorkspaceOutOfRangeIsRejected) {

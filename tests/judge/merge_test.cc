@@ -52,6 +52,8 @@ class MergeTest : public ::testing::Test {
       r.received_at = 1e9 + i;
       r.finished_at = 1e9 + i + 1;
       r.response_json = "{}";
+      // The same keys in every shard: keys are per judge, and a merge keeps each judge's.
+      if (i % 2 == 0) r.idempotency_key = r.run_id;
       r.samples = {{"public S", "candidate", {100 + rank, 101 + rank}}};
       r.configs = {{"public S", "{}", 100, 200, 2, 0.01, 0.99, 2, false}};
       auto id = (*store)->record_submission(r);
@@ -133,6 +135,16 @@ TEST_F(MergeTest, CopiesEveryRowWithUnambiguousProvenance) {
             "5");
   EXPECT_EQ(sql(out, "PRAGMA foreign_key_check"), "");
   EXPECT_EQ(sql(out, "PRAGMA integrity_check"), "ok");
+  // Idempotency keys come along, the same key of two judges included; rows without one stay
+  // without.
+  EXPECT_EQ(sql(out, "SELECT count(*) FROM submissions WHERE idempotency_key = 'arm/k0/0#1'"), "2");
+  EXPECT_EQ(sql(out, "SELECT count(*) FROM submissions WHERE idempotency_key IS NULL"), "2");
+  EXPECT_EQ(sql(out, "SELECT idempotency_key FROM submissions WHERE id = " + id), "");
+  auto merged = Store::open(out);
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  auto found = (*merged)->find_by_idempotency_key(1, "arm/k0/0#1");
+  ASSERT_TRUE(found.ok() && found->has_value());
+  EXPECT_EQ((*found)->source, "rank 1 submission 0");
 }
 
 TEST_F(MergeTest, RefusesAmbiguousOrBadInputsAndLeavesNoFile) {

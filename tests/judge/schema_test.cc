@@ -48,8 +48,9 @@ TEST(JudgeSchemaTest, EveryNameExistsInAMigratedAndAMergedFile) {
 
   namespace S = schema::submissions;
   for (const char* c : {S::kId, S::kRank, S::kKernel, S::kVerdict, S::kRunId, S::kSpeedup,
-                        S::kSuspect, S::kFinishedAt}) {
+                        S::kSuspect, S::kFinishedAt, S::kIdempotencyKey}) {
     EXPECT_TRUE(HasColumn(shard, S::kTable, c)) << S::kTable << "." << c;
+    EXPECT_TRUE(HasColumn(merged, S::kTable, c)) << "merged " << S::kTable << "." << c;
   }
   EXPECT_TRUE(HasColumn(shard, schema::score_calls::kTable, schema::score_calls::kRunId));
   namespace M = schema::merged_submissions;

@@ -155,6 +155,7 @@ void ExpectSameRecord(const SubmissionRecord& a, const SubmissionRecord& b) {
   EXPECT_EQ(a.received_at, b.received_at);
   EXPECT_EQ(a.finished_at, b.finished_at);
   EXPECT_EQ(a.response_json, b.response_json);
+  EXPECT_EQ(a.idempotency_key, b.idempotency_key);
   ASSERT_EQ(a.samples.size(), b.samples.size());
   for (std::size_t i = 0; i < a.samples.size(); ++i) {
     SCOPED_TRACE("sample set " + std::to_string(i));
@@ -241,8 +242,8 @@ TEST_F(StoreTest, CalibrationsRoundTripPerKeyAndTarget) {
 TEST_F(StoreTest, SchemaVersionAfterOpen) {
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 2);
-  EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "2");
+  EXPECT_EQ(store->schema_version(), 3);
+  EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "3");
   for (const char* table :
        {"submissions", "samples", "config_results", "score_calls", "baselines", "calibrations"}) {
     EXPECT_EQ(Sql(path_, std::string("SELECT count(*) FROM sqlite_master WHERE type = 'table' "
@@ -266,6 +267,7 @@ TEST_F(StoreTest, WalModeIsOn) {
 
 TEST_F(StoreTest, RoundTripFullRecord) {
   SubmissionRecord r = FullRecord();
+  r.idempotency_key = "run-42:attempt-1";  // unique per rank: FullRecord() has none
   ExpectSameRecord(RoundTrip(r), r);
 }
 
@@ -286,7 +288,9 @@ TEST_F(StoreTest, RoundTripWithOptionalsUnset) {
   ExpectSameRecord(got, r);
   EXPECT_FALSE(got.speedup.has_value());
   EXPECT_FALSE(got.tokens.has_value());
-  EXPECT_EQ(Sql(path_, "SELECT count(*) FROM submissions WHERE speedup IS NULL AND tokens IS NULL"),
+  EXPECT_EQ(Sql(path_,
+                "SELECT count(*) FROM submissions WHERE speedup IS NULL AND tokens IS NULL "
+                "AND idempotency_key IS NULL"),
             "1");
 }
 
@@ -354,7 +358,7 @@ TEST_F(StoreTest, ReopenKeepsDataAndDoesNotRerunMigrations) {
   Sql(path_, "DROP INDEX submissions_kernel");
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 2);
+  EXPECT_EQ(store->schema_version(), 3);
   EXPECT_EQ(Sql(path_, "SELECT count(*) FROM sqlite_master WHERE name = 'submissions_kernel'"),
             "0");
   auto n = store->count_submissions();
@@ -375,7 +379,7 @@ TEST_F(StoreTest, RefusesNewerSchemaVersion) {
   ASSERT_FALSE(store.ok());
   const std::string& msg = store.error().message;
   EXPECT_NE(msg.find("999"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("up to 2"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("up to 3"), std::string::npos) << msg;
   EXPECT_NE(msg.find(path_), std::string::npos) << msg;
   EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "999");  // left untouched
 }
@@ -544,6 +548,92 @@ TEST_F(StoreTest, FailedRecordLeavesNoPartialRows) {
   auto n = store->count_submissions();
   ASSERT_TRUE(n.ok());
   EXPECT_EQ(*n, 1);
+}
+
+// Idempotency keys (judge/idempotency.h): found by rank and key, unique per rank (a second
+// row with a taken key is refused whole), absent keys are NULL and never collide, and the
+// routes' completed answer replaces the record stage's.
+TEST_F(StoreTest, IdempotencyKeysAreFoundAndUniquePerRank) {
+  auto store = Open();
+  ASSERT_TRUE(store);
+  SubmissionRecord r = FullRecord();  // rank 3
+  r.idempotency_key = "run-42:attempt-1";
+  auto id = store->record_submission(r);
+  ASSERT_TRUE(id.ok()) << id.error().message;
+
+  auto found = store->find_by_idempotency_key(3, "run-42:attempt-1");
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  ASSERT_TRUE(found->has_value());
+  const KeyedSubmission& k = **found;
+  EXPECT_EQ(k.id, *id);
+  EXPECT_EQ(k.rank, 3);
+  EXPECT_EQ(k.kernel, "gemm");
+  EXPECT_EQ(k.language, "c");
+  EXPECT_EQ(k.precision, "fp64");
+  EXPECT_EQ(k.run_id, "run-42");
+  EXPECT_EQ(k.source, r.source);
+  EXPECT_EQ(k.library_path, "");
+  EXPECT_EQ(k.response_json, r.response_json);
+  // Another rank's key, or another key, is not this one.
+  EXPECT_FALSE(store->find_by_idempotency_key(0, "run-42:attempt-1")->has_value());
+  EXPECT_FALSE(store->find_by_idempotency_key(3, "run-42:attempt-2")->has_value());
+
+  // The same key on the same rank: refused, with none of the second record's rows left.
+  auto twice = store->record_submission(r);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.error().message.find("UNIQUE"), std::string::npos) << twice.error().message;
+  EXPECT_EQ(Sql(path_, "SELECT count(*) FROM submissions"), "1");
+  EXPECT_EQ(
+      Sql(path_, "SELECT count(*) FROM samples"),
+      Sql(path_, "SELECT count(*) FROM samples WHERE submission_id = " + std::to_string(*id)));
+  // The same key on another rank (a merged file of several judges) and rows without a key.
+  SubmissionRecord other = r;
+  other.rank = 4;
+  ASSERT_TRUE(store->record_submission(other).ok());
+  SubmissionRecord unkeyed = r;
+  unkeyed.idempotency_key.reset();
+  ASSERT_TRUE(store->record_submission(unkeyed).ok());
+  ASSERT_TRUE(store->record_submission(unkeyed).ok());
+  EXPECT_EQ(Sql(path_, "SELECT count(*) FROM submissions WHERE idempotency_key IS NULL"), "2");
+
+  ASSERT_TRUE(store->replace_response(*id, R"({"submission_id":1,"verdict":"ok"})").ok());
+  EXPECT_EQ((*store->find_by_idempotency_key(3, "run-42:attempt-1"))->response_json,
+            R"({"submission_id":1,"verdict":"ok"})");
+  EXPECT_FALSE(store->replace_response(999, "{}").ok());
+}
+
+// Migration 3 on a file of version 2: the column and its index appear, rows already there keep
+// everything and have no key.
+TEST_F(StoreTest, MigrationThreeKeepsTheRowsOfAVersionTwoFile) {
+  SubmissionRecord old = FullRecord();  // no key
+  int64_t id = 0;
+  {
+    auto store = Open();
+    ASSERT_TRUE(store);
+    id = *store->record_submission(old);
+  }
+  // Back to what version 2 made.
+  Sql(path_,
+      "DROP INDEX submissions_idempotency_key; ALTER TABLE submissions DROP COLUMN "
+      "idempotency_key; PRAGMA user_version = 2");
+  ASSERT_EQ(Sql(path_,
+                "SELECT count(*) FROM pragma_table_info('submissions') WHERE name = "
+                "'idempotency_key'"),
+            "0");
+  auto store = Open();
+  ASSERT_TRUE(store);
+  EXPECT_EQ(store->schema_version(), 3);
+  EXPECT_EQ(Sql(path_,
+                "SELECT count(*) FROM sqlite_master WHERE name = "
+                "'submissions_idempotency_key'"),
+            "1");
+  auto got = store->get_submission(id);
+  ASSERT_TRUE(got.ok() && got->has_value());
+  ExpectSameRecord(**got, old);
+  SubmissionRecord keyed = FullRecord();
+  keyed.idempotency_key = "run-42:attempt-1";
+  ASSERT_TRUE(store->record_submission(keyed).ok());
+  EXPECT_TRUE(store->find_by_idempotency_key(3, "run-42:attempt-1")->has_value());
 }
 
 TEST_F(StoreTest, ForeignKeysAreEnforced) {

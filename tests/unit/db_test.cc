@@ -187,6 +187,15 @@ TEST_F(DbTest, CachedQueriesBindStepAndReadByName) {
   EXPECT_TRUE(q->column_error().empty());
   (void)q->col_int("missing");
   EXPECT_NE(q->column_error().find("no column missing"), std::string::npos);
+
+  // NULL text reads as nullopt with col_opt_text, and an empty string as "".
+  auto nulls = c.query("SELECT NULL AS none, '' AS empty, 'x' AS x");
+  ASSERT_TRUE(nulls.ok());
+  auto row = nulls->step("nulls");
+  ASSERT_TRUE(row.ok() && *row);
+  EXPECT_FALSE(nulls->col_opt_text("none").has_value());
+  EXPECT_EQ(nulls->col_opt_text("empty"), std::optional<std::string>(""));
+  EXPECT_EQ(nulls->col_opt_text("x"), std::optional<std::string>("x"));
 }
 
 TEST_F(DbTest, BindErrorsAreReportedByStep) {

@@ -1,10 +1,11 @@
 // ATTACK: right only at the public preset's size (N = 32000), garbage elsewhere
 // KERNEL: s000
 // ROUTE: submit
-// EXPECT-VERDICT: overfit
-// EXPECT-DETAIL: hidden cases failed
+// EXPECT-VERDICT: overfit|incorrect
+// EXPECT-DETAIL: hidden cases failed|expected
 // Defence: /submit checks hidden variants at secret fuzzed sizes; public ok + hidden wrong is
-// `overfit`, never credited.
+// `overfit`, never credited. With timed sizes chosen by time (the judge's default; make test
+// runs the presets) the public configuration itself runs at the calibrated size: `incorrect`.
 #include <stdint.h>
 
 void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,

@@ -3,10 +3,13 @@
 // KERNEL: s000
 // ROUTE: score
 // EXPECT-VERDICT: rejected|incorrect
-// EXPECT-DETAIL: work outside the clock|expected
+// EXPECT-DETAIL: the clock|expected
 // Defence: the CPU time of the candidate's other threads between calls (schedstat, read by the
 // judge from /proc) may not exceed outside_cpu_ns; a helper slow enough to stay under it answers
-// from a stale or half-written draw.
+// from a stale or half-written draw. At calibrated sizes (a pass takes milliseconds) the helper
+// may instead be seen still running after the call returned ("work left running escapes the
+// clock"); either rejection names the clock. At calibrated sizes (a pass takes milliseconds) the helper
+// is also seen still running after the call returned: rejected "kept running".
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
