@@ -42,11 +42,14 @@ adversarial: build
 # Figures: generator and comparator throughput, one /submit's latency breakdown and HTTP
 # throughput under 64 connections against a private judge, then the bounded load test (64
 # clients, 30 s, mixed /health /task /score), which fails on any 5xx or lost grade, then the
-# validity benchmark (below).
+# outage drill (an identity arm whose judge is killed and restarted mid-arm; fails on a lost
+# episode, a double grade or a success rate below 100%; DRILL_* variables shorten it, see
+# scripts/outage-drill.sh), then the validity benchmark (below).
 bench: build
 	@$(BUILD_DIR)/hpcab-bench
 	@BUILD_DIR=$(BUILD_DIR) scripts/bench-judge.sh
 	@BUILD_DIR=$(BUILD_DIR) LOAD_DURATION=30 LOAD_CLIENTS=64 scripts/load-judge.sh
+	@BUILD_DIR=$(BUILD_DIR) scripts/outage-drill.sh
 	@BUILD_DIR=$(BUILD_DIR) python3 scripts/validity.py $(VALIDITY_ARGS)
 
 # The validity benchmark alone (also the last step of bench): references resubmitted (A/A),

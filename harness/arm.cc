@@ -45,6 +45,9 @@ constexpr std::string_view kKeys[] = {"NAME",
                                       "PROMPT_TEMPLATE",
                                       "MAX_RELAUNCHES",
                                       "LIMIT_RERUN_FACTOR",
+                                      "OUTAGE_WAIT_S",
+                                      "OUTAGE_BACKOFF_MAX_S",
+                                      "INFRA_RETRIES",
                                       "STATE_DB",
                                       "LIBRARY_DIR"};
 
@@ -433,6 +436,21 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs:
         return Error{e.where + ": expected a multiple between 1 and 16 (SPEC: 2-4), got " + v};
       }
       arm.limit_rerun_factor = *x;
+    } else if (k == "OUTAGE_WAIT_S" || k == "OUTAGE_BACKOFF_MAX_S") {
+      auto x = parse_real(v, e.where);
+      if (!x.ok()) return x.error();
+      const bool wait = k == "OUTAGE_WAIT_S";
+      // A week bounds a typo (an extra digit) without limiting any real campaign.
+      if (*x < (wait ? 0 : 0.01) || *x > 604800) {
+        return Error{e.where + ": expected seconds between " + (wait ? "0" : "0.01") +
+                     " and 604800, got " + v};
+      }
+      (wait ? arm.outage_wait_s : arm.outage_backoff_max_s) = *x;
+    } else if (k == "INFRA_RETRIES") {
+      auto n = parse_int(e, 0);
+      if (!n.ok()) return n.error();
+      if (*n > 100) return Error{e.where + ": " + v + " is implausibly large (max 100)"};
+      arm.infra_retries = static_cast<int>(*n);
     } else if (k == "STATE_DB") {
       if (v.empty()) return Error{e.where + ": expected a file path"};
       arm.state_db = v;

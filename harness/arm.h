@@ -50,6 +50,14 @@ struct Arm {
   std::filesystem::path prompt_template;  // resolved against the arm file's folder; '' = built-in
   int max_relaunches = 2;
   double limit_rerun_factor = 2.0;
+  // Outages (docs/harness.md "Outages"): how long a worker, its tools and its proxy wait out an
+  // unreachable or overloaded judge or model server before the attempt ends as an
+  // infrastructure failure (default: a judge restart or a Slurm requeue of its node), the
+  // longest pause between two tries, and how often one daemon run hands out an episode again
+  // after an infrastructure failure (a restarted daemon runs them again in any case).
+  double outage_wait_s = 600;
+  double outage_backoff_max_s = 15;
+  int infra_retries = 2;
   std::filesystem::path state_db = "var/harness.db";
   // Where the autopar built-ins write the libraries they build, relative to the daemon's working
   // directory. The judge must be started with a --shared-dir that contains it.

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "harness/agent_process.h"
 #include "harness/agents.h"
 #include "harness/judge_client.h"
+#include "harness/outage.h"
 #include "harness/plan.h"
 #include "harness/proxy.h"
 
@@ -47,6 +49,13 @@ constexpr const char* kCrash = "crash";
 constexpr const char* kTaskUnavailable = "task_unavailable";
 constexpr const char* kHarnessError = "harness_error";
 constexpr int kHarnessErrorCode = -1;
+// Infrastructure failures (status infra_failed): the judge or the model server stayed
+// unreachable past OUTAGE_WAIT_S, or the judge's machinery failed a grade.
+constexpr const char* kJudgeUnreachable = "judge_unreachable";
+constexpr const char* kInferenceUnreachable = "inference_unreachable";
+constexpr const char* kJudgeFault = "judge_fault";
+// StopSignal code of "the proxy gave up on the model server" (not an exit code).
+constexpr int kOutageStop = 1000;
 
 // One daemon per (database, arm): the lock is held for the daemon's life and released by the
 // kernel when it dies, however it dies.
@@ -208,10 +217,35 @@ struct Attempt {
   bool failed = false;       // a harness-side failure or a crash past its relaunches
   bool limit = false;        // 124 or 125: eligible for the one rerun
   bool interrupted = false;  // the daemon is stopping; leave the episode for the next one
+  bool infra = false;        // ended by the infrastructure: infra_failed, handed out again
+  bool retire = false;       // infra: the worker's judge or model server stayed down
   bool reached_judge = false;
   int relaunches = 0;
   double seconds = 0;
 };
+
+// Why the infrastructure, not the agent, ended an attempt.
+struct InfraCause {
+  const char* reason;  // kJudgeUnreachable, kInferenceUnreachable, kJudgeFault
+  bool retire;         // the worker's URL stayed down for the whole outage wait
+  std::string why;     // for the log
+};
+
+// The JSON lines of a file of the tools' state folder.
+std::vector<nlohmann::json> json_lines(const fs::path& file) {
+  std::vector<nlohmann::json> out;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_object()) out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::string without_slash(std::string url) {
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url;
+}
 
 class Daemon {
  public:
@@ -223,6 +257,17 @@ class Daemon {
   void worker_main(int w);
   Attempt run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, const Pin& pin,
                       const EpisodeRow& row);
+  // After the agent ended without a graded submission: whether the infrastructure is why (the
+  // proxy gave up on the model server, the agent's tools gave up on the judge and the monitor
+  // saw that judge down, a grade was a judge fault, the model server is down right now).
+  std::optional<InfraCause> infra_cause(const Pin& pin, MeteringProxy* proxy, int stop_code,
+                                        const std::string& run_id, const fs::path& state_dir,
+                                        double since) const;
+  // Seconds the attempt lost to outages of its judge (as the monitor saw it) and model server
+  // (as its proxy saw it) since `since`, at most OUTAGE_WAIT_S: what its deadline moves by.
+  double outage_grant(const Pin& pin, MeteringProxy* proxy, double since) const;
+  // The progress line's "| down: ..." part, and log lines when a URL goes down or comes back.
+  std::string outage_status();
   bool stopping() const { return opt_.stop && opt_.stop->load(); }
   void log_line(const std::string& s) {
     if (!opt_.log) return;
@@ -244,7 +289,15 @@ class Daemon {
   std::mutex summary_mu_;
   RunSummary summary_;
   std::atomic<int> workers_left_{0};
-  std::string fatal_;  // guarded by summary_mu_
+  std::atomic<int> busy_{0};                // workers running an attempt (until it is recorded)
+  std::string fatal_;                       // guarded by summary_mu_
+  OutagePolicy outage_;                     // from the arm (OUTAGE_WAIT_S, ...)
+  std::unique_ptr<HealthMonitor> monitor_;  // the workers' judges
+  CancelToken stop_token_;                  // cancelled when stopping: ends /task waits
+  std::mutex proxies_mu_;
+  std::map<int, MeteringProxy*> proxies_;  // by worker, while it runs
+  // URL -> role, since: what the log said is down; guarded by proxies_mu_.
+  std::map<std::string, std::pair<std::string, double>> reported_down_;
 };
 
 std::map<std::string, std::string> Daemon::tool_env(const Pin& pin, const AgentContext& ctx,
@@ -263,6 +316,11 @@ std::map<std::string, std::string> Daemon::tool_env(const Pin& pin, const AgentC
   env["HPCAB_SUBMISSION_POLICY"] = arm_.submission_policy;
   env["HPCAB_TOOL_STATE"] = state_dir.string();
   if (!usage_url.empty()) env["HPCAB_USAGE_URL"] = usage_url;
+  std::ostringstream wait, backoff;
+  wait << outage_.wait_s;
+  backoff << outage_.backoff_max_s;
+  env["HPCAB_OUTAGE_WAIT_S"] = wait.str();
+  env["HPCAB_OUTAGE_BACKOFF_MAX_S"] = backoff.str();
   return env;
 }
 
@@ -294,7 +352,7 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, 
   Attempt a;
   const auto started = Clock::now();
   const Budget budget = episode_budget(arm_, row.budget_factor);
-  const auto deadline = started + std::chrono::seconds(budget.wall_s);
+  const auto deadline0 = started + std::chrono::seconds(budget.wall_s);
   const std::string run_id = row.id + "#" + std::to_string(row.attempt);
   auto harness_fail = [&](const char* reason, const std::string& why) {
     a.failed = true;
@@ -327,16 +385,23 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, 
   js.optimizer = arm_.agent;
   js.timeout_s = opt_.judge_timeout_s;
   js.single_submission = false;
-  js.state_dir = state_dir.string();
+  js.state_dir = "";  // the daemon's own waits are not the agent's tools' (outages.jsonl)
+  js.outage = outage_;
   JudgeClient client(js);
-  Result<nlohmann::json> task = Error{"not asked"};
-  for (int i = 0; i < std::max(1, opt_.task_attempts) && !stopping(); ++i) {
-    task = client.task(row.kernel, arm_.language);
-    if (task || client.last_failure() == Failure::kHttp) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(500 * (1 << i)));
-  }
+  client.set_outage_observer([&](const OutageEvent& e) {
+    log_line("[w" + std::to_string(w) + "] " + row.id + ": " + outage_line("judge", e));
+  });
+  // An unreachable or overloaded judge is waited out (OUTAGE_WAIT_S); past that the episode is
+  // an infrastructure failure and this worker, whose judge stayed down, takes no further one.
+  auto task = client.task(row.kernel, arm_.language, "", "", &stop_token_);
   if (stopping()) {
     a.interrupted = true;
+    return a;
+  }
+  if (!task && client.last_failure() == Failure::kTransport) {
+    a.infra = a.retire = true;
+    a.exit = {kJudgeUnreachable, kHarnessErrorCode, {}, ""};
+    log_line("[w" + std::to_string(w) + "] " + run_id + ": no task: " + task.error().message);
     return a;
   }
   if (!task) return harness_fail(kTaskUnavailable, "no task: " + task.error().message);
@@ -386,12 +451,41 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, 
   stop_code.arm(run_id);
   if (proxy) proxy->set_episode(run_id, static_cast<double>(budget.tokens));
   auto stop_requested = [&] { return stop_code.load() != 0 || stopping(); };
+  const double agent_started = unix_now();
+  auto deadline = deadline0;
+  double granted = 0;  // seconds the deadline moved for outages
+  // The tools' records of the judge's answers: a graded submission ends any question of blame.
+  auto graded = [&] {
+    ExitInfo e;
+    read_final_submission(state_dir, run_id, &e);
+    return e.final_submission_id.has_value() || !e.final_verdict.empty();
+  };
+  auto end_as_infra = [&](const InfraCause& c, int code) {
+    a.infra = true;
+    a.retire = c.retire;
+    a.exit = {c.reason, code, {}, ""};
+    log_line("[w" + std::to_string(w) + "] " + run_id + ": " + c.why);
+  };
   // 124/125/126 by what stopped the agent; relaunch a crash while time and budget remain.
   for (;;) {
     auto proc = AgentProcess::start(spawn);
     if (!proc)
       return harness_fail(kHarnessError, "cannot start the agent: " + proc.error().message);
-    AgentWait wt = proc->wait(deadline, stop_requested);
+    AgentWait wt;
+    for (;;) {
+      wt = proc->wait(deadline, stop_requested);
+      if (wt.kind != AgentWait::Kind::kDeadline) break;
+      // Time lost to an outage is given back (at most OUTAGE_WAIT_S in all): the agent's wall
+      // budget is for its work, not for waiting on a judge or model server that was down.
+      const double grant = outage_grant(pin, proxy, agent_started);
+      if (grant <= granted + 0.5) break;
+      deadline += std::chrono::duration_cast<Clock::duration>(
+          std::chrono::duration<double>(grant - granted));
+      log_line("[w" + std::to_string(w) + "] " + run_id + ": deadline moved by " +
+               std::to_string(std::lround(grant - granted)) +
+               " s for the time its judge or model server was down");
+      granted = grant;
+    }
     if (wt.kind != AgentWait::Kind::kExited) wt = proc->terminate(opt_.term_grace_s);
     proc->kill_group();
     kill_processes_with_env("HPCAB_EPISODE=" + run_id);
@@ -409,10 +503,34 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, 
       a.interrupted = true;
       break;
     }
+    if (stop_code == kOutageStop && graded()) {
+      // Stopped for the outage, but with an answer graded before: that answer is the result.
+      a.exit = {kSubmitted, 0, {}, ""};
+      log_line("[w" + std::to_string(w) + "] " + run_id + ": the model server " +
+               pin.inference_url + " stayed unreachable; the episode keeps its graded submission");
+      break;
+    }
+    if (stop_code == kOutageStop) {
+      end_as_infra({kInferenceUnreachable, true,
+                    "the model server " + pin.inference_url + " stayed unreachable for " +
+                        std::to_string(std::lround(outage_.wait_s)) +
+                        " s (OUTAGE_WAIT_S): infrastructure failure"},
+                   kHarnessErrorCode);
+      break;
+    }
     if (Clock::now() >= deadline) {
       a.exit = {kWallBudget, 124, {}, ""};
       a.limit = true;
       break;
+    }
+    // An agent that ended without a grade because the judge or the model server failed it is
+    // not an agent failure, and a relaunch would meet the same outage.
+    if (!graded()) {
+      if (auto cause =
+              infra_cause(pin, proxy, stop_code.load(), run_id, state_dir, agent_started)) {
+        end_as_infra(*cause, wt.exit_code);
+        break;
+      }
     }
     if (wt.exit_code == 0) {
       a.exit = {kNoSubmission, 0, {}, ""};
@@ -432,10 +550,95 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, 
              std::to_string(arm_.max_relaunches));
   }
   if (proxy) proxy->set_episode("", 0);
-  read_final_submission(state_dir, run_id, &a.exit);
+  if (!a.infra) read_final_submission(state_dir, run_id, &a.exit);
   if (a.exit.reason == kNoSubmission && a.exit.final_submission_id) a.exit.reason = kSubmitted;
   a.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return a;
+}
+
+std::optional<InfraCause> Daemon::infra_cause(const Pin& pin, MeteringProxy* proxy, int stop_code,
+                                              const std::string& run_id, const fs::path& state_dir,
+                                              double since) const {
+  if (stop_code == kOutageStop || (proxy && proxy->upstream_gave_up(run_id))) {
+    return InfraCause{kInferenceUnreachable, true,
+                      "the model server " + pin.inference_url + " stayed unreachable"};
+  }
+  const double now = unix_now();
+  // The tools' word that they gave up on the pinned judge, which the agent could also have
+  // written: a transport outage counts only when the monitor saw that judge down meanwhile.
+  for (const auto& o : json_lines(state_dir / kOutagesFile)) {
+    if (without_slash(o.value("url", "")) != without_slash(pin.judge_url)) continue;
+    const bool confirmed = o.value("kind", "") == "http" ||
+                           (monitor_ && monitor_->was_down(pin.judge_url, since - 1, now));
+    if (!confirmed) continue;
+    return InfraCause{kJudgeUnreachable, true,
+                      "the agent's tools gave up on judge " + pin.judge_url + " (" +
+                          o.value("error", "") + "): infrastructure failure"};
+  }
+  if (auto faults = json_lines(state_dir / kFaultsFile); !faults.empty()) {
+    return InfraCause{kJudgeFault, false,
+                      "the judge's machinery failed a grade (" +
+                          faults.back().value("fault", nlohmann::json(nullptr)).dump() +
+                          ") and no grade came after: infrastructure failure"};
+  }
+  if (proxy) {
+    if (auto down = proxy->upstream_down_since()) {
+      return InfraCause{kInferenceUnreachable, false,
+                        "the agent ended while the model server " + pin.inference_url +
+                            " was unreachable (since " + utc_text(*down) +
+                            "): infrastructure failure"};
+    }
+  }
+  return std::nullopt;
+}
+
+double Daemon::outage_grant(const Pin& pin, MeteringProxy* proxy, double since) const {
+  const double now = unix_now();
+  double lost = monitor_ ? monitor_->down_seconds(pin.judge_url, since, now) : 0;
+  if (proxy) lost += proxy->upstream_down_seconds(since, now);
+  return std::min(lost, outage_.wait_s);
+}
+
+std::string Daemon::outage_status() {
+  std::map<std::string, std::pair<std::string, double>> down;  // url -> role, since
+  if (monitor_) {
+    for (const auto& d : monitor_->down_now()) down[d.url] = {"judge", d.since};
+  }
+  std::vector<std::string> lines;
+  std::string text;
+  {
+    std::lock_guard lock(proxies_mu_);
+    for (const auto& [w, p] : proxies_) {
+      (void)w;
+      if (auto since = p->upstream_down_since()) {
+        const std::string url = p->upstream_url();
+        auto it = down.find(url);
+        if (it == down.end() || it->second.second > *since) down[url] = {"model server", *since};
+      }
+    }
+    const double now = unix_now();
+    for (const auto& [url, d] : down) {
+      text += (text.empty() ? " | down: " : ", ") + d.first + " " + url + " since " +
+              utc_text(d.second) + " (" + format_duration(now - d.second) + ")";
+      if (!reported_down_.count(url)) {
+        lines.push_back(d.first + " " + url + " unreachable since " + utc_text(d.second) +
+                        "; workers wait up to " + format_duration(outage_.wait_s) +
+                        " (OUTAGE_WAIT_S) before an episode ends as an infrastructure failure");
+      }
+    }
+    for (auto it = reported_down_.begin(); it != reported_down_.end();) {
+      if (down.count(it->first)) {
+        ++it;
+        continue;
+      }
+      lines.push_back(it->second.first + " " + it->first + " answers again after " +
+                      format_duration(now - it->second.second));
+      it = reported_down_.erase(it);
+    }
+    for (const auto& [url, d] : down) reported_down_.emplace(url, d);
+  }
+  for (const auto& l : lines) log_line(l);
+  return text;
 }
 
 // `w` is the arm's global worker number (the daemon's worker offset already added).
@@ -462,6 +665,10 @@ void Daemon::worker_main(int w) {
     po.upstream_ca_file = opt_.upstream_ca_file;
     po.on_budget_exhausted = [&stop_code](const std::string& key) { stop_code.raise(key, 125); };
     po.on_context_overflow = [&stop_code](const std::string& key) { stop_code.raise(key, 126); };
+    po.outage = outage_;
+    po.on_upstream_outage = [&stop_code](const std::string& key) {
+      stop_code.raise(key, kOutageStop);
+    };
     proxy = std::make_unique<MeteringProxy>(po, &sink);
     auto port = proxy->start(0);
     if (!port) {
@@ -471,6 +678,19 @@ void Daemon::worker_main(int w) {
       return;
     }
   }
+  if (proxy) {
+    std::lock_guard lock(proxies_mu_);
+    proxies_[w] = proxy.get();
+  }
+  // Unregistered before the proxy goes, whichever way this function returns.
+  struct Unregister {
+    Daemon* d;
+    int w;
+    ~Unregister() {
+      std::lock_guard lock(d->proxies_mu_);
+      d->proxies_.erase(w);
+    }
+  } unregister{this, w};
   log_line("[w" + std::to_string(w) + "] pinned to judge " + pin.judge_url + " (rank " +
            std::to_string(pin.rank) + ")" +
            (pin.inference_url.empty() ? std::string()
@@ -478,17 +698,30 @@ void Daemon::worker_main(int w) {
                                             " via proxy :" + std::to_string(proxy->port())));
 
   while (!stopping()) {
+    // Read before the claim: an episode another worker hands back (an infrastructure failure
+    // of a worker that then retires) is in the database before that worker stops being busy,
+    // so a worker that finds nothing while none was busy may go.
+    const int busy_before = busy_.load();
     Result<std::optional<EpisodeRow>> claimed = Error{""};
     {
       std::lock_guard lock(db.mu);
-      claimed = db.db->claim(arm_.name, pin, now_unix(), opt_.shard);
+      claimed = db.db->claim(arm_.name, pin, now_unix(), opt_.shard, arm_.infra_retries);
     }
     if (!claimed) {
       log_line("[w" + std::to_string(w) + "] cannot claim an episode: " + claimed.error().message);
       break;
     }
-    if (!*claimed) break;
+    if (!*claimed) {
+      if (busy_before == 0) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      continue;
+    }
     const EpisodeRow row = **claimed;
+    ++busy_;
+    struct Idle {
+      std::atomic<int>& busy;
+      ~Idle() { --busy; }  // after the attempt is recorded (below), however the loop goes on
+    } idle{busy_};
     Attempt a = run_attempt(w, proxy.get(), stop_code, pin, row);
     {
       std::lock_guard lock(summary_mu_);
@@ -509,6 +742,14 @@ void Daemon::worker_main(int w) {
         what = "rerun queued with " + std::to_string(arm_.limit_rerun_factor) + "x the budget";
       }
     }
+    if (a.infra && st) {
+      st = db.db->infra_fail(row.id, a.exit, now);
+      what = row.infra_requeues < arm_.infra_retries
+                 ? "infra_failed, to be handed out again (" +
+                       std::to_string(row.infra_requeues + 1) + " of " +
+                       std::to_string(arm_.infra_retries) + " in this run)"
+                 : "infra_failed; left for the next hpcab-harness run";
+    }
     if (what.empty() && st) {
       st = a.failed ? db.db->fail(row.id, a.exit, now) : db.db->finish(row.id, a.exit, now);
       what = a.failed ? "failed" : "finished";
@@ -528,6 +769,20 @@ void Daemon::worker_main(int w) {
     if (after && *after) line << ", " << (*after)->weighted_tokens << " weighted tokens";
     line << "; " << what;
     log_line(line.str());
+    if (a.retire) {
+      // Its judge or model server stayed down for the whole outage wait: another episode
+      // would only wait as long again. Other workers (other pins) go on; a restarted daemon
+      // runs what is left.
+      log_line("[w" + std::to_string(w) + "] retired: " +
+               (a.exit.reason == std::string(kInferenceUnreachable)
+                    ? "model server " + pin.inference_url
+                    : "judge " + pin.judge_url) +
+               " stayed unreachable for " + format_duration(outage_.wait_s) +
+               " (OUTAGE_WAIT_S); this worker takes no further episode in this run");
+      std::lock_guard l(summary_mu_);
+      ++summary_.retired_workers;
+      break;
+    }
   }
   --workers_left_;
 }
@@ -590,6 +845,21 @@ Result<RunSummary> Daemon::run() {
     }
   }
 
+  outage_.wait_s = arm_.outage_wait_s;
+  outage_.backoff_max_s = arm_.outage_backoff_max_s;
+  {
+    // The judges of this daemon's workers, probed often enough to see an outage shorter than
+    // the wait (the tools' give-ups are confirmed against it).
+    std::vector<std::string> judges;
+    for (int w = 0; w < workers; ++w)
+      judges.push_back(pin_worker(arm_, opt_.worker_offset + w).judge_url);
+    const double interval =
+        outage_.wait_s > 0
+            ? std::max(0.05, std::min(opt_.health_interval_s, std::max(0.1, outage_.wait_s / 4)))
+            : opt_.health_interval_s;
+    monitor_ = std::make_unique<HealthMonitor>(judges, interval);
+    monitor_->start();
+  }
   workers_left_ = workers;
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w) {
@@ -597,18 +867,21 @@ Result<RunSummary> Daemon::run() {
   }
 
   auto print_progress = [&](bool final_line) {
+    const std::string down = outage_status();  // logs a URL going down or coming back
     if (!opt_.progress) return;
     auto c = (*db)->counts(arm_.name, opt_.shard);
     if (!c) return;
     const double el = std::chrono::duration<double>(Clock::now() - t0).count();
     std::lock_guard l(log_mu_);
     if (opt_.progress_tty) *opt_.progress << "\r\33[K";
-    *opt_.progress << arm_.name << ": " << status_line(*c) << " | elapsed " << format_duration(el);
+    *opt_.progress << arm_.name << ": " << status_line(*c) << " | elapsed " << format_duration(el)
+                   << down;
     if (!opt_.progress_tty || final_line) *opt_.progress << "\n";
     *opt_.progress << std::flush;
   };
   auto next = Clock::now();
   while (workers_left_ > 0) {
+    if (stopping()) stop_token_.cancel();  // ends the workers' /task waits at once
     if (Clock::now() >= next) {
       print_progress(false);
       next = Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(
@@ -617,6 +890,7 @@ Result<RunSummary> Daemon::run() {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   for (auto& t : threads) t.join();
+  monitor_->stop();
 
   // Stopped by a signal: what was running is handed to the next daemon.
   if (stopping()) {
@@ -660,6 +934,9 @@ std::string arm_setup_json(const Arm& a) {
                       {"prompt_template", a.prompt_template.string()},
                       {"max_relaunches", a.max_relaunches},
                       {"limit_rerun_factor", a.limit_rerun_factor},
+                      {"outage_wait_s", a.outage_wait_s},
+                      {"outage_backoff_max_s", a.outage_backoff_max_s},
+                      {"infra_retries", a.infra_retries},
                       {"library_dir", a.library_dir.string()}};
   return j.dump();
 }
@@ -684,7 +961,7 @@ std::string episode_table(const std::vector<EpisodeRow>& rows) {
   };
   std::size_t idw = 7;
   for (const auto& r : rows) idw = std::max(idw, r.id.size());
-  out << cell("episode", idw) << cell("status", 11) << cell("att", 3) << cell("w", 2)
+  out << cell("episode", idw) << cell("status", 12) << cell("att", 3) << cell("w", 2)
       << cell("rank", 4) << cell("exit", 16) << cell("code", 4) << cell("tokens", 9)
       << cell("wall_s", 7) << cell("submission", 10) << "verdict\n";
   for (const auto& r : rows) {
@@ -692,7 +969,7 @@ std::string episode_table(const std::vector<EpisodeRow>& rows) {
     tok << std::fixed << std::setprecision(0) << r.weighted_tokens;
     if (r.started_at && r.ended_at)
       wall << std::fixed << std::setprecision(1) << (*r.ended_at - *r.started_at);
-    out << cell(r.id, idw) << cell(r.status, 11) << cell(std::to_string(r.attempt), 3)
+    out << cell(r.id, idw) << cell(r.status, 12) << cell(std::to_string(r.attempt), 3)
         << cell(r.worker ? std::to_string(*r.worker) : "-", 2)
         << cell(r.rank ? std::to_string(*r.rank) : "-", 4) << cell(r.exit_reason, 16)
         << cell(r.exit_code ? std::to_string(*r.exit_code) : "", 4) << cell(tok.str(), 9)

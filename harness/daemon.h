@@ -20,6 +20,12 @@
 // new daemon kills what a dead one left running (every agent carries an environment marker),
 // turns its `running` episodes into `interrupted` and hands them out again; finished episodes
 // are never rerun.
+//
+// Outages (issue 14): a worker waits out an unreachable or overloaded judge or model server for
+// up to OUTAGE_WAIT_S (its /task, its agent's tools, its proxy), and the attempt's deadline moves
+// by the time lost; past the wait, or when a grade is a judge fault, the episode is
+// `infra_failed` (not an agent failure), handed out again up to INFRA_RETRIES times in this run
+// and again by the next run, and a worker whose URL stayed down takes no further episode.
 #pragma once
 
 #include <atomic>
@@ -41,8 +47,11 @@ struct DaemonOptions {
   std::string tool_path;             // absolute path of hpcab-tool (its folder goes first in PATH)
   std::filesystem::path corpus_dir;  // where reference.c of each kernel is read (built-ins)
   double term_grace_s = 5;           // SIGTERM -> SIGKILL
-  double judge_timeout_s = 60;       // the daemon's own /task request
-  int task_attempts = 3;             // /task tries before the episode fails (judge unreachable)
+  double judge_timeout_s = 60;       // one try of the daemon's own /task request
+  // How often the daemon probes its workers' judges (GET /health) to know which are down since
+  // when (the progress line, and confirming a tool's "the judge stayed unreachable"); at most a
+  // quarter of OUTAGE_WAIT_S so that no outage the tools wait out goes unseen.
+  double health_interval_s = 2;
   // Real API key given to the upstream by the proxies ('' = forward the agent's own header).
   std::string upstream_api_key;
   std::string upstream_ca_file;  // extra CA bundle for https inference URLs
@@ -66,6 +75,7 @@ struct RunSummary {
   int attempts_run = 0;      // attempts this daemon started
   int reached_judge = 0;     // attempts whose /task answered
   bool interrupted = false;  // stopped by `stop` before the queue drained
+  int retired_workers = 0;   // stopped taking episodes: their judge or model server stayed down
   double elapsed_s = 0;
 };
 

@@ -80,6 +80,68 @@ CREATE TABLE arms (
   last_run_at REAL NOT NULL              -- and of the latest
 );
 )sql"},
+    // SQLite cannot change a CHECK constraint in place, and with foreign keys on (every
+    // connection) `episodes` cannot be dropped while `requests` rows refer to it: both tables are
+    // rebuilt, the new `requests` referring to the new `episodes`, which the renames then give
+    // their old names (ALTER TABLE RENAME rewrites the reference).
+    {3, "episodes: infra_failed status, infrastructure failure counts", R"sql(
+CREATE TABLE episodes_v3 (
+  id TEXT PRIMARY KEY,
+  arm TEXT NOT NULL,
+  kernel TEXT NOT NULL,
+  repetition INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  worker INTEGER,
+  attempt INTEGER NOT NULL DEFAULT 0,
+  inference_url TEXT NOT NULL DEFAULT '',
+  judge_url TEXT NOT NULL DEFAULT '',
+  rank INTEGER,
+  started_at REAL,
+  ended_at REAL,
+  status TEXT NOT NULL DEFAULT 'queued'
+    CHECK (status IN ('queued', 'running', 'finished', 'interrupted', 'failed', 'infra_failed')),
+  exit_reason TEXT NOT NULL DEFAULT '',
+  exit_code INTEGER,
+  input_tokens INTEGER NOT NULL DEFAULT 0,
+  cached_tokens INTEGER NOT NULL DEFAULT 0,
+  output_tokens INTEGER NOT NULL DEFAULT 0,
+  weighted_tokens REAL NOT NULL DEFAULT 0,
+  requests INTEGER NOT NULL DEFAULT 0,
+  budget_factor REAL NOT NULL DEFAULT 1,
+  limit_reruns INTEGER NOT NULL DEFAULT 0,
+  final_submission_id INTEGER,
+  final_verdict TEXT NOT NULL DEFAULT '',
+  infra_failures INTEGER NOT NULL DEFAULT 0, -- attempts ended by the infrastructure, all runs
+  infra_requeues INTEGER NOT NULL DEFAULT 0  -- of those, handed out again by this daemon run
+);
+INSERT INTO episodes_v3 (id, arm, kernel, repetition, seq, worker, attempt, inference_url,
+  judge_url, rank, started_at, ended_at, status, exit_reason, exit_code, input_tokens,
+  cached_tokens, output_tokens, weighted_tokens, requests, budget_factor, limit_reruns,
+  final_submission_id, final_verdict)
+SELECT id, arm, kernel, repetition, seq, worker, attempt, inference_url, judge_url, rank,
+  started_at, ended_at, status, exit_reason, exit_code, input_tokens, cached_tokens,
+  output_tokens, weighted_tokens, requests, budget_factor, limit_reruns, final_submission_id,
+  final_verdict FROM episodes;
+CREATE TABLE requests_v3 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  episode_id TEXT NOT NULL REFERENCES episodes_v3 (id),
+  at REAL NOT NULL,
+  model TEXT NOT NULL,
+  route TEXT NOT NULL,
+  input INTEGER NOT NULL,
+  cached INTEGER NOT NULL,
+  output INTEGER NOT NULL,
+  latency_ms REAL NOT NULL,
+  status INTEGER NOT NULL
+);
+INSERT INTO requests_v3 SELECT * FROM requests;
+DROP TABLE requests;
+DROP TABLE episodes;
+ALTER TABLE episodes_v3 RENAME TO episodes;
+ALTER TABLE requests_v3 RENAME TO requests;
+CREATE INDEX episodes_queue ON episodes (arm, status, seq);
+CREATE INDEX requests_episode ON requests (episode_id);
+)sql"},
 };
 
 Error closed_error() { return Error{"episode db: the database is closed"}; }
@@ -102,18 +164,29 @@ VALUES (:id, :arm, :kernel, :repetition, :seq)
 ON CONFLICT (id) DO NOTHING
 )sql";
 
-// Interrupted episodes go first (they were already running once), then plan order.
+// Interrupted episodes go first (they were already running once), then queued ones, then those
+// an infrastructure failure ended that this daemon run may still hand out again; plan order
+// within each.
 constexpr const char* kNextWaiting = R"sql(
 SELECT id FROM episodes
-WHERE arm = :arm AND status IN ('interrupted', 'queued') AND seq % :shards = :shard
-ORDER BY status = 'interrupted' DESC, seq LIMIT 1
+WHERE arm = :arm AND seq % :shards = :shard AND (status IN ('interrupted', 'queued')
+  OR (status = 'infra_failed' AND infra_requeues < :max_requeues))
+ORDER BY CASE status WHEN 'interrupted' THEN 0 WHEN 'queued' THEN 1 ELSE 2 END, seq LIMIT 1
 )sql";
 
 constexpr const char* kClaim = R"sql(
 UPDATE episodes SET status = 'running', worker = :worker, attempt = attempt + 1,
   inference_url = :inference_url, judge_url = :judge_url, rank = :rank, started_at = :now,
-  ended_at = NULL, exit_reason = '', exit_code = NULL
-WHERE id = :id AND status IN ('interrupted', 'queued')
+  ended_at = NULL, exit_reason = '', exit_code = NULL,
+  infra_requeues = infra_requeues + (status = 'infra_failed')
+WHERE id = :id AND (status IN ('interrupted', 'queued') OR status = 'infra_failed')
+)sql";
+
+constexpr const char* kInfraFail = R"sql(
+UPDATE episodes SET status = 'infra_failed', ended_at = :now, exit_reason = :exit_reason,
+  exit_code = :exit_code, final_submission_id = NULL, final_verdict = '',
+  infra_failures = infra_failures + 1
+WHERE id = :id AND status = 'running'
 )sql";
 
 constexpr const char* kEnd = R"sql(
@@ -147,6 +220,11 @@ UPDATE episodes SET status = 'interrupted', ended_at = :now, exit_reason = 'daem
 WHERE arm = :arm AND status = 'running'
 )sql";
 
+// A new daemon run gives every infrastructure failure its requeues again.
+constexpr const char* kResetInfraRequeues = R"sql(
+UPDATE episodes SET infra_requeues = 0 WHERE arm = :arm AND infra_requeues != 0
+)sql";
+
 constexpr const char* kCounts = R"sql(
 SELECT
   coalesce(sum(status = 'queued'), 0) AS queued,
@@ -154,6 +232,7 @@ SELECT
   coalesce(sum(status = 'running'), 0) AS running,
   coalesce(sum(status = 'finished'), 0) AS finished,
   coalesce(sum(status = 'failed'), 0) AS failed,
+  coalesce(sum(status = 'infra_failed'), 0) AS infra_failed,
   coalesce(sum(input_tokens), 0) AS input_tokens,
   coalesce(sum(cached_tokens), 0) AS cached_tokens,
   coalesce(sum(output_tokens), 0) AS output_tokens,
@@ -195,6 +274,8 @@ EpisodeRow read_row(Query& q) {
   r.limit_reruns = static_cast<int>(q.col_int("limit_reruns"));
   r.final_submission_id = q.col_opt_int("final_submission_id");
   r.final_verdict = q.col_text("final_verdict");
+  r.infra_failures = static_cast<int>(q.col_int("infra_failures"));
+  r.infra_requeues = static_cast<int>(q.col_int("infra_requeues"));
   return r;
 }
 
@@ -205,7 +286,8 @@ std::string status_line(const EpisodeCounts& c) {
   std::snprintf(weighted, sizeof weighted, "%.1f", c.weighted_tokens);
   std::string s = "done " + std::to_string(c.finished) + " | running " + std::to_string(c.running) +
                   " | queued " + std::to_string(c.waiting()) + " | failed " +
-                  std::to_string(c.failed) + " | tokens " +
+                  std::to_string(c.failed) + " | infra " + std::to_string(c.infra_failed) +
+                  " | tokens " +
                   std::to_string(c.input_tokens + c.cached_tokens + c.output_tokens) +
                   " (weighted " + weighted + ", " + std::to_string(c.requests) + " requests)";
   return s;
@@ -343,7 +425,8 @@ Result<int64_t> EpisodeDb::enqueue(const std::vector<EpisodeSpec>& plan) {
 }
 
 Result<std::optional<EpisodeRow>> EpisodeDb::claim(const std::string& arm, const Pin& pin,
-                                                   double now, const Shard& shard) {
+                                                   double now, const Shard& shard,
+                                                   int max_infra_requeues) {
   std::lock_guard lock(impl_->mu);
   Impl& im = *impl_;
   if (!im.db) return closed_error();
@@ -357,6 +440,7 @@ Result<std::optional<EpisodeRow>> EpisodeDb::claim(const std::string& arm, const
       q.text(":arm", arm);
       q.integer(":shards", shard.count);
       q.integer(":shard", shard.index);
+      q.integer(":max_requeues", max_infra_requeues);
       auto row = q.step("finding the next episode");
       if (!row.ok()) return row.error();
       if (!*row) return Out();
@@ -386,6 +470,24 @@ Status EpisodeDb::finish(const std::string& id, const ExitInfo& exit, double now
 Status EpisodeDb::fail(const std::string& id, const ExitInfo& exit, double now) {
   std::lock_guard lock(impl_->mu);
   return impl_->end("failed", id, exit, now);
+}
+
+Status EpisodeDb::infra_fail(const std::string& id, const ExitInfo& exit, double now) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto qr = im.db->query(kInfraFail);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
+  q.text(":id", id);
+  q.real(":now", now);
+  q.text(":exit_reason", exit.reason);
+  q.integer(":exit_code", exit.code);
+  if (auto s = q.run("marking " + id + " infra_failed"); !s.ok()) return s;
+  if (im.db->changes() != 1) {
+    return Error{"episode db: episode " + id + " is not running (cannot mark it infra_failed)"};
+  }
+  return Ok{};
 }
 
 Result<bool> EpisodeDb::requeue_for_rerun(const std::string& id, const ExitInfo& exit,
@@ -457,7 +559,14 @@ Result<int64_t> EpisodeDb::resume(const std::string& arm, double now) {
   q.text(":arm", arm);
   q.real(":now", now);
   if (auto s = q.run("interrupting the running episodes of " + arm); !s.ok()) return s.error();
-  return int64_t{im.db->changes()};
+  const int64_t interrupted = im.db->changes();
+  auto rq = im.db->query(kResetInfraRequeues);
+  if (!rq.ok()) return rq.error();
+  rq->text(":arm", arm);
+  if (auto s = rq->run("resetting the infrastructure requeues of " + arm); !s.ok()) {
+    return s.error();
+  }
+  return interrupted;
 }
 
 Result<EpisodeCounts> EpisodeDb::counts(const std::string& arm, const Shard& shard) {
@@ -478,6 +587,7 @@ Result<EpisodeCounts> EpisodeDb::counts(const std::string& arm, const Shard& sha
   c.running = q.col_int("running");
   c.finished = q.col_int("finished");
   c.failed = q.col_int("failed");
+  c.infra_failed = q.col_int("infra_failed");
   c.input_tokens = q.col_int("input_tokens");
   c.cached_tokens = q.col_int("cached_tokens");
   c.output_tokens = q.col_int("output_tokens");

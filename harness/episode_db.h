@@ -4,9 +4,12 @@
 // docs/harness.md describes the tables as a researcher reads them.
 //
 // Episode life cycle: queued -> running (claim) -> finished | failed (finish / fail), or
-// running -> queued again once (requeue_for_rerun: stopped by a limit, rerun with a larger one).
-// A daemon that dies leaves `running` rows; resume() turns them into `interrupted`, which the
-// queue hands out again before any `queued` row. Finished and failed rows are never handed out.
+// running -> queued again once (requeue_for_rerun: stopped by a limit, rerun with a larger one),
+// or running -> infra_failed (infra_fail: the judge or the model server was unreachable, or the
+// judge's machinery failed a grade), which claim() hands out again up to `max_infra_requeues`
+// times per daemon run (resume() gives each run its requeues anew). A daemon that dies leaves
+// `running` rows; resume() turns them into `interrupted`, which the queue hands out again before
+// any `queued` row. Finished and failed rows are never handed out.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +33,8 @@ struct EpisodeRow {
   std::string inference_url, judge_url;
   std::optional<int> rank;
   std::optional<double> started_at, ended_at;  // unix seconds (UTC) of the last attempt
-  std::string status;                          // queued|running|finished|interrupted|failed
+  // queued|running|finished|interrupted|failed|infra_failed
+  std::string status;
   std::string exit_reason;  // e.g. 'submitted', 'wall_budget', 'token_budget', 'crash', ...
   std::optional<int> exit_code;
   int64_t input_tokens = 0, cached_tokens = 0, output_tokens = 0;
@@ -40,6 +44,8 @@ struct EpisodeRow {
   int limit_reruns = 0;
   std::optional<int64_t> final_submission_id;
   std::string final_verdict;
+  int infra_failures = 0;  // attempts the infrastructure ended, over every daemon run
+  int infra_requeues = 0;  // infra_failed hand-outs by the current daemon run
 };
 
 // One forwarded model request (written by the metering proxy).
@@ -67,14 +73,16 @@ struct ExitInfo {
 };
 
 struct EpisodeCounts {
-  int64_t queued = 0, interrupted = 0, running = 0, finished = 0, failed = 0;
+  int64_t queued = 0, interrupted = 0, running = 0, finished = 0, failed = 0, infra_failed = 0;
   int64_t input_tokens = 0, cached_tokens = 0, output_tokens = 0, requests = 0;
   double weighted_tokens = 0;
   int64_t waiting() const { return queued + interrupted; }
-  int64_t total() const { return queued + interrupted + running + finished + failed; }
+  int64_t total() const {
+    return queued + interrupted + running + finished + failed + infra_failed;
+  }
 };
 
-// "done 3 | running 2 | queued 5 | failed 0 | tokens 12345 (weighted 11000.5)".
+// "done 3 | running 2 | queued 5 | failed 0 | infra 0 | tokens 12345 (weighted 11000.5, ...)".
 std::string status_line(const EpisodeCounts& c);
 
 class EpisodeDb {
@@ -96,15 +104,20 @@ class EpisodeDb {
   Result<int64_t> enqueue(const std::vector<EpisodeSpec>& plan);
 
   // Atomically takes the next episode of `arm` for `pin.worker`: interrupted rows first, then
-  // queued, each in plan order. Sets running, attempt + 1, the pin's URLs and rank, started_at;
-  // clears the previous attempt's end and exit. nullopt when nothing is waiting. Only episodes
-  // of `shard` (seq % count == index) are taken.
+  // queued, then infra_failed ones handed out fewer than `max_infra_requeues` times by this
+  // daemon run, each in plan order. Sets running, attempt + 1, the pin's URLs and rank,
+  // started_at; clears the previous attempt's end and exit. nullopt when nothing is waiting.
+  // Only episodes of `shard` (seq % count == index) are taken.
   Result<std::optional<EpisodeRow>> claim(const std::string& arm, const Pin& pin, double now,
-                                          const Shard& shard = {});
+                                          const Shard& shard = {}, int max_infra_requeues = 0);
 
   // running -> finished / failed with the exit information. Error if the episode is not running.
   Status finish(const std::string& id, const ExitInfo& exit, double now);
   Status fail(const std::string& id, const ExitInfo& exit, double now);
+  // running -> infra_failed: the attempt ended because of the infrastructure, not the agent
+  // (exit_reason judge_unreachable, inference_unreachable or judge_fault). Its submission, if
+  // any, is cleared: a grade would have made it finished.
+  Status infra_fail(const std::string& id, const ExitInfo& exit, double now);
 
   // running -> queued with budget_factor = factor, once per episode (the limit rerun). Returns
   // false, changing nothing, when the episode has had its rerun already (the caller then
@@ -118,7 +131,8 @@ class EpisodeDb {
                                  const TokenWeights& weights);
 
   // After a daemon died: every `running` episode of `arm` becomes `interrupted` (exit_reason
-  // 'daemon_died') and is handed out again by claim(). Returns how many were interrupted.
+  // 'daemon_died') and is handed out again by claim(). Also gives every infra_failed episode
+  // its requeues anew (a daemon run starts). Returns how many were interrupted.
   Result<int64_t> resume(const std::string& arm, double now);
 
   // The episodes of `arm` (of `shard` only, when given): totals, and rows in plan order.

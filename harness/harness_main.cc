@@ -28,6 +28,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitError = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitNoJudge = 3;
+constexpr int kExitInfra = 4;
 constexpr int kExitInterrupted = 130;
 
 // A non-negative decimal integer (--worker-offset), or nullopt.
@@ -79,8 +80,11 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand(
       "run",
       "run every waiting episode of ARM; a restarted run skips finished episodes and reruns "
-      "interrupted ones. Exit: 0 queue drained, 1 error, 2 usage, 3 no episode reached a judge, "
-      "130 stopped by a signal (running episodes are left for the next run)");
+      "interrupted ones and those an infrastructure failure ended (infra_failed). An unreachable "
+      "or overloaded judge or model server is waited out for OUTAGE_WAIT_S. Exit: 0 queue "
+      "drained, 1 error, 2 usage, 3 no episode reached a judge, 4 episodes are left infra_failed "
+      "or waiting for the next run (a judge or model server stayed down), 130 stopped by a "
+      "signal (running episodes are left for the next run)");
   add_common(run);
   add_shard(run);
   add_offset(run);
@@ -104,6 +108,10 @@ int main(int argc, char** argv) {
                   "seconds between progress lines (1 on a terminal, 10 otherwise)")
       ->check(CLI::PositiveNumber);
   run->add_flag("--quiet,-q", quiet, "no progress line and no episode log");
+  run->add_option("--health-interval", opt.health_interval_s,
+                  "seconds between two GET /health probes of each worker's judge (2; at most a "
+                  "quarter of OUTAGE_WAIT_S)")
+      ->check(CLI::PositiveNumber);
 
   auto* status = app.add_subcommand("status", "print ARM's progress and its episode table");
   add_common(status);
@@ -286,6 +294,15 @@ int main(int argc, char** argv) {
     std::cerr << "hpcab-harness: no episode reached a judge (" << summary->attempts_run
               << " attempts); check JUDGE_URLS and that the judges are up\n";
     return kExitNoJudge;
+  }
+  const EpisodeCounts& c = summary->counts;
+  if (c.infra_failed > 0 || (summary->retired_workers > 0 && c.waiting() > 0)) {
+    std::cerr << "hpcab-harness: " << c.infra_failed << " episode(s) infra_failed and "
+              << c.waiting() << " waiting: a judge or model server failed or stayed unreachable ("
+              << summary->retired_workers
+              << " worker(s) retired); run again to rerun them (status: hpcab-harness status "
+              << arm_file << ")\n";
+    return kExitInfra;
   }
   return kExitOk;
 }

@@ -1,30 +1,26 @@
 #include "harness/judge_client.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
+
+#include "common/hmac.h"
 
 namespace hpcab::harness {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// A 200 grade whose harness_fault is set: the judge failed, recorded no answer (docs/grading.md).
-bool judge_fault(const Result<json>& r) {
-  return r && r->is_object() && r->value("harness_fault", false) == true;
-}
-
-}  // namespace
 
 namespace {
 
@@ -67,6 +63,120 @@ std::string file_safe(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+// A positive (or, with `allow_zero`, non-negative) number of seconds from a variable.
+Result<double> seconds_from_env(const char* name, double fallback, bool allow_zero) {
+  const std::string t = env_or(name, "");
+  if (t.empty()) return fallback;
+  char* end = nullptr;
+  const double v = std::strtod(t.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v) || v < 0 || (!allow_zero && v == 0)) {
+    return Error{std::string(name) + " must be a " + (allow_zero ? "non-negative" : "positive") +
+                 " number of seconds, got '" + t + "'"};
+  }
+  return v;
+}
+
+// A cheap check that a judge URL can be requested at all: a malformed one would otherwise be
+// "waited out" like an outage. http_request checks the rest.
+bool plausible_url(const std::string& url) {
+  for (const char* scheme : {"http://", "https://"}) {
+    const std::size_t n = std::strlen(scheme);
+    if (url.size() > n && url.compare(0, n, scheme) == 0 && url[n] != '/') return true;
+  }
+  return false;
+}
+
+// Appends one JSON line to a file of the state dir (O_APPEND: lines of concurrent writers do not
+// interleave).
+void append_line(const fs::path& file, const json& line) {
+  const std::string text = line.dump() + "\n";
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  [[maybe_unused]] ssize_t n = ::write(fd, text.data(), text.size());
+  ::close(fd);
+}
+
+// Written to a temporary and renamed: a reader (the next tool process) sees all of it or none.
+bool write_atomically(const fs::path& file, const std::string& text) {
+  fs::path tmp = file;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return false;
+    out << text;
+    if (!out.flush()) return false;
+  }
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  return !ec;
+}
+
+// An exclusive flock on a file of the state dir, held for one submit of a run so that its
+// marker and pending record are decided by one call at a time (two tool processes, or two MCP
+// calls). The kernel releases it however the holder dies. Waiting polls, so a cancelled call
+// stops waiting.
+class SubmitLock {
+ public:
+  static Result<SubmitLock> acquire(const std::string& path, const CancelToken* cancel) {
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      return Error{"cannot create the submission lock " + path + ": " + std::strerror(errno),
+                   errc_from_errno(errno)};
+    }
+    while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      if (errno != EWOULDBLOCK && errno != EINTR) {
+        const int e = errno;
+        ::close(fd);
+        return Error{"cannot lock " + path + ": " + std::strerror(e), errc_from_errno(e)};
+      }
+      if (!pause(0.05, cancel)) {
+        ::close(fd);
+        return Error{"cancelled while another submit of this run was in flight"};
+      }
+    }
+    return SubmitLock(fd);
+  }
+  SubmitLock(SubmitLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  SubmitLock& operator=(SubmitLock&&) = delete;
+  ~SubmitLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  explicit SubmitLock(int fd) : fd_(fd) {}
+  int fd_ = -1;
+};
+
+// What identifies a submission for "is the pending one the same as this one": every field the
+// judge grades, not the token count (which grows between two tool processes).
+json submission_identity(const Submission& s, const std::string& library) {
+  return {{"kernel", s.kernel},
+          {"language", s.language.empty() ? "c" : s.language},
+          {"source_sha256", library.empty() ? to_hex(sha256(s.source)) : ""},
+          {"library", library},
+          {"preset", s.preset},
+          {"precision", s.precision}};
+}
+
+}  // namespace
+
+std::string new_idempotency_key(const std::string& run_id) {
+  std::random_device rd;
+  std::uniform_int_distribution<unsigned> hex(0, 15);
+  std::string key = "hpcab:";
+  for (int i = 0; i < 16; ++i) key += "0123456789abcdef"[hex(rd)];
+  key += ':';
+  std::string run;
+  for (unsigned char c : run_id) {
+    run += std::isalnum(c) || c == '.' || c == '_' || c == ':' || c == '-' ? static_cast<char>(c)
+                                                                           : '_';
+  }
+  if (run.empty()) run = "-";
+  return key + run.substr(0, 128 - key.size());
+}
+
 Result<JudgeSettings> JudgeSettings::from_env() {
   JudgeSettings s;
   s.url = env_or("JUDGE_URL", "");
@@ -85,12 +195,16 @@ Result<JudgeSettings> JudgeSettings::from_env() {
     }
   }
   s.ca_file = env_or("JUDGE_CA_FILE", "");
-  if (const std::string t = env_or("HPCAB_TOOL_TIMEOUT", ""); !t.empty()) {
-    char* end = nullptr;
-    s.timeout_s = std::strtod(t.c_str(), &end);
-    if (*end != '\0' || !(s.timeout_s > 0))
-      return Error{"HPCAB_TOOL_TIMEOUT must be a positive number of seconds, got '" + t + "'"};
-  }
+  auto timeout = seconds_from_env("HPCAB_TOOL_TIMEOUT", s.timeout_s, /*allow_zero=*/false);
+  if (!timeout) return timeout.error();
+  s.timeout_s = *timeout;
+  auto wait = seconds_from_env("HPCAB_OUTAGE_WAIT_S", s.outage.wait_s, /*allow_zero=*/true);
+  if (!wait) return wait.error();
+  s.outage.wait_s = *wait;
+  auto backoff =
+      seconds_from_env("HPCAB_OUTAGE_BACKOFF_MAX_S", s.outage.backoff_max_s, /*allow_zero=*/false);
+  if (!backoff) return backoff.error();
+  s.outage.backoff_max_s = *backoff;
   const std::string policy = env_or("HPCAB_SUBMISSION_POLICY", "multiple");
   if (policy != "single" && policy != "multiple")
     return Error{"HPCAB_SUBMISSION_POLICY must be 'single' or 'multiple', got '" + policy + "'"};
@@ -101,27 +215,42 @@ Result<JudgeSettings> JudgeSettings::from_env() {
 }
 
 JudgeClient::JudgeClient(JudgeSettings settings, Transport transport, UsageFetch usage)
-    : JudgeClient(std::move(settings), CancellableTransport(), std::move(usage)) {
+    : JudgeClient(std::move(settings), HeaderTransport(), std::move(usage)) {
   if (transport) {
-    transport_ = [plain = std::move(transport)](const std::string& method, const std::string& url,
-                                                const std::string& body, const CancelToken*) {
-      return plain(method, url, body);
-    };
+    transport_ = [plain = std::move(transport)](
+                     const std::string& method, const std::string& url, const std::string& body,
+                     const std::map<std::string, std::string>&,
+                     const CancelToken*) { return plain(method, url, body); };
   }
 }
 
 JudgeClient::JudgeClient(JudgeSettings settings, CancellableTransport transport, UsageFetch usage)
+    : JudgeClient(std::move(settings), HeaderTransport(), std::move(usage)) {
+  if (transport) {
+    transport_ = [c = std::move(transport)](
+                     const std::string& method, const std::string& url, const std::string& body,
+                     const std::map<std::string, std::string>&,
+                     const CancelToken* cancel) { return c(method, url, body, cancel); };
+  }
+}
+
+JudgeClient::JudgeClient(JudgeSettings settings, HeaderTransport transport, UsageFetch usage)
     : settings_(std::move(settings)), transport_(std::move(transport)), usage_(std::move(usage)) {
   if (!transport_) {
     HttpOptions options{settings_.token, settings_.ca_file};
     const double timeout = settings_.timeout_s;
-    transport_ = [options, timeout](const std::string& method, const std::string& url,
-                                    const std::string& body, const CancelToken* cancel) {
-      std::map<std::string, std::string> headers;
+    const double probe_timeout = settings_.outage.probe_timeout_s;
+    transport_ = [options, timeout, probe_timeout](
+                     const std::string& method, const std::string& url, const std::string& body,
+                     const std::map<std::string, std::string>& extra, const CancelToken* cancel) {
+      std::map<std::string, std::string> headers = extra;
       if (!body.empty()) headers["Content-Type"] = "application/json";
       HttpOptions with_cancel = options;
       with_cancel.cancel = cancel;
-      return http_request(method, url, body, headers, timeout, with_cancel);
+      // The health probe answers at once or the judge is not there: it gets its own timeout.
+      const bool probe =
+          method == "GET" && url.size() >= 7 && url.compare(url.size() - 7, 7, "/health") == 0;
+      return http_request(method, url, body, headers, probe ? probe_timeout : timeout, with_cancel);
     };
   }
   if (!usage_) {
@@ -170,6 +299,38 @@ std::string JudgeClient::submission_marker() const {
   return (dir / name).string();
 }
 
+std::string JudgeClient::pending_submission() const {
+  fs::path dir = settings_.state_dir.empty() ? fs::current_path() : fs::path(settings_.state_dir);
+  std::string name = ".hpcab-pending";
+  if (!settings_.run_id.empty()) name += "." + file_safe(settings_.run_id);
+  return (dir / (name + ".json")).string();
+}
+
+void JudgeClient::clear_outage_note() {
+  std::lock_guard lock(mu_);
+  outage_note_.clear();
+}
+
+void JudgeClient::note_outage(const OutageEvent& e) {
+  {
+    std::lock_guard lock(mu_);
+    outage_note_ = e.kind == OutageEvent::Kind::kWaiting ? outage_line("judge", e) : "";
+  }
+  if (observer_) observer_(e);
+}
+
+void JudgeClient::record_outage(const OutageEvent& e, bool transport) {
+  if (settings_.state_dir.empty()) return;
+  append_line(fs::path(settings_.state_dir) / kOutagesFile,
+              {{"run_id", settings_.run_id},
+               {"url", e.url},
+               {"request", e.what},
+               {"since", e.since},
+               {"gave_up_at", e.since + e.waited_s},
+               {"kind", transport ? "transport" : "http"},
+               {"error", e.error}});
+}
+
 Result<json> JudgeClient::get(Call& call, const std::string& path_and_query) {
   if (settings_.url.empty())
     return fail(call, Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
@@ -178,29 +339,146 @@ Result<json> JudgeClient::get(Call& call, const std::string& path_and_query) {
 
 Result<json> JudgeClient::exchange(Call& call, const std::string& method, const std::string& path,
                                    const std::string& body, const std::string& label,
-                                   const std::string& refusal_note) {
+                                   const std::string& refusal_note,
+                                   const std::map<std::string, std::string>& headers) {
   std::string base = settings_.url;
   while (!base.empty() && base.back() == '/') base.pop_back();
-  auto r = transport_(method, base + path, body, call.cancel);
-  if (!r) {
-    call.unsent = r.error().code == Errc::kNotSent;
-    return fail(call, Failure::kTransport, "judge unreachable: " + r.error().message);
+  if (!plausible_url(base)) {
+    return fail(call, Failure::kLocal,
+                "bad judge URL '" + settings_.url + "' (expected http[s]://host:port)");
   }
-  json answer = json::parse(r->body, nullptr, false);
-  if (r->status != 200) {
-    std::string why = answer.is_object() && answer.contains("error") && answer["error"].is_string()
-                          ? answer["error"].get<std::string>()
-                          : r->body.substr(0, 500);
-    return fail(call, Failure::kHttp,
-                "judge answered HTTP " + std::to_string(r->status) + " for " + label +
-                    refusal_note + ": " + why);
+  const OutagePolicy& policy = settings_.outage;
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  OutageEvent event;
+  event.url = base;
+  event.what = method + " " + path.substr(0, path.find('?'));
+  event.limit_s = policy.wait_s;
+  bool waiting = false;  // an outage was reported and has not ended
+  // The outage's clock starts at the call's first failure and does not restart within the
+  // call: a judge that keeps coming back and failing again still ends the call in time.
+  std::optional<Clock::time_point> first_failure;
+  auto next_report = t0;
+  Backoff backoff(policy);
+  auto elapsed = [&] {
+    return first_failure ? std::chrono::duration<double>(Clock::now() - *first_failure).count()
+                         : 0.0;
+  };
+  auto cancelled = [&] { return call.cancel && call.cancel->cancelled(); };
+
+  for (;;) {
+    auto r = transport_(method, base + path, body, headers, call.cancel);
+    double at_least = 0;
+    bool transport_failure = false;
+    if (!r) {
+      if (cancelled()) {
+        if (waiting) clear_outage_note();
+        return fail(call, Failure::kTransport, "judge request cancelled: " + r.error().message);
+      }
+      if (r.error().code != Errc::kNotSent) call.maybe_received = true;
+      event.error = r.error().message;
+      transport_failure = true;
+    } else if (transient_status(r->status)) {
+      const json answer = json::parse(r->body, nullptr, false);
+      event.error = "HTTP " + std::to_string(r->status) + ": " +
+                    (answer.is_object() && answer.contains("error") && answer["error"].is_string()
+                         ? answer["error"].get<std::string>()
+                         : r->body.substr(0, 200));
+      at_least = retry_after_s(*r);
+    } else {
+      // A final answer: graded, refused, or an error that a retry would not change.
+      if (waiting) {
+        event.kind = OutageEvent::Kind::kRecovered;
+        event.waited_s = elapsed();
+        note_outage(event);
+      }
+      json answer = json::parse(r->body, nullptr, false);
+      if (r->status != 200) {
+        std::string why =
+            answer.is_object() && answer.contains("error") && answer["error"].is_string()
+                ? answer["error"].get<std::string>()
+                : r->body.substr(0, 500);
+        return fail(call, Failure::kHttp,
+                    "judge answered HTTP " + std::to_string(r->status) + " for " + label +
+                        refusal_note + ": " + why);
+      }
+      if (answer.is_discarded()) {
+        return fail(call, Failure::kHttp,
+                    "judge answered HTTP 200 for " + label +
+                        " with a body that is not JSON: " + r->body.substr(0, 200));
+      }
+      return answer;
+    }
+
+    // Not answered: wait it out, probing GET /health, for up to policy.wait_s in all.
+    if (!first_failure) {
+      first_failure = Clock::now();
+      event.since = unix_now();
+    }
+    for (;;) {
+      event.waited_s = elapsed();
+      if (event.waited_s >= policy.wait_s) {
+        if (waiting || policy.wait_s > 0) {
+          event.kind = OutageEvent::Kind::kGaveUp;
+          note_outage(event);
+        }
+        record_outage(event, transport_failure);
+        if (transport_failure) {
+          return fail(
+              call, Failure::kTransport,
+              "judge unreachable: " + event.error +
+                  (policy.wait_s > 0 ? " (waited " + std::to_string(std::lround(event.waited_s)) +
+                                           " s, the outage wait)"
+                                     : ""));
+        }
+        // A judge that keeps saying "not now" is as unavailable as one that is not there.
+        return fail(call, Failure::kTransport,
+                    "judge unavailable: it answered " + event.error + " for " + label +
+                        refusal_note +
+                        (policy.wait_s > 0
+                             ? " (still after " + std::to_string(std::lround(event.waited_s)) +
+                                   " s, the outage wait)"
+                             : ""));
+      }
+      if (!waiting || Clock::now() >= next_report) {
+        event.kind = OutageEvent::Kind::kWaiting;
+        note_outage(event);
+        waiting = true;
+        next_report = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(policy.report_interval_s));
+      }
+      const double nap = std::min(backoff.next(at_least), policy.wait_s - event.waited_s);
+      at_least = 0;
+      if (!pause(nap, call.cancel)) {
+        clear_outage_note();
+        return fail(call, Failure::kTransport, "judge request cancelled while the judge was down");
+      }
+      // Any answer but a transient one means the judge is there (a server without /health
+      // answers 404): try the request again.
+      auto probe = transport_("GET", base + "/health", "", {}, call.cancel);
+      if (probe && !transient_status(probe->status)) {
+        // Reported now, not when the request is answered (a grade takes its time); a failure of
+        // the try reports the outage again, on the same clock.
+        event.kind = OutageEvent::Kind::kRecovered;
+        event.waited_s = elapsed();
+        note_outage(event);
+        waiting = false;
+        break;
+      }
+      if (cancelled()) {
+        clear_outage_note();
+        return fail(call, Failure::kTransport, "judge request cancelled while the judge was down");
+      }
+      if (!probe) {
+        event.error = probe.error().message;
+        transport_failure = true;
+      } else {
+        event.error = "GET /health answered HTTP " + std::to_string(probe->status);
+        transport_failure = false;
+        at_least = retry_after_s(*probe);
+      }
+    }
   }
-  if (answer.is_discarded()) {
-    return fail(call, Failure::kHttp,
-                "judge answered HTTP 200 for " + label +
-                    " with a body that is not JSON: " + r->body.substr(0, 200));
-  }
-  return answer;
 }
 
 Result<json> JudgeClient::task(const std::string& kernel, const std::string& language,
@@ -227,13 +505,14 @@ Result<json> JudgeClient::baseline(const std::string& kernel, const std::string&
                               {"rank", std::to_string(settings_.rank)}}));
 }
 
-Result<json> JudgeClient::post(Call& call, const std::string& route, const Submission& s,
-                               const std::string& library) {
+Result<std::string> JudgeClient::grade_body(Call& call, const Submission& s,
+                                            const std::string& library) {
   if (settings_.url.empty())
-    return fail(call, Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
-  if (s.kernel.empty()) return fail(call, Failure::kLocal, "no kernel: pass one or set KERNEL");
+    return fail(call, Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url").error();
+  if (s.kernel.empty())
+    return fail(call, Failure::kLocal, "no kernel: pass one or set KERNEL").error();
   if (library.empty() && s.source.empty())
-    return fail(call, Failure::kLocal, "the source is empty");
+    return fail(call, Failure::kLocal, "the source is empty").error();
   json body = {{"kernel", s.kernel},
                {"language", s.language.empty() ? "c" : s.language},
                {"rank", settings_.rank},
@@ -244,102 +523,166 @@ Result<json> JudgeClient::post(Call& call, const std::string& route, const Submi
                {"run_id", settings_.run_id},
                {"optimizer", settings_.optimizer},
                {"tokens", nullptr}};
-  // After the local checks, so a call that sends nothing asks nothing either.
+  // After the local checks, so a call that sends nothing asks nothing either. Fetched once per
+  // call: every retry sends the same bytes.
   if (auto tokens = tokens_used()) body["tokens"] = *tokens;
   if (!s.precision.empty()) body["precision"] = s.precision;
-  return exchange(call, "POST", "/" + route, body.dump(), "/" + route, " (nothing was graded)");
+  return body.dump();
 }
 
 Result<json> JudgeClient::score(const Submission& s, const CancelToken* cancel) {
   Call call = begin(cancel);
-  return post(call, "score", s, "");
+  auto body = grade_body(call, s, "");
+  if (!body) return body.error();
+  auto r = exchange(call, "POST", "/score", *body, "/score", " (nothing was graded)");
+  if (r) record_grade("score", s, *r);
+  return r;
 }
 
 Result<json> JudgeClient::submit(const Submission& s, const CancelToken* cancel) {
   Call call = begin(cancel);
-  return record_submission(s, submit_impl(call, s, ""));
+  return submit_impl(call, s, "");
 }
 
-Result<json> JudgeClient::record_submission(const Submission& s, Result<json> r) {
-  // Every graded submit, any policy, for the harness: the last line is the episode's final
-  // submission (docs/harness.md). Only where the harness asked for it (HPCAB_TOOL_STATE). A
-  // grade the judge's machinery failed (harness_fault) is no answer and is not listed.
-  if (r && !judge_fault(r) && !settings_.state_dir.empty()) {
-    json line = {
-        {"run_id", settings_.run_id},
-        {"kernel", s.kernel},
-        {"verdict", r->value("verdict", json(nullptr))},
-        {"submission_id", r->value("submission_id", json(nullptr))},
-        {"speedup", r->value("speedup", json(nullptr))},
-        {"time", std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-                     .count()}};
-    std::ofstream out(fs::path(settings_.state_dir) / "submissions.jsonl", std::ios::app);
-    out << line.dump() << "\n";
+void JudgeClient::record_grade(const std::string& route, const Submission& s, const json& grade) {
+  // Where the harness asked for it (HPCAB_TOOL_STATE). Every graded submit, any policy: the last
+  // line of submissions.jsonl is the episode's final submission (docs/harness.md). A grade the
+  // judge's machinery failed (harness_fault) is no answer: it goes to faults.jsonl, which makes
+  // an episode without a graded submission an infrastructure failure.
+  if (settings_.state_dir.empty() || !grade.is_object()) return;
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  if (grade.value("harness_fault", false) == true) {
+    append_line(fs::path(settings_.state_dir) / kFaultsFile,
+                {{"run_id", settings_.run_id},
+                 {"kernel", s.kernel},
+                 {"route", route},
+                 {"verdict", grade.value("verdict", json(nullptr))},
+                 {"fault", grade.value("fault", json(nullptr))},
+                 {"time", now}});
+    return;
   }
-  return r;
+  if (route != "submit") return;
+  append_line(fs::path(settings_.state_dir) / kSubmissionsFile,
+              {{"run_id", settings_.run_id},
+               {"kernel", s.kernel},
+               {"verdict", grade.value("verdict", json(nullptr))},
+               {"submission_id", grade.value("submission_id", json(nullptr))},
+               {"speedup", grade.value("speedup", json(nullptr))},
+               {"replayed", grade.value("replayed", false)},
+               {"time", now}});
 }
 
 Result<json> JudgeClient::score_library(const Submission& s, const std::string& library_path) {
   Call call = begin(nullptr);
   if (library_path.empty()) return fail(call, Failure::kLocal, "no library path");
-  return post(call, "score", s, library_path);
+  auto body = grade_body(call, s, library_path);
+  if (!body) return body.error();
+  auto r = exchange(call, "POST", "/score", *body, "/score", " (nothing was graded)");
+  if (r) record_grade("score", s, *r);
+  return r;
 }
 
 Result<json> JudgeClient::submit_library(const Submission& s, const std::string& library_path) {
   Call call = begin(nullptr);
   if (library_path.empty()) return fail(call, Failure::kLocal, "no library path");
-  return record_submission(s, submit_impl(call, s, library_path));
+  return submit_impl(call, s, library_path);
 }
 
 Result<json> JudgeClient::submit_impl(Call& call, const Submission& s, const std::string& library) {
-  if (!settings_.single_submission) return post(call, "submit", s, library);
-  // Checked before the marker, so a call that could never be sent does not use up the run's
-  // single submission.
-  if (settings_.url.empty())
-    return fail(call, Failure::kLocal, "no judge URL: set JUDGE_URL or pass --url");
-  if (s.kernel.empty()) return fail(call, Failure::kLocal, "no kernel: pass one or set KERNEL");
-  if (library.empty() && s.source.empty())
-    return fail(call, Failure::kLocal, "the source is empty");
-  // O_EXCL: of two concurrent calls (two tool processes, or two MCP calls) exactly one creates
-  // the marker and submits.
+  if (settings_.single_submission) return submit_single(call, s, library);
+  // Every submit is a new submission with a new key; its retries share it, so a retry after a
+  // connection broke behind the judge's back gets the recorded grade instead of a second one.
+  auto body = grade_body(call, s, library);
+  if (!body) return body.error();
+  auto r = exchange(call, "POST", "/submit", *body, "/submit", " (nothing was graded)",
+                    {{"Idempotency-Key", new_idempotency_key(settings_.run_id)}});
+  if (r) record_grade("submit", s, *r);
+  return r;
+}
+
+Result<json> JudgeClient::submit_single(Call& call, const Submission& s,
+                                        const std::string& library) {
+  // Checked before anything is written, so a call that could never be sent does not touch the
+  // run's submission.
+  auto fresh_body = grade_body(call, s, library);
+  if (!fresh_body) return fresh_body.error();
   const std::string marker = submission_marker();
-  int fd = ::open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0 && errno == EEXIST) {
+  auto lock = SubmitLock::acquire(marker + ".lock", call.cancel);
+  if (!lock) {
+    return fail(call,
+                call.cancel && call.cancel->cancelled() ? Failure::kTransport : Failure::kLocal,
+                lock.error().message);
+  }
+  auto refuse = [&](const std::string& why) {
     std::ifstream in(marker);
     std::string previous((std::istreambuf_iterator<char>(in)), {});
+    while (!previous.empty() && previous.back() == '\n') previous.pop_back();
     return fail(call, Failure::kPolicy,
                 "submission refused: this run (RUN_ID '" + settings_.run_id +
-                    "') has already submitted once and the submission policy is 'single'. Use "
-                    "score to evaluate further versions; only the first submit is graded. "
+                    "') has already submitted once and the submission policy is 'single'" + why +
+                    ". Use score to evaluate further versions; only the first submit is graded. "
                     "(marker " +
                     marker + (previous.empty() ? "" : ": " + previous) + ")");
+  };
+  std::error_code ec;
+  if (fs::exists(marker, ec)) return refuse("");
+
+  // A submit of this run whose answer never arrived (the tool died, or gave up after the
+  // request had left): send it again under its own key first. The judge answers with the grade
+  // it recorded, waits for the one in flight, or grades it now if it never had it.
+  const json identity = submission_identity(s, library);
+  std::string body = *fresh_body, key;
+  bool recovering = false;
+  {
+    std::ifstream in(pending_submission());
+    const json p = json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (p.is_object() && p.value("key", "") != "" && p.value("body", "") != "") {
+      key = p["key"].get<std::string>();
+      body = p["body"].get<std::string>();
+      recovering = p.value("identity", json()) != identity;
+    }
   }
-  if (fd < 0) {
-    return fail(call, Failure::kLocal,
-                "cannot create the submission marker " + marker + ": " + std::strerror(errno));
+  if (key.empty()) {
+    key = new_idempotency_key(settings_.run_id);
+    const json p = {{"key", key}, {"identity", identity}, {"body", body}};
+    if (!write_atomically(pending_submission(), p.dump())) {
+      return fail(call, Failure::kLocal,
+                  "cannot write the pending submission " + pending_submission() + ": " +
+                      std::strerror(errno));
+    }
   }
-  auto r = post(call, "submit", s, library);
-  json record = {
-      {"run_id", settings_.run_id},
-      {"kernel", s.kernel},
-      {"time",
-       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}};
-  if (r) {
-    record["verdict"] = r->value("verdict", json(nullptr));
-    record["submission_id"] = r->value("submission_id", json(nullptr));
-  } else {
-    record["error"] = r.error().message;
+  auto r = exchange(call, "POST", "/submit", body, "/submit", " (nothing was graded)",
+                    {{"Idempotency-Key", key}});
+  const bool fault = r && r->is_object() && r->value("harness_fault", false) == true;
+  if (r && !fault) {
+    // A grade: the run has submitted. The marker records it for a human; its existence alone
+    // is the record.
+    json record = {
+        {"run_id", settings_.run_id},
+        {"kernel", s.kernel},
+        {"verdict", r->value("verdict", json(nullptr))},
+        {"submission_id", r->value("submission_id", json(nullptr))},
+        {"time", std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+                     .count()}};
+    if (!write_atomically(marker, record.dump() + "\n")) {
+      return fail(call, Failure::kLocal,
+                  "graded (submission " + r->value("submission_id", json(nullptr)).dump() +
+                      "), but the marker " + marker +
+                      " cannot be written: " + std::strerror(errno));
+    }
   }
-  const std::string text = record.dump() + "\n";
-  // The marker's presence is the record; its text is only for a human.
-  [[maybe_unused]] ssize_t n = ::write(fd, text.data(), text.size());
-  ::close(fd);
-  // The judge said it graded nothing (4xx/5xx), the request never left (connection refused),
-  // or the judge's own machinery failed (harness_fault: it recorded no answer): the run keeps
-  // its submission. A timeout or a dropped connection keeps the marker, since the judge may
-  // have recorded the answer.
-  if ((!r && (call.failure == Failure::kHttp || call.unsent)) || judge_fault(r)) {
-    ::unlink(marker.c_str());
+  if (r || !call.maybe_received) {
+    // Answered (graded, a judge fault, or refused with a 4xx/5xx), or never reached the judge:
+    // nothing is pending any more. A judge fault or a refusal leaves the run its submission.
+    fs::remove(pending_submission(), ec);
+  }
+  if (r) record_grade("submit", s, *r);
+  if (r && !fault && recovering) {
+    return refuse("; its earlier submit, whose answer had been lost, is now graded (verdict " +
+                  r->value("verdict", json(nullptr)).dump() + ", submission " +
+                  r->value("submission_id", json(nullptr)).dump() +
+                  "), and this different source was not sent");
   }
   return r;
 }

@@ -405,13 +405,15 @@ void McpServer::progress_loop() {
         ++f.progress;
         const long long seconds =
             std::chrono::duration_cast<std::chrono::seconds>(now - f.started).count();
+        // While a call waits out an outage, the agent is told which judge is down since when.
+        const std::string outage = client_.outage_note();
         write({{"jsonrpc", "2.0"},
                {"method", "notifications/progress"},
                {"params",
                 {{"progressToken", f.progress_token},
                  {"progress", f.progress},
                  {"message", f.name + ": waiting for the judge (" + std::to_string(seconds) +
-                                 " s so far)"}}}});
+                                 " s so far)" + (outage.empty() ? "" : "; " + outage)}}}});
         f.next_progress = now + interval;
       }
       next = std::min(next, f.next_progress);

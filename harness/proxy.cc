@@ -28,6 +28,8 @@
 #include <thread>
 #include <utility>
 
+#include "harness/outage.h"
+
 namespace hpcab::harness {
 namespace {
 
@@ -243,6 +245,7 @@ struct MeteringProxy::Impl {
     EpisodeTotals totals;
     bool fired = false;       // on_budget_exhausted called for the current budget
     bool overflowed = false;  // a context overflow since set_episode(); on_context_overflow called
+    bool gave_up = false;     // on_upstream_outage called since set_episode()
     bool exhausted() const { return budget > 0 && totals.weighted >= budget; }
   };
 
@@ -272,6 +275,17 @@ struct MeteringProxy::Impl {
   mutable std::mutex ep_mu;
   std::string current_episode;
   std::map<std::string, EpisodeState> episodes;
+  DownIntervals down;  // the upstream's outages (unix seconds)
+  std::string down_reason;
+
+  // What one forwarding try came to (Relay).
+  struct Forwarded {
+    bool done = false;               // answered: relayed, or the proxy's own error
+    bool keep = false;               // done: the agent's connection may serve another request
+    bool upstream_answered = false;  // done by relaying an upstream answer
+    std::string failure;             // !done: why the upstream gave no usable answer
+    double retry_after_s = 0;        // !done: the upstream's Retry-After
+  };
 
   Impl(ProxyOptions o, UsageSink* s) : opt(std::move(o)), sink(s) {}
 
@@ -535,14 +549,69 @@ struct MeteringProxy::Impl {
     fwd.body() = std::move(body);
     fwd.prepare_payload();
 
-    if (up.tls) {
-      TlsStream upstream(c.ioc, *tls);
-      if (std::string why = ExpectPeer(upstream, up.host); !why.empty())
-        return answer(502, "upstream_error", "upstream inference server " + up.base + ": " + why);
-      return Relay(c, client, upstream, fwd, route, keep_alive, t0, rec, answer);
+    // One try on a fresh upstream connection; an upstream that is not there, or answers 429,
+    // 502, 503 or 504 before anything was relayed, is waited out (below).
+    auto try_once = [&]() -> Forwarded {
+      if (up.tls) {
+        TlsStream upstream(c.ioc, *tls);
+        if (std::string why = ExpectPeer(upstream, up.host); !why.empty()) {
+          return Done(
+              answer(502, "upstream_error", "upstream inference server " + up.base + ": " + why),
+              false);
+        }
+        return Relay(c, client, upstream, fwd, route, keep_alive, t0, rec);
+      }
+      beast::tcp_stream upstream(c.ioc);
+      return Relay(c, client, upstream, fwd, route, keep_alive, t0, rec);
+    };
+    const OutagePolicy& policy = opt.outage;
+    Backoff backoff(policy);
+    std::optional<Clock::time_point> first_failure;
+    for (;;) {
+      Forwarded f = try_once();
+      if (f.done) {
+        if (f.upstream_answered) UpstreamBack();
+        return f.keep;
+      }
+      const auto now = Clock::now();
+      if (!first_failure) first_failure = now;
+      const double waited = std::chrono::duration<double>(now - *first_failure).count();
+      if (policy.wait_s > 0) UpstreamDown(f.failure);
+      if (waited >= policy.wait_s || stopping) {
+        if (policy.wait_s > 0) UpstreamGaveUp(episode);
+        std::string message = f.failure;
+        if (policy.wait_s > 0) {
+          message += " (waited " + std::to_string(std::lround(waited)) + " s, the outage wait)";
+        }
+        return answer(502, "upstream_error", message);
+      }
+      const double nap = std::min(backoff.next(f.retry_after_s), policy.wait_s - waited);
+      if (!pause(nap, nullptr, [this] { return stopping.load(); })) {
+        return answer(502, "upstream_error", f.failure + " (the proxy is stopping)");
+      }
     }
-    beast::tcp_stream upstream(c.ioc);
-    return Relay(c, client, upstream, fwd, route, keep_alive, t0, rec, answer);
+  }
+
+  // The upstream's state between requests: an outage starts at the first failed try of any
+  // request and ends at the first answer.
+  void UpstreamDown(const std::string& why) {
+    std::lock_guard lock(ep_mu);
+    down.down(unix_now());
+    down_reason = why;
+  }
+  void UpstreamBack() {
+    std::lock_guard lock(ep_mu);
+    down.up(unix_now());
+    down_reason.clear();
+  }
+  void UpstreamGaveUp(const std::string& episode) {
+    bool fire = false;
+    {
+      std::lock_guard lock(ep_mu);
+      EpisodeState& s = episodes[episode];
+      if (!s.gave_up) fire = s.gave_up = true;
+    }
+    if (fire && opt.on_upstream_outage) opt.on_upstream_outage(episode);
   }
 
   // GET /hpcab/usage: the current episode's totals, for the agent tools (judge_client.cc sends
@@ -575,21 +644,23 @@ struct MeteringProxy::Impl {
   }
 
   // Connects to the upstream (TLS handshake for https), sends `fwd`, and relays the answer to
-  // the agent piece by piece. `Stream` is beast::tcp_stream or TlsStream.
-  template <typename Stream, typename Answer>
-  bool Relay(Conn& c, beast::tcp_stream& client, Stream& upstream,
-             http::request<http::string_body>& fwd, const Route& route, bool keep_alive,
-             Clock::time_point t0, RequestRecord& rec, Answer& answer) {
+  // the agent piece by piece. `Stream` is beast::tcp_stream or TlsStream. A failure before
+  // anything reached the agent (no connection, no answer, or a transient status while outages
+  // are waited out) is returned undone, for Handle to retry; nothing was recorded then.
+  template <typename Stream>
+  Forwarded Relay(Conn& c, beast::tcp_stream& client, Stream& upstream,
+                  http::request<http::string_body>& fwd, const Route& route, bool keep_alive,
+                  Clock::time_point t0, RequestRecord& rec) {
     constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
     beast::tcp_stream& tcp_layer = beast::get_lowest_layer(upstream);
     const std::string where = "upstream inference server " + up.base;
     tcp::resolver resolver(c.ioc);
     beast::error_code ec;
     const auto endpoints = resolver.resolve(up.host, up.port, ec);
-    if (ec) return answer(502, "upstream_error", where + " unreachable: resolve: " + ec.message());
+    if (ec) return Retry(where + " unreachable: resolve: " + ec.message());
     tcp_layer.expires_after(Secs(opt.connect_timeout_s));
     ec = Await(c, [&](auto h) { tcp_layer.async_connect(endpoints, h); });
-    if (ec) return answer(502, "upstream_error", where + " unreachable: connect: " + ec.message());
+    if (ec) return Retry(where + " unreachable: connect: " + ec.message());
     if constexpr (kTls) {
       tcp_layer.expires_after(Secs(opt.connect_timeout_s));
       ec = Await(c, [&](auto h) { upstream.async_handshake(asio::ssl::stream_base::client, h); });
@@ -599,12 +670,12 @@ struct MeteringProxy::Impl {
         const long verify = SSL_get_verify_result(upstream.native_handle());
         if (verify != X509_V_OK)
           why += std::string(" (") + X509_verify_cert_error_string(verify) + ")";
-        return answer(502, "upstream_error", where + " unreachable: TLS handshake: " + why);
+        return Retry(where + " unreachable: TLS handshake: " + why);
       }
     }
     tcp_layer.expires_after(Secs(opt.upstream_idle_s));
     ec = Await(c, [&](auto h) { http::async_write(upstream, fwd, h); });
-    if (ec) return answer(502, "upstream_error", where + " failed: sending: " + ec.message());
+    if (ec) return Retry(where + " failed: sending: " + ec.message());
 
     beast::flat_buffer ubuf;
     http::response_parser<http::buffer_body> rp;
@@ -616,12 +687,23 @@ struct MeteringProxy::Impl {
     tcp_layer.expires_after(Secs(opt.upstream_idle_s));
     ec = Await(c, [&](auto h) { http::async_read_header(upstream, ubuf, rp, h); });
     if (ec) {
-      return answer(502, "upstream_error",
-                    where + " gave no response: " +
-                        (ec == beast::error::timeout ? std::string("timed out") : ec.message()));
+      return Retry(where + " gave no response: " +
+                   (ec == beast::error::timeout ? std::string("timed out") : ec.message()));
+    }
+    const auto& uh = rp.get();
+    if (opt.outage.wait_s > 0 && transient_status(static_cast<int>(uh.result_int()))) {
+      // Not now (overloaded, restarting behind a gateway): waited out like no answer. The body
+      // is not read; the connection is closed.
+      HttpResult h;
+      h.status = static_cast<int>(uh.result_int());
+      if (uh.count(http::field::retry_after) > 0) {
+        h.headers["retry-after"] = std::string(uh[http::field::retry_after]);
+      }
+      Forwarded f = Retry(where + " answered HTTP " + std::to_string(h.status));
+      f.retry_after_s = retry_after_s(h);
+      return f;
     }
     rec.first_byte_s = std::chrono::duration<double>(Clock::now() - t0).count();
-    const auto& uh = rp.get();
     rec.status = static_cast<int>(uh.result_int());
 
     http::response<http::empty_body> res{uh.result(), 11};
@@ -718,7 +800,20 @@ struct MeteringProxy::Impl {
       if (wec) client_ok = false;
     }
     // A truncated response must not look complete: the connection closes without the last chunk.
-    return client_ok && upstream_ok && keep_alive;
+    return Done(client_ok && upstream_ok && keep_alive, true);
+  }
+
+  static Forwarded Done(bool keep, bool upstream_answered) {
+    Forwarded f;
+    f.done = true;
+    f.keep = keep;
+    f.upstream_answered = upstream_answered;
+    return f;
+  }
+  static Forwarded Retry(std::string why) {
+    Forwarded f;
+    f.failure = std::move(why);
+    return f;
   }
 
   // Totals, the budget check and the sink.
@@ -805,6 +900,25 @@ void MeteringProxy::set_episode(const std::string& episode, double budget) {
   if (state.budget != budget) state.fired = false;  // a new budget can be exhausted anew
   state.budget = budget;
   state.overflowed = false;  // a new attempt can overflow anew
+  state.gave_up = false;     // and wait out an outage anew
+}
+
+std::optional<double> MeteringProxy::upstream_down_since() const {
+  std::lock_guard lock(impl_->ep_mu);
+  return impl_->down.since();
+}
+
+double MeteringProxy::upstream_down_seconds(double from, double to) const {
+  std::lock_guard lock(impl_->ep_mu);
+  return impl_->down.seconds(from, to);
+}
+
+std::string MeteringProxy::upstream_url() const { return impl_->opt.upstream_url; }
+
+bool MeteringProxy::upstream_gave_up(const std::string& episode) const {
+  std::lock_guard lock(impl_->ep_mu);
+  auto it = impl_->episodes.find(episode);
+  return it != impl_->episodes.end() && it->second.gave_up;
 }
 
 EpisodeTotals MeteringProxy::totals(const std::string& episode) const {

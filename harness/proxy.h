@@ -19,10 +19,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "common/result.h"
+#include "harness/outage.h"
 #include "harness/usage.h"
 
 namespace hpcab::harness {
@@ -58,6 +60,19 @@ struct ProxyOptions {
   // unchanged, and recorded (RequestRecord::context_overflow) before its last byte is sent. The
   // harness stops the episode (exit 126).
   std::function<void(const std::string& episode)> on_context_overflow;
+  // Outages of the upstream (docs/harness.md "Outages"): a request the upstream does not answer
+  // (no connection, no response header) or answers 429/502/503/504 is tried again with backoff,
+  // the agent's connection held, for up to outage.wait_s from the request's first failure; then
+  // the agent gets 502 upstream_error and on_upstream_outage(episode) is called, once per
+  // episode until set_episode() names it again (the harness ends the attempt as an
+  // infrastructure failure). 0 (the default here; the harness passes the arm's OUTAGE_WAIT_S):
+  // no waiting, answers are relayed as they come and a failed connection is a 502 at once.
+  OutagePolicy outage = [] {
+    OutagePolicy p;
+    p.wait_s = 0;
+    return p;
+  }();
+  std::function<void(const std::string& episode)> on_upstream_outage;
 };
 
 // Whether an upstream's answer (its status and body as received) is a refusal because the
@@ -100,6 +115,14 @@ class MeteringProxy {
   // Whether the upstream refused one of the episode's requests for context overflow since
   // set_episode() last named it.
   bool context_overflowed(const std::string& episode) const;
+  // The upstream's current outage: when a try of a request first failed since the upstream last
+  // answered (unix seconds); nullopt while it answers.
+  std::optional<double> upstream_down_since() const;
+  // Whether a request of the episode gave up waiting for the upstream since set_episode().
+  bool upstream_gave_up(const std::string& episode) const;
+  // How many seconds of [from, to] (unix) the upstream was down, as its requests saw it.
+  double upstream_down_seconds(double from, double to) const;
+  std::string upstream_url() const;  // ProxyOptions::upstream_url
 
  private:
   struct Impl;

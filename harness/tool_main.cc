@@ -32,9 +32,11 @@ int main(int argc, char** argv) {
       "JUDGE_RANK, RUN_ID, AGENT, KERNEL, LANGUAGE, JUDGE_TOKEN, HPCAB_SUBMISSION_POLICY, "
       "HPCAB_TOOL_STATE; "
       "HPCAB_USAGE_URL (set by the harness) supplies the token count sent with score and submit. "
-      "The flags override them. Prints the judge's JSON answer. Exit codes: 0 graded answer, 1 "
-      "judge "
-      "HTTP error, 2 usage or local error, 3 judge unreachable, 4 submit refused by the "
+      "The flags override them. A judge that is unreachable or answers 429/502/503/504 is waited "
+      "out with backoff and a GET /health probe for up to HPCAB_OUTAGE_WAIT_S (600 s; progress "
+      "lines on stderr); every submit carries an Idempotency-Key, so a retry never grades twice. "
+      "Prints the judge's JSON answer. Exit codes: 0 graded answer, 1 judge HTTP error, 2 usage "
+      "or local error, 3 judge unreachable (after the outage wait), 4 submit refused by the "
       "single-submission policy, 5 (builtin autopar) the compiler failed."};
   app.require_subcommand(1);
   app.fallthrough();  // global flags may follow the subcommand
@@ -64,6 +66,14 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"single", "multiple"}));
   app.add_option("--state-dir", settings.state_dir,
                  "where the single-policy marker lives (HPCAB_TOOL_STATE, else the cwd)");
+  app.add_option("--outage-wait", settings.outage.wait_s,
+                 "seconds a call waits out an unreachable or overloaded judge before it fails "
+                 "(HPCAB_OUTAGE_WAIT_S, default 600; 0: fail at once)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--outage-backoff-max", settings.outage.backoff_max_s,
+                 "longest pause in seconds between two tries while waiting "
+                 "(HPCAB_OUTAGE_BACKOFF_MAX_S, default 15)")
+      ->check(CLI::PositiveNumber);
 
   auto add_query = [&](CLI::App* cmd) {
     cmd->add_option("KERNEL", kernel, "kernel id (default: $KERNEL)");
@@ -155,6 +165,9 @@ int main(int argc, char** argv) {
   }
   if (!policy.empty()) settings.single_submission = policy == "single";
   JudgeClient client(settings);
+  // Outage progress on stderr (the agent's log under the harness); stdout stays the answer.
+  client.set_outage_observer(
+      [](const OutageEvent& e) { std::cerr << "hpcab-tool: " << outage_line("judge", e) << "\n"; });
 
   if (*mcp) {
     auto mcp_settings = McpSettings::from_env();

@@ -1,5 +1,6 @@
 #include "report/analysis.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -355,9 +356,14 @@ std::string comparisons_text(const std::vector<Comparison>& v, const CompareOpti
   return out.str();
 }
 
-std::string arm_lines(const std::vector<Observation>& rows) {
+std::string arm_lines(const std::vector<Observation>& rows,
+                      const std::vector<std::pair<std::string, Excluded>>& excluded) {
   std::ostringstream out;
-  for (const auto& arm : arm_order(rows)) {
+  std::vector<std::string> arms = arm_order(rows);
+  for (const auto& [arm, e] : excluded) {
+    if (std::find(arms.begin(), arms.end(), arm) == arms.end()) arms.push_back(arm);
+  }
+  for (const auto& arm : arms) {
     int episodes = 0, solved = 0, finished = 0;
     std::set<std::string> kernels;
     for (const auto& o : rows) {
@@ -368,7 +374,13 @@ std::string arm_lines(const std::vector<Observation>& rows) {
       kernels.insert(o.kernel);
     }
     out << arm << ": " << episodes << " episodes (" << finished << " ended), " << kernels.size()
-        << " kernels, " << solved << " solved\n";
+        << " kernels, " << solved << " solved";
+    for (const auto& [a, e] : excluded) {
+      if (a != arm || e.total() == 0) continue;
+      out << "; excluded " << e.total() << " that never reached a grade: " << e.infrastructure
+          << " infrastructure, " << e.not_run << " not run";
+    }
+    out << "\n";
   }
   return out.str();
 }

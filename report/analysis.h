@@ -78,7 +78,10 @@ Result<std::vector<Comparison>> compare_arms(const std::vector<Observation>& row
 std::string comparisons_csv(const std::vector<Comparison>& c);
 std::string comparisons_text(const std::vector<Comparison>& c, const CompareOptions& o);
 
-// "arm: 12 episodes, 12 kernels, 9 solved" per arm: extract prints it so a missing arm shows.
-std::string arm_lines(const std::vector<Observation>& rows);
+// "arm: 12 episodes (12 ended), 12 kernels, 9 solved" per arm: extract prints it so a missing
+// arm shows; with `excluded`, each line also says how many episodes were left out and why
+// ("; excluded 3 that never reached a grade: 2 infrastructure, 1 not run").
+std::string arm_lines(const std::vector<Observation>& rows,
+                      const std::vector<std::pair<std::string, Excluded>>& excluded = {});
 
 }  // namespace hpcab::report

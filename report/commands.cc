@@ -78,7 +78,7 @@ int run_extract(const ExtractOptions& options, const fs::path& out_csv, std::ost
     err << "hpcab report extract: " << st.error().message << "\n";
     return 1;
   }
-  out << arm_lines(r->rows);
+  out << arm_lines(r->rows, r->excluded);
   out << "wrote " << r->rows.size() << " observations to " << out_csv.string() << "\n";
   return 0;
 }

@@ -198,6 +198,12 @@ Result<ExtractResult> extract_observations(const ExtractOptions& opt) {
                           E::kRequests, E::kFinalSubmissionId, E::kFinalVerdict}) +
         " FROM " + E::kTable + " AS e ORDER BY (SELECT min(rowid) FROM " + E::kTable +
         " AS e2 WHERE e2." + E::kArm + " = e." + E::kArm + "), e." + E::kSeq;
+    auto excluded_of = [&](const std::string& arm) -> Excluded& {
+      for (auto& [a, e] : out.excluded) {
+        if (a == arm) return e;
+      }
+      return out.excluded.emplace_back(arm, Excluded{}).second;
+    };
     auto st = each(*db, sql, [&](db::Query& q) {
       Observation o;
       const std::string id = q.col_text(E::kId);
@@ -268,6 +274,27 @@ Result<ExtractResult> extract_observations(const ExtractOptions& opt) {
         o.suspect = pick->suspect;
         o.solved = pick->verdict == "ok";
         if (o.solved) o.speedup = pick->speedup;
+      }
+      // Only episodes whose agent ran to an end count (docs/research.md). An infrastructure
+      // failure that the judge nevertheless graded (its answer was lost on the way back) did
+      // reach a grade and counts with it.
+      Excluded& ex = excluded_of(o.arm);
+      if (o.status == "infra_failed" && !pick) {
+        ++ex.infrastructure;
+        return;
+      }
+      const bool never_ran =
+          o.status == "queued" || o.status == "interrupted" || o.status == "running" ||
+          (o.status == "failed" &&
+           (o.exit_reason == "task_unavailable" || o.exit_reason == "harness_error"));
+      if (never_ran && !pick) {
+        ++ex.not_run;
+        return;
+      }
+      if (o.status == "infra_failed") {
+        out.warnings.push_back("episode " + id + " is infra_failed (" + o.exit_reason +
+                               ") but the judge graded run " + o.run_id + ": counted with that " +
+                               "grade");
       }
       out.rows.push_back(std::move(o));
     });

@@ -44,9 +44,21 @@ struct ExtractOptions {
   std::filesystem::path corpus_dir;                // track, dwarf and level of each kernel
 };
 
+// Episodes extract leaves out of the observations (docs/research.md): their agent never ran to
+// an end, or the infrastructure ended them before any grade, so they say nothing about the
+// agent. Only episodes whose agent ran count, solved or not.
+struct Excluded {
+  int infrastructure = 0;  // infra_failed (the judge or model server failed) with no judge grade
+  int not_run = 0;         // never ended (queued, interrupted, running) or never started an
+                           // agent (failed with task_unavailable or harness_error)
+  int total() const { return infrastructure + not_run; }
+};
+
 struct ExtractResult {
   std::vector<Observation> rows;      // arms in first-seen order, then plan order
   std::vector<std::string> warnings;  // e.g. a final submission not found in any judge db
+  // Per arm, in first-seen order (an arm whose every episode is excluded is listed too).
+  std::vector<std::pair<std::string, Excluded>> excluded;
 };
 
 // Reads the databases read-only. Errors: a database that cannot be opened or lacks the tables.

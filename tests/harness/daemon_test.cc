@@ -531,7 +531,7 @@ TEST_F(DaemonTest, StatusAndPlanCommands) {
   const std::string cmd = agent("quick", "exit 0");
   const fs::path arm_file = dir_ / "arm.env";
   Arm a = arm("NAME=st\nKERNELS=s000,s111\nAGENT=command\nAGENT_COMMAND=" + cmd +
-              "\nWORKERS=3\nJUDGE_URLS=" + j.url() + ",http://127.0.0.1:1");
+              "\nWORKERS=3\nOUTAGE_WAIT_S=1\nJUDGE_URLS=" + j.url() + ",http://127.0.0.1:1");
   auto run_cli = [&](const std::string& sub) {
     std::string out;
     std::string command = kBin + "/hpcab-harness " + sub + " " + arm_file.string() + " 2>&1";
@@ -549,9 +549,12 @@ TEST_F(DaemonTest, StatusAndPlanCommands) {
   EXPECT_NE(before.find("st: done 0 | running 0 | queued 0"), std::string::npos) << before;
   EXPECT_NE(before.find("not yet enqueued 2"), std::string::npos) << before;
 
-  // Worker 1 is pinned to a judge that is not there: its episodes fail, the others finish.
+  // Worker 1 is pinned to a judge that is not there: its episode waits out OUTAGE_WAIT_S, ends
+  // infra_failed and is handed out again; worker 1 retires and the others finish everything.
   auto s = run_arm(a, options());
   ASSERT_TRUE(s);
+  for (const auto& r : rows("st")) EXPECT_EQ(r.status, "finished") << r.id << " " << log_.str();
+  EXPECT_LE(s->retired_workers, 1);
   std::string after = run_cli("status");
   EXPECT_NE(after.find("st/s000/0"), std::string::npos) << after;
   EXPECT_NE(after.find("st/s111/0"), std::string::npos) << after;

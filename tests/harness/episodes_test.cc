@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "common/db.h"
 #include "harness/arm.h"
 #include "harness/episode_db.h"
 #include "harness/plan.h"
@@ -128,6 +129,28 @@ TEST(ArmFile, DefaultsForAMinimalBuiltinArm) {
   EXPECT_DOUBLE_EQ(a.limit_rerun_factor, 2);
   EXPECT_EQ(a.state_db, fs::path("var/harness.db"));
   EXPECT_FALSE(a.uses_model());
+}
+
+TEST(ArmFile, OutageSettings) {
+  Arm d = parse_ok("NAME=x\nKERNELS=all\nAGENT=identity\n");
+  EXPECT_DOUBLE_EQ(d.outage_wait_s, 600);
+  EXPECT_DOUBLE_EQ(d.outage_backoff_max_s, 15);
+  EXPECT_EQ(d.infra_retries, 2);
+  Arm a = parse_ok(
+      "NAME=x\nKERNELS=all\nAGENT=identity\nOUTAGE_WAIT_S=1800\nOUTAGE_BACKOFF_MAX_S=2.5\n"
+      "INFRA_RETRIES=0\n");
+  EXPECT_DOUBLE_EQ(a.outage_wait_s, 1800);
+  EXPECT_DOUBLE_EQ(a.outage_backoff_max_s, 2.5);
+  EXPECT_EQ(a.infra_retries, 0);
+  EXPECT_DOUBLE_EQ(parse_ok("NAME=x\nKERNELS=all\nAGENT=identity\nOUTAGE_WAIT_S=0\n").outage_wait_s,
+                   0);
+  for (const char* bad : {"OUTAGE_WAIT_S=-1", "OUTAGE_WAIT_S=ten", "OUTAGE_WAIT_S=9999999",
+                          "OUTAGE_BACKOFF_MAX_S=0", "INFRA_RETRIES=-1", "INFRA_RETRIES=101"}) {
+    auto r = parse_arm(std::string("NAME=x\nKERNELS=all\nAGENT=identity\n") + bad + "\n", "arm.env",
+                       "/arms");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().message.find("arm.env:4"), std::string::npos) << r.error().message;
+  }
 }
 
 TEST(ArmFile, LibraryDirForTheAutoparBuiltins) {
@@ -684,7 +707,7 @@ TEST(EpisodeDb, EnqueueTwiceIsIdempotent) {
   TempDir t;
   auto db = open_db(t.path() / "var" / "h.db");
   ASSERT_TRUE(db);
-  EXPECT_EQ(db->schema_version(), 2);
+  EXPECT_EQ(db->schema_version(), 3);
   auto plan = plan_episodes(pinned_arm());
   auto n = db->enqueue(plan);
   ASSERT_TRUE(n.ok()) << n.error().message;
@@ -915,6 +938,134 @@ TEST(EpisodeDb, LimitRerunHappensOnceWithTheFactor) {
   ASSERT_TRUE(r.ok() && *r);
   EXPECT_EQ((*r)->exit_code, 124);
   EXPECT_EQ((*r)->limit_reruns, 1);
+}
+
+// An attempt the infrastructure ended is infra_failed, handed out again at most
+// `max_infra_requeues` times by one daemon run (after the interrupted and queued ones), and a new
+// run (resume) gives it its requeues anew. Its counts show apart from agent failures.
+TEST(EpisodeDb, InfraFailuresAreHandedOutAgainAFewTimesPerRun) {
+  TempDir t;
+  auto db = open_db(t.path() / "h.db");
+  ASSERT_TRUE(db);
+  Arm a = pinned_arm();  // 6 episodes
+  auto plan = plan_episodes(a);
+  ASSERT_TRUE(db->enqueue(plan).ok());
+  const Pin pin = pin_worker(a, 0);
+  auto first = db->claim("pin", pin, 1.0, {}, 1);
+  ASSERT_TRUE(first.ok() && *first);
+  const std::string id = (*first)->id;
+  ASSERT_TRUE(db->infra_fail(id, {"judge_unreachable", -1, {}, ""}, 2.0).ok());
+  auto row = db->get(id);
+  ASSERT_TRUE(row.ok() && *row);
+  EXPECT_EQ((*row)->status, "infra_failed");
+  EXPECT_EQ((*row)->exit_reason, "judge_unreachable");
+  EXPECT_EQ((*row)->infra_failures, 1);
+  auto c = db->counts("pin");
+  EXPECT_EQ(c->infra_failed, 1);
+  EXPECT_EQ(c->failed, 0);
+  EXPECT_EQ(c->total(), 6);
+  EXPECT_NE(status_line(*c).find("| infra 1 |"), std::string::npos) << status_line(*c);
+  // Not running any more: finishing it is an error.
+  EXPECT_FALSE(db->infra_fail(id, {"judge_unreachable", -1, {}, ""}, 2.0).ok());
+
+  // Queued episodes first, then the infra_failed one, once (max 1).
+  std::vector<std::string> order;
+  for (;;) {
+    auto n = db->claim("pin", pin, 3.0, {}, 1);
+    ASSERT_TRUE(n.ok());
+    if (!*n) break;
+    order.push_back((*n)->id);
+    if ((*n)->id == id) {
+      EXPECT_EQ((*n)->attempt, 2);
+      EXPECT_EQ((*n)->infra_requeues, 1);
+      ASSERT_TRUE(db->infra_fail(id, {"judge_fault", -1, {}, ""}, 4.0).ok());
+    } else {
+      ASSERT_TRUE(db->finish((*n)->id, {"submitted", 0, 1, "ok"}, 4.0).ok());
+    }
+  }
+  ASSERT_EQ(order.size(), 6u);
+  EXPECT_EQ(order.back(), id);
+  EXPECT_EQ((*db->get(id))->status, "infra_failed");
+  EXPECT_EQ((*db->get(id))->infra_failures, 2);
+  // With 0 requeues allowed, nothing is handed out; a new daemon run (resume) allows them again.
+  EXPECT_FALSE(db->claim("pin", pin, 5.0, {}, 1)->has_value());
+  ASSERT_TRUE(db->resume("pin", 6.0).ok());
+  EXPECT_EQ((*db->get(id))->infra_requeues, 0);
+  auto again = db->claim("pin", pin, 7.0, {}, 1);
+  ASSERT_TRUE(again.ok() && *again);
+  EXPECT_EQ((*again)->id, id);
+  EXPECT_EQ((*again)->attempt, 3);
+  ASSERT_TRUE(db->finish(id, {"submitted", 0, 9, "ok"}, 8.0).ok());
+  EXPECT_EQ(db->counts("pin")->finished, 6);
+  EXPECT_EQ(db->counts("pin")->infra_failed, 0);
+}
+
+// A database written by the previous release (schema 2) is migrated in place: every episode and
+// request kept, the new status accepted.
+TEST(EpisodeDb, MigratesAVersion2FileKeepingEveryRow) {
+  TempDir t;
+  const fs::path file = t.path() / "old.db";
+  {
+    db::Options o;
+    o.owner = "test";
+    auto c = db::Connection::open(file.string(), o);
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    ASSERT_TRUE(c->exec(R"sql(
+CREATE TABLE episodes (
+  id TEXT PRIMARY KEY, arm TEXT NOT NULL, kernel TEXT NOT NULL, repetition INTEGER NOT NULL,
+  seq INTEGER NOT NULL, worker INTEGER, attempt INTEGER NOT NULL DEFAULT 0,
+  inference_url TEXT NOT NULL DEFAULT '', judge_url TEXT NOT NULL DEFAULT '', rank INTEGER,
+  started_at REAL, ended_at REAL, status TEXT NOT NULL DEFAULT 'queued'
+    CHECK (status IN ('queued', 'running', 'finished', 'interrupted', 'failed')),
+  exit_reason TEXT NOT NULL DEFAULT '', exit_code INTEGER,
+  input_tokens INTEGER NOT NULL DEFAULT 0, cached_tokens INTEGER NOT NULL DEFAULT 0,
+  output_tokens INTEGER NOT NULL DEFAULT 0, weighted_tokens REAL NOT NULL DEFAULT 0,
+  requests INTEGER NOT NULL DEFAULT 0, budget_factor REAL NOT NULL DEFAULT 1,
+  limit_reruns INTEGER NOT NULL DEFAULT 0, final_submission_id INTEGER,
+  final_verdict TEXT NOT NULL DEFAULT '');
+CREATE INDEX episodes_queue ON episodes (arm, status, seq);
+CREATE TABLE requests (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, episode_id TEXT NOT NULL REFERENCES episodes (id),
+  at REAL NOT NULL, model TEXT NOT NULL, route TEXT NOT NULL, input INTEGER NOT NULL,
+  cached INTEGER NOT NULL, output INTEGER NOT NULL, latency_ms REAL NOT NULL,
+  status INTEGER NOT NULL);
+CREATE INDEX requests_episode ON requests (episode_id);
+CREATE TABLE arms (name TEXT PRIMARY KEY, agent TEXT NOT NULL, model TEXT NOT NULL,
+  language TEXT NOT NULL, setup_json TEXT NOT NULL, arm_file TEXT NOT NULL,
+  arm_text TEXT NOT NULL, prompt_text TEXT NOT NULL, first_run_at REAL NOT NULL,
+  last_run_at REAL NOT NULL);
+INSERT INTO episodes (id, arm, kernel, repetition, seq, attempt, status, exit_reason, exit_code,
+  input_tokens, requests, final_submission_id, final_verdict)
+VALUES ('old/s000/0', 'old', 's000', 0, 0, 1, 'finished', 'submitted', 0, 40, 1, 5, 'ok'),
+       ('old/s111/0', 'old', 's111', 0, 1, 0, 'queued', '', NULL, 0, 0, NULL, '');
+INSERT INTO requests (episode_id, at, model, route, input, cached, output, latency_ms, status)
+VALUES ('old/s000/0', 1.0, 'm', '/v1/chat/completions', 40, 0, 3, 12.5, 200);
+PRAGMA user_version = 2;
+)sql",
+                        "writing a version 2 file")
+                    .ok());
+  }
+  auto db = open_db(file);
+  ASSERT_TRUE(db);
+  EXPECT_EQ(db->schema_version(), 3);
+  auto rows = db->list("old");
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0].status, "finished");
+  EXPECT_EQ((*rows)[0].final_submission_id, 5);
+  EXPECT_EQ((*rows)[0].input_tokens, 40);
+  EXPECT_EQ((*rows)[0].infra_failures, 0);
+  auto reqs = db->requests("old/s000/0");
+  ASSERT_TRUE(reqs.ok());
+  ASSERT_EQ(reqs->size(), 1u);
+  EXPECT_EQ((*reqs)[0].output, 3);
+  // The new status is accepted, and requests still refer to episodes.
+  Arm a = pinned_arm();
+  auto c = db->claim("old", pin_worker(a, 0), 2.0);
+  ASSERT_TRUE(c.ok() && *c);
+  EXPECT_TRUE(db->infra_fail((*c)->id, {"judge_fault", -1, {}, ""}, 3.0).ok());
+  EXPECT_TRUE(db->add_request("old/s111/0", {}, TokenWeights{}).ok());
+  EXPECT_FALSE(db->add_request("old/nope/0", {}, TokenWeights{}).ok());
 }
 
 TEST(EpisodeDb, TwoConnectionsNeverClaimTheSameEpisode) {

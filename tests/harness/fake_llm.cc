@@ -103,6 +103,7 @@ FakeLlm::~FakeLlm() { stop(); }
 std::string FakeLlm::error_body(Error e) { return ErrorBody(e).dump(); }
 
 std::uint16_t FakeLlm::start(std::uint16_t port, const std::string& host) {
+  stopping_ = false;  // a stopped server may be started again (an outage that ends)
   listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -208,6 +209,20 @@ void FakeLlm::exchange(Stream& conn) {
     http::request<http::string_body> req;
     http::read(conn, buffer, req, ec);
     if (ec) break;
+    if (unavailable_) {
+      // An overloaded or restarting server: 503 with Retry-After, nothing counted.
+      ++unavailable_answers_;
+      http::response<http::string_body> res{http::status::service_unavailable, 11};
+      res.set(http::field::content_type, "application/json");
+      res.set(http::field::retry_after, "1");
+      res.keep_alive(req.keep_alive());
+      res.body() =
+          json{{"error", {{"message", "server is loading"}, {"type", "unavailable"}}}}.dump();
+      res.prepare_payload();
+      http::write(conn, res, ec);
+      if (ec || !req.keep_alive()) break;
+      continue;
+    }
     const std::string path(req.target());
     json body = json::parse(req.body(), nullptr, false);
     std::int64_t n = 0;

@@ -48,9 +48,15 @@ class FakeLlm {
     cert_file_ = cert_file;
     key_file_ = key_file;
   }
-  // Listens on host:port (IPv4 address; port 0 picks a free one) and returns the port.
+  // Listens on host:port (IPv4 address; port 0 picks a free one) and returns the port. After
+  // stop() it may be started again (on the same port: a server that was down for a while).
   std::uint16_t start(std::uint16_t port = 0, const std::string& host = "127.0.0.1");
   void stop();
+  std::uint16_t port() const { return port_; }
+  // Every request from now on is answered 503 with Retry-After: 1 and not counted (a server
+  // loading its model, or overloaded), until set_unavailable(false).
+  void set_unavailable(bool u) { unavailable_ = u; }
+  int unavailable_answers() const { return unavailable_answers_; }
   std::string url() const {
     return (cert_file_.empty() ? "http://" : "https://") + host_ + ":" + std::to_string(port_);
   }
@@ -88,6 +94,8 @@ class FakeLlm {
   std::atomic<int> delay_ms_{0};
   std::atomic<bool> hold_{false};
   std::atomic<bool> break_{false};
+  std::atomic<bool> unavailable_{false};
+  std::atomic<int> unavailable_answers_{0};
   std::atomic<Error> error_{Error::kNone};
   std::string cert_file_, key_file_;
   std::atomic<int> tls_handshakes_{0};

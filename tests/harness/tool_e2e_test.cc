@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -110,12 +111,24 @@ TEST(ToolE2E, ErrorsAreClearAndNonZero) {
   EXPECT_EQ(no_url.exit_code, 2);
   EXPECT_NE(no_url.err.find("JUDGE_URL"), std::string::npos) << no_url.err;
 
-  // A port nothing listens on (the judge's, after it stops).
-  const auto dead = agent_env(j);
+  // A port nothing listens on (the judge's, after it stops): waited out for the outage wait
+  // (2 s here), with a line naming the judge, then exit 3.
+  auto dead = agent_env(j);
+  dead["HPCAB_OUTAGE_WAIT_S"] = "2";
   j.stop();
+  const auto t0 = std::chrono::steady_clock::now();
   auto refused = run_tool({"score", kReference, "--kernel", "s000"}, dead);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(refused.exit_code, 3);
   EXPECT_NE(refused.err.find("unreachable"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("judge " + j.url() + " unreachable since "), std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("giving up on POST /score"), std::string::npos) << refused.err;
+  EXPECT_GE(took, 2.0);
+  EXPECT_LT(took, 30.0);
+  // --outage-wait 0: at once.
+  auto at_once = run_tool({"score", kReference, "--kernel", "s000", "--outage-wait", "0"}, dead);
+  EXPECT_EQ(at_once.exit_code, 3);
 }
 
 TEST(ToolE2E, ScoreTheReferenceIsOk) {

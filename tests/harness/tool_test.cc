@@ -19,8 +19,10 @@
 #include <fstream>
 #include <functional>
 #include <list>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <streambuf>
 #include <thread>
@@ -101,6 +103,11 @@ class TempDir {
   fs::path path_;
 };
 
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 JudgeSettings settings(const fs::path& state, bool single = false) {
   JudgeSettings s;
   s.url = "http://judge.invalid:8800/";
@@ -109,6 +116,7 @@ JudgeSettings settings(const fs::path& state, bool single = false) {
   s.optimizer = "claude";
   s.single_submission = single;
   s.state_dir = state.string();
+  s.outage.wait_s = 0;  // no waiting out outages here (OutageRetries tests do)
   return s;
 }
 
@@ -388,21 +396,30 @@ TEST(SubmissionPolicy, NothingGradedKeepsTheSubmission) {
   FakeJudge judge;
   JudgeClient client(settings(dir.path(), true), judge.transport());
   Submission s{"s000", "c", "void f(void) {}", "", ""};
-  judge.status = 429;  // queue full: the judge graded nothing
+  judge.status = 400;  // refused: the judge graded nothing
   EXPECT_FALSE(client.submit(s));
   EXPECT_EQ(client.last_failure(), Failure::kHttp);
   EXPECT_FALSE(fs::exists(client.submission_marker()));
+  EXPECT_FALSE(fs::exists(client.pending_submission()));
+  // A full queue that stays full past the outage wait (0 here): nothing graded either.
+  judge.status = 429;
+  EXPECT_FALSE(client.submit(s));
+  EXPECT_EQ(client.last_failure(), Failure::kTransport);
+  EXPECT_FALSE(fs::exists(client.submission_marker()));
+  EXPECT_FALSE(fs::exists(client.pending_submission()));
   judge.status = 200;
   EXPECT_TRUE(client.submit(s));
-  EXPECT_EQ(judge.calls().size(), 2u);
+  EXPECT_EQ(judge.calls().size(), 3u);
 
-  // A timeout may have been recorded by the judge: the submission counts.
+  // A timeout may have been recorded by the judge: no marker (no grade was received), but the
+  // submit stays pending, and the run's next submit asks for its grade first.
   TempDir dir2;
   JudgeClient timed(settings(dir2.path(), true), judge.transport());
   judge.unreachable = true;
   EXPECT_FALSE(timed.submit(s));
   EXPECT_EQ(timed.last_failure(), Failure::kTransport);
-  EXPECT_TRUE(fs::exists(timed.submission_marker()));
+  EXPECT_FALSE(fs::exists(timed.submission_marker()));
+  EXPECT_TRUE(fs::exists(timed.pending_submission()));
 }
 
 TEST(SubmissionPolicy, RefusedConnectionKeepsTheSubmission) {
@@ -592,6 +609,315 @@ TEST(JudgeClient, SilentUsageEndpointTimesOutToNull) {
   ::close(fd);
 }
 
+// ---- waiting out outages, idempotency keys (issue 14) ----
+
+// A judge behind a scripted outage: the first `down_calls` requests of any kind fail (refused,
+// or answered `down_status`), then it answers. Records every exchange with its headers.
+class OutageJudge {
+ public:
+  struct Call {
+    std::string method, url, body, key;
+  };
+  HeaderTransport transport() {
+    return [this](const std::string& method, const std::string& url, const std::string& body,
+                  const std::map<std::string, std::string>& headers,
+                  const CancelToken*) -> Result<HttpResult> {
+      int n;
+      {
+        std::lock_guard lock(mu_);
+        auto k = headers.find("Idempotency-Key");
+        calls_.push_back({method, url, body, k == headers.end() ? "" : k->second});
+        n = static_cast<int>(calls_.size());
+      }
+      if (n <= down_calls) {
+        if (down_status == 0) {
+          return Error{"HTTP " + method + " " + url + " failed: " +
+                           (sent_failure ? "read: end of stream" : "connect: Connection refused"),
+                       sent_failure ? Errc::kFailed : Errc::kNotSent};
+        }
+        HttpResult r;
+        r.status = down_status;
+        r.body = json{{"error", "grading queue is full"}}.dump();
+        if (retry_after > 0) r.headers["retry-after"] = std::to_string(retry_after);
+        return r;
+      }
+      HttpResult r;
+      r.status = answer_status;
+      if (url.find("/health") != std::string::npos) {
+        r.body = json{{"status", "ok"}}.dump();
+      } else if (answer_status != 200) {
+        r.body = json{{"error", "unknown kernel"}}.dump();
+      } else {
+        r.body =
+            json{{"verdict", "ok"}, {"speedup", 1.0}, {"submission_id", 11}, {"replayed", replayed}}
+                .dump();
+      }
+      return r;
+    };
+  }
+  std::vector<Call> calls(const std::string& path = "") {
+    std::lock_guard lock(mu_);
+    std::vector<Call> out;
+    for (const auto& c : calls_) {
+      if (path.empty() || c.url.find(path) != std::string::npos) out.push_back(c);
+    }
+    return out;
+  }
+  int down_calls = 0;
+  int down_status = 0;        // 0: transport failures
+  bool sent_failure = false;  // the transport failures happen after the request left
+  int retry_after = 0;
+  int answer_status = 200;
+  bool replayed = false;
+
+ private:
+  std::mutex mu_;
+  std::vector<Call> calls_;
+};
+
+JudgeSettings waiting_settings(const fs::path& state, bool single, double wait_s) {
+  JudgeSettings s = settings(state, single);
+  s.outage.wait_s = wait_s;
+  s.outage.backoff_initial_s = 0.01;
+  s.outage.backoff_max_s = 0.05;
+  s.outage.report_interval_s = 0.05;
+  return s;
+}
+
+bool valid_key(const std::string& k) {
+  if (k.empty() || k.size() > 128) return false;
+  for (unsigned char c : k) {
+    if (!std::isalnum(c) && c != '.' && c != '_' && c != ':' && c != '-') return false;
+  }
+  return true;
+}
+
+TEST(OutageRetries, SubmitWaitsOutAnOutageUnderOneIdempotencyKey) {
+  TempDir dir;
+  OutageJudge judge;
+  judge.down_calls = 5;  // the submit and the first probes are refused
+  JudgeClient client(waiting_settings(dir.path(), /*single=*/true, 30), judge.transport());
+  std::vector<OutageEvent> events;
+  client.set_outage_observer([&](const OutageEvent& e) { events.push_back(e); });
+  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  auto r = client.submit(s);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ((*r)["verdict"], "ok");
+  auto submits = judge.calls("/submit");
+  ASSERT_GE(submits.size(), 2u);
+  for (const auto& c : submits) EXPECT_EQ(c.key, submits[0].key);
+  for (const auto& c : submits) EXPECT_EQ(c.body, submits[0].body);  // the same bytes
+  EXPECT_TRUE(valid_key(submits[0].key)) << submits[0].key;
+  EXPECT_EQ(submits[0].key.rfind("hpcab:", 0), 0u);
+  EXPECT_NE(submits[0].key.find(":run-42"), std::string::npos) << submits[0].key;
+  // Between two tries of the submit, the judge was probed until it answered.
+  EXPECT_GE(judge.calls("/health").size(), 1u);
+  ASSERT_GE(events.size(), 2u);
+  EXPECT_EQ(events.front().kind, OutageEvent::Kind::kWaiting);
+  EXPECT_EQ(events.front().url, "http://judge.invalid:8800");
+  EXPECT_EQ(events.front().what, "POST /submit");
+  EXPECT_EQ(events.back().kind, OutageEvent::Kind::kRecovered);
+  EXPECT_NE(outage_line("judge", events.front())
+                .find("judge http://judge.invalid:8800 "
+                      "unreachable since "),
+            std::string::npos)
+      << outage_line("judge", events.front());
+  // The marker came with the grade; nothing is pending; the grade is the final submission.
+  EXPECT_TRUE(fs::exists(client.submission_marker()));
+  EXPECT_FALSE(fs::exists(client.pending_submission()));
+  EXPECT_TRUE(fs::exists(dir.path() / "submissions.jsonl"));
+  EXPECT_EQ(client.outage_note(), "");
+}
+
+TEST(OutageRetries, EverySubmissionGetsItsOwnKeyAndScoreNone) {
+  TempDir dir;
+  OutageJudge judge;
+  JudgeClient client(waiting_settings(dir.path(), /*single=*/false, 30), judge.transport());
+  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  ASSERT_TRUE(client.submit(s));
+  ASSERT_TRUE(client.submit(s));
+  ASSERT_TRUE(client.score(s));
+  auto submits = judge.calls("/submit");
+  ASSERT_EQ(submits.size(), 2u);
+  EXPECT_NE(submits[0].key, submits[1].key);
+  EXPECT_TRUE(valid_key(submits[1].key));
+  EXPECT_EQ(judge.calls("/score").at(0).key, "");
+  // A run id with characters outside the key's alphabet, and a long one, still make valid keys.
+  EXPECT_TRUE(valid_key(new_idempotency_key("arm/kernel/0#1")));
+  EXPECT_TRUE(valid_key(new_idempotency_key(std::string(300, 'x'))));
+  EXPECT_TRUE(valid_key(new_idempotency_key("")));
+  EXPECT_NE(new_idempotency_key("r"), new_idempotency_key("r"));
+}
+
+TEST(OutageRetries, GivesUpAfterTheWaitAndRecordsIt) {
+  TempDir dir;
+  OutageJudge judge;
+  judge.down_calls = 1000000;
+  JudgeClient client(waiting_settings(dir.path(), /*single=*/false, 0.4), judge.transport());
+  std::vector<OutageEvent> events;
+  client.set_outage_observer([&](const OutageEvent& e) { events.push_back(e); });
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = client.score({"s000", "c", "void f(void) {}", "", ""});
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(client.last_failure(), Failure::kTransport);
+  EXPECT_NE(r.error().message.find("the outage wait"), std::string::npos) << r.error().message;
+  EXPECT_GE(took, 0.4);
+  EXPECT_LT(took, 5.0);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back().kind, OutageEvent::Kind::kGaveUp);
+  std::ifstream in(dir.path() / "outages.jsonl");
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  const json o = json::parse(line);
+  EXPECT_EQ(o["url"], "http://judge.invalid:8800");
+  EXPECT_EQ(o["kind"], "transport");
+  EXPECT_EQ(o["request"], "POST /score");
+
+  // A full queue that stays full: the same, as "unavailable", kind http.
+  TempDir dir2;
+  OutageJudge busy;
+  busy.down_calls = 1000000;
+  busy.down_status = 429;
+  JudgeClient b(waiting_settings(dir2.path(), false, 0.2), busy.transport());
+  auto q = b.score({"s000", "c", "void f(void) {}", "", ""});
+  ASSERT_FALSE(q);
+  EXPECT_EQ(b.last_failure(), Failure::kTransport);
+  EXPECT_NE(q.error().message.find("HTTP 429"), std::string::npos) << q.error().message;
+  EXPECT_NE(slurp(dir2.path() / "outages.jsonl").find("\"kind\":\"http\""), std::string::npos);
+}
+
+TEST(OutageRetries, AnswersThatAreNotTransientAreNotRetried) {
+  TempDir dir;
+  OutageJudge judge;
+  judge.answer_status = 404;
+  JudgeClient client(waiting_settings(dir.path(), false, 30), judge.transport());
+  EXPECT_FALSE(client.task("nope", "c"));
+  EXPECT_EQ(client.last_failure(), Failure::kHttp);
+  EXPECT_EQ(judge.calls().size(), 1u);
+  // A malformed URL is a local error, not an outage to wait out.
+  JudgeSettings bad = waiting_settings(dir.path(), false, 30);
+  bad.url = "judge:8800";
+  JudgeClient b(bad, judge.transport());
+  EXPECT_FALSE(b.task("s000", "c"));
+  EXPECT_EQ(b.last_failure(), Failure::kLocal);
+  EXPECT_EQ(judge.calls().size(), 1u);
+}
+
+TEST(OutageRetries, RetryAfterSetsThePause) {
+  TempDir dir;
+  OutageJudge judge;
+  judge.down_calls = 1;
+  judge.down_status = 503;
+  judge.retry_after = 1;
+  JudgeSettings st = waiting_settings(dir.path(), false, 30);
+  st.outage.backoff_max_s = 2;
+  JudgeClient client(st, judge.transport());
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(client.task("s000", "c"));
+  EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
+  EXPECT_EQ(judge.calls().size(), 3u);  // the task, one probe, the task again
+}
+
+TEST(OutageRetries, CancellingEndsTheWait) {
+  TempDir dir;
+  OutageJudge judge;
+  judge.down_calls = 1000000;
+  JudgeClient client(waiting_settings(dir.path(), false, 600), judge.transport());
+  CancelToken cancel;
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    cancel.cancel();
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(client.task("s000", "c", "", "", &cancel));
+  t.join();
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  EXPECT_EQ(client.last_failure(), Failure::kTransport);
+}
+
+// The MCP tools wait out an outage as the command line does; while one waits, outage_note()
+// (which the server puts into its progress notifications) names the judge that is down.
+TEST(OutageRetries, McpSubmitWaitsToo) {
+  TempDir dir;
+  OutageJudge judge;
+  judge.down_calls = 40;
+  JudgeSettings st = waiting_settings(dir.path(), /*single=*/true, 30);
+  st.outage.backoff_max_s = 0.01;
+  JudgeClient client(st, judge.transport());
+  McpServer server(client, {"s000", "c"});
+  std::optional<json> reply;
+  std::thread t([&] {
+    reply = server.handle(
+        request(1, "tools/call", {{"name", "submit"}, {"arguments", {{"source", "int x;"}}}}));
+  });
+  std::string note;
+  for (int i = 0; i < 500 && note.empty(); ++i) {
+    note = client.outage_note();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  t.join();
+  EXPECT_NE(note.find("judge http://judge.invalid:8800 unreachable since"), std::string::npos)
+      << note;
+  ASSERT_TRUE(reply);
+  EXPECT_EQ((*reply)["result"]["isError"], false) << reply->dump();
+  EXPECT_EQ((*reply)["result"]["structuredContent"]["verdict"], "ok");
+  EXPECT_TRUE(fs::exists(client.submission_marker()));
+  EXPECT_EQ(client.outage_note(), "");
+}
+
+// A submit whose request left but whose answer never came stays pending: a relaunched tool's
+// submit of the same source resends it under the same key (the judge answers with the grade it
+// recorded) and returns that grade; a different source is refused, and the pending one, not it,
+// is what was sent.
+TEST(OutageRetries, ALostAnswerIsAskedForAgainByTheNextSubmit) {
+  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  {
+    TempDir dir;
+    OutageJudge judge;
+    judge.down_calls = 1;
+    judge.sent_failure = true;
+    JudgeClient first(waiting_settings(dir.path(), true, 0), judge.transport());
+    EXPECT_FALSE(first.submit(s));
+    EXPECT_FALSE(fs::exists(first.submission_marker()));
+    ASSERT_TRUE(fs::exists(first.pending_submission()));
+    judge.replayed = true;
+    JudgeClient relaunched(waiting_settings(dir.path(), true, 0), judge.transport());
+    auto r = relaunched.submit(s);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ((*r)["replayed"], true);
+    auto submits = judge.calls("/submit");
+    ASSERT_EQ(submits.size(), 2u);
+    EXPECT_EQ(submits[0].key, submits[1].key);
+    EXPECT_EQ(submits[0].body, submits[1].body);
+    EXPECT_TRUE(fs::exists(relaunched.submission_marker()));
+    EXPECT_FALSE(fs::exists(relaunched.pending_submission()));
+  }
+  {
+    TempDir dir;
+    OutageJudge judge;
+    judge.down_calls = 1;
+    judge.sent_failure = true;
+    JudgeClient first(waiting_settings(dir.path(), true, 0), judge.transport());
+    EXPECT_FALSE(first.submit(s));
+    JudgeClient relaunched(waiting_settings(dir.path(), true, 0), judge.transport());
+    Submission other = s;
+    other.source = "void f(void) { /* faster */ }";
+    auto r = relaunched.submit(other);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(relaunched.last_failure(), Failure::kPolicy);
+    EXPECT_NE(r.error().message.find("now graded"), std::string::npos) << r.error().message;
+    auto submits = judge.calls("/submit");
+    ASSERT_EQ(submits.size(), 2u);
+    EXPECT_EQ(submits[1].body, submits[0].body);  // the pending submission, not the new source
+    EXPECT_EQ(json::parse(submits[1].body)["source"], s.source);
+    EXPECT_TRUE(fs::exists(relaunched.submission_marker()));
+    // The recovered grade is the episode's final submission.
+    EXPECT_NE(slurp(dir.path() / "submissions.jsonl").find("\"submission_id\":11"),
+              std::string::npos);
+  }
+}
+
 TEST(JudgeClient, LanguageFromExtension) {
   EXPECT_EQ(language_from_extension("a/b/k.c"), "c");
   EXPECT_EQ(language_from_extension("k.cpp"), "cpp");
@@ -625,9 +951,24 @@ TEST(JudgeClient, SettingsFromEnvironment) {
   setenv("HPCAB_SUBMISSION_POLICY", "twice", 1);
   EXPECT_FALSE(JudgeSettings::from_env());
   unsetenv("HPCAB_SUBMISSION_POLICY");
+  setenv("HPCAB_OUTAGE_WAIT_S", "45.5", 1);
+  setenv("HPCAB_OUTAGE_BACKOFF_MAX_S", "3", 1);
+  auto o = JudgeSettings::from_env();
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_DOUBLE_EQ(o->outage.wait_s, 45.5);
+  EXPECT_DOUBLE_EQ(o->outage.backoff_max_s, 3);
+  setenv("HPCAB_OUTAGE_WAIT_S", "-1", 1);
+  EXPECT_FALSE(JudgeSettings::from_env());
+  setenv("HPCAB_OUTAGE_WAIT_S", "0", 1);
+  EXPECT_TRUE(JudgeSettings::from_env());
+  setenv("HPCAB_OUTAGE_BACKOFF_MAX_S", "0", 1);
+  EXPECT_FALSE(JudgeSettings::from_env());
+  unsetenv("HPCAB_OUTAGE_WAIT_S");
+  unsetenv("HPCAB_OUTAGE_BACKOFF_MAX_S");
   unsetenv("AGENT");
   auto d = JudgeSettings::from_env();
   ASSERT_TRUE(d);
+  EXPECT_DOUBLE_EQ(d->outage.wait_s, 600);
   EXPECT_EQ(d->optimizer, "agent");
   EXPECT_FALSE(d->single_submission);
   EXPECT_EQ(d->usage_url, "");

@@ -13,6 +13,8 @@
 
 #include "harness/arm.h"
 #include "harness/daemon.h"
+#include "harness/episode_db.h"
+#include "harness/plan.h"
 #include "report/csv.h"
 #include "report/observations.h"
 #include "tests/harness/fake_llm.h"
@@ -150,6 +152,51 @@ urllib.request.urlopen(req, timeout=30).read()
   }
   auto tokens = parse_csv_table(slurp((dir / "fig" / "token_breakdown.csv").string()), "t");
   EXPECT_EQ(tokens->rows[1][tokens->column("input_tokens")], std::to_string(m.input));
+  fs::remove_all(dir);
+}
+
+// Issue 14: extract counts as unsolved only episodes whose agent ran; an episode the
+// infrastructure ended before any grade (infra_failed), or that never ran to an end, is left
+// out of the observations and counted on the arm's line instead, so an outage cannot rewrite an
+// arm's success rate.
+TEST(ReportE2E, ExtractLeavesOutEpisodesThatNeverReachedAGrade) {
+  std::string tmpl = (fs::temp_directory_path() / "hpcab-report-XXXXXX").string();
+  const fs::path dir = mkdtemp(tmpl.data());
+  const fs::path db_path = dir / "harness.db";
+  {
+    std::ofstream(dir / "x.env") << "NAME=x\nKERNELS=s000,s111,s212,s231,s271,s311\n"
+                                 << "AGENT=identity\nSTATE_DB=" << db_path.string() << "\n";
+    auto arm = harness::load_arm(dir / "x.env");
+    ASSERT_TRUE(arm) << arm.error().message;
+    auto db = harness::EpisodeDb::open(db_path.string());
+    ASSERT_TRUE(db);
+    ASSERT_TRUE((*db)->enqueue(harness::plan_episodes(*arm)));
+    const auto pin = harness::pin_worker(*arm, 0);
+    auto take = [&] {
+      auto c = (*db)->claim("x", pin, 1.0);
+      EXPECT_TRUE(c && *c);
+      return (**c).id;
+    };
+    ASSERT_TRUE((*db)->finish(take(), {"no_submission", 0, {}, ""}, 2.0));  // ran: unsolved
+    ASSERT_TRUE((*db)->fail(take(), {"crash", 7, {}, ""}, 2.0));            // ran: unsolved
+    ASSERT_TRUE((*db)->infra_fail(take(), {"judge_unreachable", -1, {}, ""}, 2.0));  // left out
+    ASSERT_TRUE((*db)->fail(take(), {"task_unavailable", -1, {}, ""}, 2.0));         // never ran
+    take();                                                                          // running
+    // s311 stays queued.
+  }
+  const fs::path obs = dir / "observations.csv";
+  Outcome ex = run(kBin + "/hpcab report extract --harness-db " + db_path.string() + " --out " +
+                   obs.string());
+  ASSERT_EQ(ex.code, 0) << ex.out;
+  EXPECT_NE(ex.out.find("x: 2 episodes (2 ended), 2 kernels, 0 solved; excluded 4 that never "
+                        "reached a grade: 1 infrastructure, 3 not run"),
+            std::string::npos)
+      << ex.out;
+  auto rows = parse_observations_csv(slurp(obs), obs.string());
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0].exit_reason, "no_submission");
+  EXPECT_EQ((*rows)[1].exit_reason, "crash");
   fs::remove_all(dir);
 }
 
