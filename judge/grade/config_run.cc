@@ -224,8 +224,11 @@ struct Sides {
 MaybeFailure run_calls(Sides& sides, const std::vector<bool>& checked, ConfigOutcome& out) {
   const ConfigPlan& plan = sides.plan;
   const int warmups = plan.timed ? sides.ctx.config.warmup_calls : 0;
+  const double stop = plan.check ? 0 : plan.stop_above_ns;
   for (int w = 0; w < warmups; ++w) {
-    if (auto f = sides.call(*sides.cand, plan.warm_seed, nullptr, false, "warm")) return f;
+    double t = 0;
+    if (auto f = sides.call(*sides.cand, plan.warm_seed, &t, false, "warm")) return f;
+    if (stop > 0 && t > 2 * stop) return std::nullopt;
     if (sides.base) {
       if (auto f = sides.call(*sides.base, plan.warm_seed, nullptr, false, "warm")) return f;
     }
@@ -235,6 +238,7 @@ MaybeFailure run_calls(Sides& sides, const std::vector<bool>& checked, ConfigOut
     double t = 0;
     if (auto f = sides.call(*sides.cand, plan.seeds[k], &t, plan.check, tag)) return f;
     out.cand_ns.push_back(t);
+    if (stop > 0 && t > stop) return std::nullopt;
     if (sides.base) {
       if (auto f = sides.call(*sides.base, plan.seeds[k], &t, sides.base_is_oracle(), tag)) {
         return f;

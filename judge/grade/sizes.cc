@@ -20,8 +20,11 @@ std::vector<std::string> ladder_presets(const Manifest& m) {
 SymbolTable ladder_sizes(const Manifest& m, double t) {
   const auto names = ladder_presets(m);
   const double top = static_cast<double>(names.size() - 1);
-  t = std::clamp(t, 0.0, top);
-  const std::size_t i = std::min(static_cast<std::size_t>(std::floor(t)), names.size() - 1);
+  t = std::clamp(t, names.size() > 1 ? -kBelowS : 0.0, top);
+  // Below S the S-M segment is extended: symbols equal at S and M (a filter width, a message
+  // length) stay as they are, the others shrink at the rate they grow from S to M.
+  const double lower = std::max(std::floor(t), 0.0);
+  const std::size_t i = std::min(static_cast<std::size_t>(lower), names.size() - 1);
   const std::size_t j = std::min(i + 1, names.size() - 1);
   const double f = t - static_cast<double>(i);
   const SymbolTable& a = m.presets.at(names[i]);
@@ -70,21 +73,48 @@ SymbolTable jittered_sizes(const Manifest& m, Precision p, const SymbolTable& ba
 
 namespace {
 
-// The smallest ladder position in [lo, hi] whose arrays hold at least `factor` times the bytes
-// at lo (hi when none does), by bisection: data grows monotonically along the ladder.
-double where_data_grows(const Manifest& m, Precision p, double lo, double hi, double factor) {
-  auto bytes = [&](double t) {
-    auto b = data_bytes(m, ladder_sizes(m, t), p);
-    return b ? static_cast<double>(*b) : 0.0;
-  };
-  const double want = bytes(lo) * factor;
+double ladder_bytes(const Manifest& m, Precision p, double t) {
+  auto b = data_bytes(m, ladder_sizes(m, t), p);
+  return b ? static_cast<double>(*b) : 0.0;
+}
+
+// The smallest ladder position in [lo, hi] whose arrays hold at least `want` bytes (hi when
+// none does), by bisection: data grows monotonically along the ladder.
+double where_data_reaches(const Manifest& m, Precision p, double lo, double hi, double want) {
+  auto bytes = [&](double t) { return ladder_bytes(m, p, t); };
   if (bytes(hi) <= want) return hi;
+  if (bytes(lo) >= want) return lo;
   for (int i = 0; i < 20; ++i) {
     const double mid = 0.5 * (lo + hi);
     if (bytes(mid) >= want) {
       hi = mid;
     } else {
       lo = mid;
+    }
+  }
+  return hi;
+}
+
+// The smallest usable ladder position in [lo, hi] (hi usable), by bisection: below S sizes
+// only shrink, so an extent falls below 1 (or an expression like N - 2 does) from some point
+// on. Sizes below the manifest's fuzzed ranges are not used either: those ranges are the
+// smallest the kernel declares meaningful (a stencil needs an interior).
+double smallest_usable(const Manifest& m, Precision p, uint64_t max_bytes, double lo, double hi) {
+  auto unusable = [&](double t) {
+    const SymbolTable sizes = ladder_sizes(m, t);
+    for (const auto& [sym, range] : m.fuzzed) {
+      auto it = sizes.find(sym);
+      if (it != sizes.end() && it->second < range.first) return true;
+    }
+    return unusable_sizes(m, p, sizes, max_bytes).has_value();
+  };
+  if (!unusable(lo)) return lo;
+  for (int i = 0; i < 12; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (unusable(mid)) {
+      lo = mid;
+    } else {
+      hi = mid;
     }
   }
   return hi;
@@ -115,6 +145,7 @@ Result<Calibration> calibrate_sizes(
   const double cap = unusable_sizes(m, p, ladder_sizes(m, top), max_bytes)
                          ? largest_usable(m, p, max_bytes, 0, top)
                          : top;
+  const double floor = top > 0 ? smallest_usable(m, p, max_bytes, -kBelowS, 0) : 0;
   std::map<double, double> seen;  // t -> ns
   Calibration c;
   auto probe = [&](double t) -> Status {
@@ -159,11 +190,18 @@ Result<Calibration> calibrate_sizes(
         // the time still missing, within one preset. Stepping a whole preset from a tiny S
         // (s000: 512 elements to M's 95e6, 1.4 GiB) measured far above the target.
         const double hi = std::min(below->first + 1.0, cap);
-        next = std::max(where_data_grows(m, p, below->first, hi, 1.1 * target_ns / below->second),
+        const double want = ladder_bytes(m, p, below->first) * 1.1 * target_ns / below->second;
+        next = std::max(where_data_reaches(m, p, below->first, hi, want),
                         std::min(below->first + 0.05, hi));
       }
     } else {
-      break;  // S is already at or above the target
+      // Only calls above the target (far above: paper-scale S is 0.25 s of gemm here): down to
+      // where the data has shrunk by the time factor, just above it. Time shrinks at least as
+      // fast as data, so this lands at or below the target and the secant finishes from there.
+      if (above->first <= floor) break;  // the smallest usable size is still too slow
+      const double want = ladder_bytes(m, p, above->first) * 1.1 * target_ns / above->second;
+      next = std::min(where_data_reaches(m, p, floor, above->first, want),
+                      std::max(above->first - 0.05, floor));
     }
     if (std::fabs(next - t) < 1e-3) break;
     t = next;

@@ -18,9 +18,14 @@ namespace hpcab::judge {
 // The presets in ladder order (S, M, L, XL: those the manifest has).
 std::vector<std::string> ladder_presets(const Manifest& m);
 
-// Sizes at ladder position t in [0, presets - 1]: each symbol interpolated geometrically between
-// the neighbouring presets (log-linear, so relations like H >= K that hold at both presets hold
-// in between), rounded, at least 1.
+// How far below S the ladder reaches, in presets (the S-M step extended down): paper-scale S
+// can be far slower than min_call_ms (gemm's 1000x1100x1200 is a 0.25 s call on a 2-core VM).
+inline constexpr double kBelowS = 4;
+
+// Sizes at ladder position t in [-kBelowS, presets - 1] (clamped; [0, 0] with one preset): each
+// symbol interpolated geometrically between the neighbouring presets (log-linear, so relations
+// like H >= K that hold at both presets hold in between), below S extrapolated from S and M,
+// rounded, at least 1.
 SymbolTable ladder_sizes(const Manifest& m, double t);
 
 // Why `sizes` cannot be timed (an array extent below 1, more than `max_bytes` of data, or
@@ -46,7 +51,8 @@ struct Calibration {
 // measurements: a secant search on log time, never stepping more than one preset past the last
 // measured point, so a slow kernel is never measured far above the target; from a single point
 // it steps to where the data has grown by the time still missing, as a call's time grows at
-// least as fast as its data). `measure` returns the median ns of a call at the given sizes.
+// least as fast as its data; from S slower than the target it steps down below S the same
+// way, to the smallest usable sizes at most). `measure` returns the median ns of a call at the given sizes.
 Result<Calibration> calibrate_sizes(
     const Manifest& m, Precision p, double target_ns, uint64_t max_bytes,
     const std::function<Result<double>(const SymbolTable&)>& measure, int max_measurements = 7);

@@ -78,6 +78,11 @@ struct ConfigPlan {
   bool check = true;         // false: timing only (baseline measurement), no oracle, no compare
   int cand_threads = 0;      // threads of the timed library; 0: every CPU of the slot
   uint64_t size_seed = 0;    // hidden timed: the secret jitter around the calibrated sizes
+  // Timing only (choosing the fastest baseline): > 0, the calls stop after a timed call slower
+  // than this, or a warm-up call slower than twice it; the calls timed so far are the outcome.
+  // An option that slow cannot be the fastest, and at a slow option's pace (gcc's autopar gemm
+  // ran 67x slower than plain C) its remaining calls would cost seconds per kernel.
+  double stop_above_ns = 0;
 };
 
 // What came of one configuration.

@@ -141,6 +141,7 @@ struct Script {
   std::optional<std::string> go_reply;     // a forged reply to go
   bool io_error_on_save = false;           // the runner cannot save the outputs
   std::vector<std::string>* save_log = nullptr;  // the tags of the calls it saved
+  int* go_count = nullptr;                       // counts the calls it ran
   bool io_confirmed = true;                      // ... and the filesystem is really full
   std::string extra_after_call;                  // a process left running after the call
   bool busy_thread = false;                      // a thread that never goes to sleep
@@ -175,6 +176,7 @@ class FakeChannel : public RunnerChannel {
         replies_.push_back(proto::ready_reply());
         break;
       case proto::Command::Verb::kGo:
+        if (s_.go_count) ++*s_.go_count;
         if (s_.crash_on_go) {
           die(SIGSEGV, "");
         } else if (s_.oom_on_go) {
@@ -643,6 +645,8 @@ TEST_F(GraderTest, TheFastestOfSeveralBaselinesIsCredited) {
   ASSERT_TRUE(r.contains("baseline_choice")) << r.dump();
   EXPECT_EQ(r["baseline_choice"]["chosen"], "c");
   EXPECT_DOUBLE_EQ(r["baseline_choice"]["fastest_ns"]["c-autopar"].get<double>(), 4e6);
+  // 4 ms is past 1.5x c's 2 ms: c-autopar stopped after its first timed call.
+  EXPECT_EQ(r["baseline_choice"]["stopped_early"], json::array({"c-autopar"}));
   EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 1e-9);  // against c's 2 ms, not c-autopar's 4
   EXPECT_EQ(grader().baseline_name(*grader().kernel("gemm")), "c");
   // Chosen once: the next grade measures no option alone.
@@ -651,6 +655,21 @@ TEST_F(GraderTest, TheFastestOfSeveralBaselinesIsCredited) {
   json again = grade("submit", "gemm");
   EXPECT_EQ(again["baseline_choice"]["chosen"], "c");
   EXPECT_EQ(launcher_.alone(), alone);
+}
+
+// GCC's autopar gemm ran 67x slower than c: its warm-up alone shows it cannot win, and its
+// timed calls are not run (each would cost what a whole grade's calls of c cost).
+TEST_F(GraderTest, AFarSlowerOptionStopsInItsWarmUp) {
+  config_.track_baseline["scientific_computing"] = "c,c-autopar";
+  int calls = 0;
+  launcher_.by_library["lib-c-autopar.so"].call_ns = 134'000'000;
+  launcher_.by_library["lib-c-autopar.so"].go_count = &calls;
+  json r = grade("submit", "gemm");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(r["baseline"], "c");
+  EXPECT_EQ(calls, 1);  // the warm-up only
+  EXPECT_EQ(r["baseline_choice"]["stopped_early"], json::array({"c-autopar"}));
+  EXPECT_GT(r["baseline_choice"]["fastest_ns"]["c-autopar"].get<double>(), 2e6);
 }
 
 TEST_F(GraderTest, AFasterParallelBaselineIsChosenOverC) {
