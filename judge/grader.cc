@@ -50,6 +50,11 @@ SlotPool::Lease::~Lease() {
   pool_->cv_.notify_one();
 }
 
+// Bumped whenever the runner changes how fast the same code runs on the same machine (2: large
+// arrays on transparent huge pages), so calibrations and baseline samples measured before are
+// not reused.
+constexpr int kTimingProtocol = 2;
+
 std::string machine_fingerprint(Builder* builder) {
   std::string model = "unknown cpu";
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -62,7 +67,8 @@ std::string machine_fingerprint(Builder* builder) {
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
   return std::string(host) + " | " + model + " | " + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) +
-         " cpus | " + builder->compiler_version("c");
+         " cpus | " + builder->compiler_version("c") + " | timing protocol " +
+         std::to_string(kTimingProtocol);
 }
 
 // ---------------------------------------------------------------------------------------------

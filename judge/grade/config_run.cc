@@ -143,9 +143,14 @@ struct Sides {
   const ConfigPlan& plan;
   std::unique_ptr<RunnerSession> cand, base, oracle;
 
+  // The runners end with the configuration; their saved outputs, read by the comparison
+  // before this runs, go with them (RunnerChannel::discard_outputs).
   ~Sides() {
     for (auto* s : {cand.get(), base.get(), oracle.get()}) {
       if (s) s->finish();
+    }
+    for (auto* s : {cand.get(), base.get(), oracle.get()}) {
+      if (s) s->discard_outputs();
     }
   }
 

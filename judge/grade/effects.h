@@ -47,6 +47,13 @@ class RunnerChannel {
   virtual std::vector<ThreadEntry> threads() = 0;
   // The outputs the runner saved under `tag` (post 1 <tag>).
   virtual Result<std::map<std::string, NdArray>> outputs(const std::string& tag) = 0;
+  // Deletes every output the runner saved. Called once per runner, after it finished and the
+  // configuration's comparisons are done, never per call: what stays on disk (and in the page
+  // cache, which a candidate can watch in /proc/meminfo) then never depends on which calls the
+  // judge checks. Why at all: a DRAM-sized output saved on each of a part's calls kept a whole
+  // grade's outputs (13 GB for s000) in the page cache, and their writeback ran during later
+  // timed calls of either side.
+  virtual void discard_outputs() = 0;
   // After the runner reported an io fault: whether the judge itself can confirm that the
   // scratch filesystem refuses writes. The description of the confirmed fault, or nullopt (the
   // report is then the kernel's forgery or its own doing, and charged to the candidate).

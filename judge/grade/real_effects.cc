@@ -108,6 +108,11 @@ class SandboxRunnerChannel : public RunnerChannel {
     return out;
   }
 
+  void discard_outputs() override {
+    std::error_code ec;
+    fs::remove_all(dir_ / "out", ec);  // best effort: the grade's scratch dir goes at its end
+  }
+
   // statvfs, not a probe write: the judge may run as root, and root may write into blocks
   // reserved for it where the sandbox's unprivileged uid could not. Full means less room than
   // one call's outputs plus a margin (a failed write removes its partial file, so the space

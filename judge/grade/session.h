@@ -50,6 +50,7 @@ class RunnerSession {
   void set_copy_ns(double ns) { limits_.copy_ns = ns; }
   void finish();
 
+  void discard_outputs() { channel_->discard_outputs(); }
   Result<std::map<std::string, NdArray>> outputs(const std::string& tag) {
     return channel_->outputs(tag);
   }

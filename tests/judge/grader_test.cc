@@ -142,6 +142,8 @@ struct Script {
   bool io_error_on_save = false;           // the runner cannot save the outputs
   std::vector<std::string>* save_log = nullptr;  // the tags of the calls it saved
   int* go_count = nullptr;                       // counts the calls it ran
+  // Per runner: its saved tags when the judge discarded them (discard_outputs), in order.
+  std::vector<std::vector<std::string>>* discard_log = nullptr;
   bool io_confirmed = true;                      // ... and the filesystem is really full
   std::string extra_after_call;                  // a process left running after the call
   bool busy_thread = false;                      // a thread that never goes to sleep
@@ -238,6 +240,12 @@ class FakeChannel : public RunnerChannel {
     auto it = saved_.find(tag);
     if (it == saved_.end()) return Error{"no outputs saved for " + tag, Errc::kNotFound};
     return it->second;
+  }
+  void discard_outputs() override {
+    std::vector<std::string> tags;
+    for (const auto& [tag, arrays] : saved_) tags.push_back(tag);
+    if (s_.discard_log) s_.discard_log->push_back(tags);
+    saved_.clear();
   }
   std::optional<std::string> confirm_io_fault() override {
     if (s_.io_confirmed) return std::string("0 KiB free");
@@ -720,6 +728,25 @@ TEST_F(GraderTest, LargeDrawsCheckFourCallsButTheCandidateSavesEvery) {
   EXPECT_EQ(cand.size(), 40u);
   ASSERT_EQ(oracle.size(), 4u);
   EXPECT_EQ(oracle.back(), "call39");  // the last call is always checked
+}
+
+// Saved outputs go when their runner's configuration ends (after its comparisons: a check
+// reading a discarded output would fail the grade), every runner's, whatever was checked: a
+// whole /submit's DRAM-sized outputs in the page cache were written back during timed calls.
+TEST_F(GraderTest, SavedOutputsGoWithTheirRunnerAfterTheComparisons) {
+  config_.check_all_bytes = 0;  // four calls checked of each part
+  config_.timed_calls = 12;
+  std::vector<std::vector<std::string>> cand, oracle;
+  launcher_.candidate.discard_log = &cand;
+  launcher_.oracle.discard_log = &oracle;
+  json r = grade("submit");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  int submission_runners = 0;
+  for (const auto& lib : launcher_.libraries) submission_runners += lib == "lib-submission.so";
+  ASSERT_EQ(cand.size(), static_cast<std::size_t>(submission_runners));
+  EXPECT_GE(cand.size(), 4u);  // public timed in two parts, variants, hidden configurations
+  for (const auto& tags : cand) EXPECT_FALSE(tags.empty());  // each saved, each discarded once
+  EXPECT_FALSE(oracle.empty());
 }
 
 TEST_F(GraderTest, SmallDrawsHaveEveryCallChecked) {
