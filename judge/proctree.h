@@ -21,8 +21,14 @@ struct ProcEntry {
 
 // Every live descendant of `root` (not `root` itself), parents before children. Processes that
 // daemonize inside a PID namespace are re-parented to its init, itself a descendant, so they stay
-// in the result.
+// in the result. Read through the tree's own /proc/<pid>/task/<tid>/children files (cheap: the
+// cost grows with the tree, not with the host), falling back to descendants_by_full_scan when
+// the kernel lacks them or the tree keeps changing while it is read (see proctree.cc).
 std::vector<ProcEntry> descendants(pid_t root);
+
+// The same from every /proc/<pid>/stat on the host (each process read once, its parent taken
+// from there). The fallback; exposed so tests can hold the two to the same answer.
+std::vector<ProcEntry> descendants_by_full_scan(pid_t root);
 
 // The system call `pid` (its main thread) is blocked in, as /proc/<pid>/syscall reports it:
 // number and the first argument. nullopt when it is running, gone, or the file is unreadable.

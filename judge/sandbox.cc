@@ -345,9 +345,12 @@ ProcessResult SandboxedProcess::finish(double timeout_s) {
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                       std::chrono::duration<double>(timeout_s));
-  while (!exited_ && std::chrono::steady_clock::now() < deadline) {
+  // A runner told to quit is gone within a millisecond or two: poll often at first (a grade
+  // stops ~25 runners), then back off to 2 ms.
+  for (useconds_t wait_us = 50; !exited_ && std::chrono::steady_clock::now() < deadline;
+       wait_us = std::min<useconds_t>(2 * wait_us, 2000)) {
     reap(false);
-    if (!exited_) usleep(2000);
+    if (!exited_) usleep(wait_us);
   }
   if (!exited_) return kill_now();
   return result_;

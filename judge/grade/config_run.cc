@@ -54,9 +54,10 @@ RunFailure launch_fault(const std::string& role, const Error& e) {
                             resource_name(r) + "): " + e.message);
 }
 
-MaybeFailure start_session(RunContext& ctx, const std::string& role, bool candidate,
-                           const std::string& lib, const SymbolTable& sizes, int64_t workspace,
-                           int threads, std::unique_ptr<RunnerSession>& out) {
+// Spawns one side's runner; `out` holds the session once launched (it has not said hello yet).
+MaybeFailure launch_session(RunContext& ctx, const std::string& role, bool candidate,
+                            const std::string& lib, const SymbolTable& sizes, int64_t workspace,
+                            int threads, std::unique_ptr<RunnerSession>& out) {
   RunnerSpec spec;
   spec.manifest = &ctx.m;
   spec.precision = ctx.precision;
@@ -78,10 +79,7 @@ MaybeFailure start_session(RunContext& ctx, const std::string& role, bool candid
   limits.audit_fraction = cfg.clock_audit_fraction;
   limits.settle_s = cfg.thread_settle_s;
   limits.outside_cpu_ns = cfg.outside_cpu_ns;
-  auto s = std::make_unique<RunnerSession>(std::move(*channel), ctx.clock, role, candidate, limits);
-  // Startup includes loading the library (its constructors run) and allocating the draw.
-  if (auto f = s->start(cfg.call_timeout_s + 30)) return f;
-  out = std::move(s);
+  out = std::make_unique<RunnerSession>(std::move(*channel), ctx.clock, role, candidate, limits);
   return std::nullopt;
 }
 
@@ -146,11 +144,19 @@ struct Sides {
   // The runners end with the configuration; their saved outputs, read by the comparison
   // before this runs, go with them (RunnerChannel::discard_outputs).
   ~Sides() {
-    for (auto* s : {cand.get(), base.get(), oracle.get()}) {
-      if (s) s->finish();
-    }
+    stop();
     for (auto* s : {cand.get(), base.get(), oracle.get()}) {
       if (s) s->discard_outputs();
+    }
+  }
+
+  // Every session told to quit first, then each waited for: their exits overlap.
+  void stop() {
+    for (auto* s : {cand.get(), base.get(), oracle.get()}) {
+      if (s) s->request_quit();
+    }
+    for (auto* s : {cand.get(), base.get(), oracle.get()}) {
+      if (s) s->finish();
     }
   }
 
@@ -195,27 +201,59 @@ struct Sides {
     return std::nullopt;
   }
 
+  // The sessions of a configuration start together: a launch returns once its sandbox is
+  // spawned, so the sides' start-up (bubblewrap's namespaces, exec, loading the library,
+  // allocating the draw: ~15 ms each on a 2-CPU VM, ~25 per /submit) overlaps instead of
+  // running one after another. What stays as when each side started only after the one before
+  // it had succeeded:
+  // - The outcome. Sides are examined in role order (candidate, baseline, oracle) and the first
+  //   failure in that order is the configuration's: a candidate whose library does not load is
+  //   build_error even if the baseline's launch failed too, and a trusted side's failure is the
+  //   judge's (launch_fault; RunnerSession attributes the rest), never the candidate's.
+  // - The calibrations. Each empty round trip is measured only after every side said hello,
+  //   the candidate's with the trusted sides idle and their threads asleep, so no start-up work
+  //   of theirs inflates it (an inflated candidate round trip would loosen its clock audit).
+  // - The pause. Baseline and oracle are stopped right after their own calibration, before any
+  //   call of the configuration, as before.
   MaybeFailure start(int64_t workspace) {
     PhaseTimer starting(ctx, "start runners");
     const int slot_threads = static_cast<int>(ctx.cpus.size());
     const int cand_threads = plan.cand_threads > 0 ? plan.cand_threads : slot_threads;
-    if (auto f = start_session(ctx, "candidate", true, ctx.cand_lib, plan.sizes, workspace,
-                               cand_threads, cand)) {
-      return f;
-    }
-    if (plan.paired) {
+    struct Side {
+      std::unique_ptr<RunnerSession>* session;
+      MaybeFailure launch;
+    };
+    std::vector<Side> sides;
+    sides.push_back({&cand, launch_session(ctx, "candidate", true, ctx.cand_lib, plan.sizes,
+                                           workspace, cand_threads, cand)});
+    // A side after a failed launch is not launched at all: the failure, or an earlier side's,
+    // is the outcome whatever the later sides would do.
+    auto launched = [&sides] { return !sides.back().launch; };
+    if (plan.paired && launched()) {
       const int threads = ctx.base_name == "c" ? 1 : slot_threads;
-      if (auto f = start_session(ctx, "baseline " + ctx.base_name, false, ctx.base_lib, plan.sizes,
-                                 0, threads, base)) {
-        return f;
-      }
-      base->pause();
+      sides.push_back({&base, launch_session(ctx, "baseline " + ctx.base_name, false, ctx.base_lib,
+                                             plan.sizes, 0, threads, base)});
     }
-    if (plan.check && !(plan.paired && base_is_oracle())) {
-      if (auto f = start_session(ctx, "oracle", false, ctx.oracle_lib, plan.sizes, 0, 1, oracle)) {
-        return f;
+    if (plan.check && !(plan.paired && base_is_oracle()) && launched()) {
+      sides.push_back({&oracle, launch_session(ctx, "oracle", false, ctx.oracle_lib, plan.sizes, 0,
+                                               1, oracle)});
+    }
+    // Startup includes loading the library (its constructors run) and allocating the draw.
+    const double hello_timeout_s = ctx.config.call_timeout_s + 30;
+    for (const Side& s : sides) {
+      if (s.launch) return s.launch;
+      if (auto f = (*s.session)->hello(hello_timeout_s)) return f;
+    }
+    for (const Side& s : sides) {
+      RunnerSession& r = **s.session;
+      if (r.candidate()) {
+        for (const Side& other : sides) {
+          if ((*other.session)->candidate()) continue;
+          if (auto f = (*other.session)->quiesce()) return f;
+        }
       }
-      oracle->pause();
+      if (auto f = r.calibrate()) return f;
+      if (!r.candidate()) r.pause();
     }
     return std::nullopt;
   }
@@ -356,9 +394,7 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
   }
   {
     PhaseTimer stopping(ctx, "stop runners");
-    for (auto* s : {sides.cand.get(), sides.base.get(), sides.oracle.get()}) {
-      if (s) s->finish();
-    }
+    sides.stop();
   }
   // The baseline's reports stand as they are (trusted code, honest clock); its overshoot is the
   // noise the candidate's is judged against (judge/clock_audit.h).

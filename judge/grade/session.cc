@@ -135,14 +135,24 @@ MaybeFailure RunnerSession::command(const std::string& cmd, Kind kind, proto::Re
   return expect(kind, reply, timeout_s);
 }
 
-MaybeFailure RunnerSession::start(double hello_timeout_s) {
+MaybeFailure RunnerSession::hello(double hello_timeout_s) {
   if (auto f = expect(Kind::kHello, nullptr, hello_timeout_s)) return f;
   auto extra = channel_->extra_processes();
   if (!extra) {
     return judge_fault(Resource::kSandbox, "judge fault: " + role_ + ": " + extra.error().message);
   }
   if (!extra->empty()) return reject("started " + *extra + " while the library was loaded");
+  return std::nullopt;
+}
+
+MaybeFailure RunnerSession::start(double hello_timeout_s) {
+  if (auto f = hello(hello_timeout_s)) return f;
   return calibrate();
+}
+
+MaybeFailure RunnerSession::quiesce() {
+  if (auto f = wait_idle(clock_->monotonic_ns())) return f;
+  return settle_threads();
 }
 
 // The empty round trip the judge's view of a call includes: "ping" until the runner is seen
@@ -294,10 +304,17 @@ MaybeFailure RunnerSession::post(bool save, const std::string& tag) {
   return std::nullopt;
 }
 
+void RunnerSession::request_quit() {
+  if (quit_sent_ || finished_) return;
+  quit_sent_ = true;
+  (void)channel_->send(proto::quit_command());
+  channel_->resume();
+}
+
 void RunnerSession::finish() {
   if (finished_) return;
+  request_quit();
   finished_ = true;
-  (void)channel_->send(proto::quit_command());
   channel_->finish(5);
 }
 

@@ -31,9 +31,17 @@ class RunnerSession {
   RunnerSession(std::unique_ptr<RunnerChannel> channel, Clock* clock, std::string role,
                 bool candidate, SessionLimits limits);
 
-  // Waits for hello, checks nothing else was started by the library's constructors, and
-  // measures the empty round trip.
+  // Waits for hello and checks nothing else was started by the library's constructors.
+  MaybeFailure hello(double hello_timeout_s);
+  // Measures the empty round trip (the judge's view of every later call subtracts it). Only
+  // once nothing else of the grade competes for the CPU: the sessions of one configuration
+  // start together (config_run.cc), so the others must have said hello and be quiet.
+  MaybeFailure calibrate();
+  // hello, then calibrate.
   MaybeFailure start(double hello_timeout_s);
+  // Waits until this (trusted) runner is idle and its threads asleep, so that it cannot
+  // compete with another session's calibration. Its failure is the judge's (attributed).
+  MaybeFailure quiesce();
   // prep: a fresh draw from `seed`.
   MaybeFailure prep(uint64_t seed, const std::string& dist, double scale);
   // go: one call; `ns` is the runner's report. Also audits the judge's view and, for the
@@ -48,6 +56,9 @@ class RunnerSession {
   void pause() { channel_->pause(); }
   void resume() { channel_->resume(); }
   void set_copy_ns(double ns) { limits_.copy_ns = ns; }
+  // Asks the runner to quit and lets it run (a paused one too), without waiting: the sessions
+  // of a configuration then exit side by side. Idempotent; finish() still waits.
+  void request_quit();
   void finish();
 
   void discard_outputs() { channel_->discard_outputs(); }
@@ -73,7 +84,6 @@ class RunnerSession {
   MaybeFailure command(const std::string& cmd, Kind kind, runner_protocol::Reply* reply,
                        double timeout_s);
   MaybeFailure wait_idle(int64_t since_ns);
-  MaybeFailure calibrate();
   // A failure of a trusted side (baseline, oracle) is the judge's own.
   RunFailure attributed(RunFailure f) const;
 
@@ -88,6 +98,7 @@ class RunnerSession {
   std::vector<double> reported_ns_;    // the runner's own reports, as they came
   std::map<pid_t, int64_t> thread_cpu_at_rest_;
   bool have_rest_ = false;
+  bool quit_sent_ = false;
   bool finished_ = false;
 };
 

@@ -150,6 +150,9 @@ struct Script {
   int64_t cpu_during_prep_ns = 0;                // a helper computing while the draw is made
   int64_t cpu_on_resume_ns = 0;  // an OpenMP pool woken by SIGCONT going back to sleep
   double ns_per_element = 0;     // > 0: a call costs this times the product of sizes
+  // "<name> launch|hello|ping|prep|pause" in order, shared by the scripts of a test.
+  std::vector<std::string>* events = nullptr;
+  std::string name;
 };
 
 class FakeChannel : public RunnerChannel {
@@ -166,10 +169,13 @@ class FakeChannel : public RunnerChannel {
     } else {
       replies_.push_back(proto::hello_reply());
     }
+    note("launch");
   }
   Status send(const std::string& line) override {
     if (closed_) return Error{"closed", Errc::kClosed};
     const proto::Command c = proto::parse_command(line);
+    if (c.verb == proto::Command::Verb::kPing) note("ping");
+    if (c.verb == proto::Command::Verb::kPrep) note("prep");
     switch (c.verb) {
       case proto::Command::Verb::kPrep:
         seed_ = c.seed;
@@ -216,9 +222,10 @@ class FakeChannel : public RunnerChannel {
     if (replies_.empty()) return Error{"eof", Errc::kClosed};
     std::string r = replies_.front();
     replies_.pop_front();
+    if (r == proto::hello_reply()) note("hello");
     return r;
   }
-  void pause() override {}
+  void pause() override { note("pause"); }
   void resume() override { thread_cpu_ += s_.cpu_on_resume_ns; }
   ProcessResult finish(double) override { return end_; }
   ProcessResult kill_now() override {
@@ -253,6 +260,9 @@ class FakeChannel : public RunnerChannel {
   }
 
  private:
+  void note(const std::string& what) {
+    if (s_.events) s_.events->push_back(s_.name + " " + what);
+  }
   void die(int sig, const std::string& output) {
     closed_ = true;
     end_.term_signal = sig;
@@ -289,10 +299,11 @@ class FakeLauncher : public RunnerLauncher {
   Script candidate, baseline, oracle;
   std::map<std::string, Script> by_library;  // a baseline build's own script ("lib-c-autopar.so")
   std::optional<Error> fails;
-  std::function<void()> hook;          // runs on every launch (a test injects a throw here)
-  std::vector<std::string> roles;      // every launch, in order
-  std::vector<SymbolTable> sizes;      // ... and its sizes
-  std::vector<std::string> libraries;  // ... and its library
+  std::map<std::string, Error> fails_for;  // a launch in this role fails ("baseline c")
+  std::function<void()> hook;              // runs on every launch (a test injects a throw here)
+  std::vector<std::string> roles;          // every launch, in order
+  std::vector<SymbolTable> sizes;          // ... and its sizes
+  std::vector<std::string> libraries;      // ... and its library
   // Baselines timed alone (calibration, the choice of a baseline): they run in the candidate's
   // role with a library that is not the submission.
   int alone() const {
@@ -307,6 +318,7 @@ class FakeLauncher : public RunnerLauncher {
     libraries.push_back(spec.library);
     if (hook) hook();
     if (fails) return *fails;
+    if (auto it = fails_for.find(spec.role); it != fails_for.end()) return it->second;
     // By library, not by role: a baseline measured alone runs in the candidate's role.
     const bool submission = spec.library == "lib-submission.so";
     const Script& s = submission                       ? candidate
@@ -874,6 +886,75 @@ TEST_F(GraderTest, MissingRunnerBinaryIsTheJudgesFault) {
 TEST_F(GraderTest, ForkFailureIsTheJudgesFault) {
   launcher_.fails = Error{"fork: Resource temporarily unavailable", Errc::kResource};
   ExpectJudgeFault(grade("submit"), store_, "sandbox");
+}
+
+// The sessions of a configuration start together (config_run.cc); a failure keeps its role.
+TEST_F(GraderTest, ABaselineThatCannotLaunchIsTheJudgesFaultThoughTheCandidateStarted) {
+  launcher_.fails_for["baseline c"] =
+      Error{"fork: Resource temporarily unavailable", Errc::kResource};
+  json r = grade("submit");
+  ExpectJudgeFault(r, store_, "sandbox");
+  EXPECT_NE(r["detail"].get<std::string>().find("baseline c runner"), std::string::npos)
+      << r.dump();
+}
+
+TEST_F(GraderTest, ABaselineThatFailsAtHelloIsTheJudgesFault) {
+  launcher_.baseline.hello_error = proto::error_reply(proto::Fault::kLoad, "undefined symbol");
+  ExpectJudgeFault(grade("submit"), store_, "internal");
+}
+
+// Role order decides: the candidate's own failure is its verdict even when a trusted side it
+// started beside fails too, as when the baseline started only after the candidate.
+TEST_F(GraderTest, ACandidateThatDoesNotLoadIsBuildErrorEvenWhenTheBaselineFailsToo) {
+  launcher_.candidate.hello_error = proto::error_reply(proto::Fault::kLoad, "undefined symbol");
+  launcher_.fails_for["baseline c"] =
+      Error{"fork: Resource temporarily unavailable", Errc::kResource};
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "build_error") << r.dump();
+  EXPECT_FALSE(r["harness_fault"].get<bool>());
+  launcher_.fails_for.clear();
+  launcher_.baseline.hello_error = proto::error_reply(proto::Fault::kSetup, "no draw");
+  r = grade("submit");
+  EXPECT_EQ(r["verdict"], "build_error") << r.dump();
+}
+
+// Every side is launched before any hello is awaited; the empty round trips are measured only
+// once all of them said hello (no start-up competes with a calibration), and the baseline is
+// paused after its own and before the candidate's first draw.
+TEST_F(GraderTest, SidesStartTogetherAndCalibrateOnlyOnceAllSaidHello) {
+  std::vector<std::string> events;
+  for (auto [script, name] :
+       {std::pair{&launcher_.candidate, "candidate"}, std::pair{&launcher_.baseline, "baseline"},
+        std::pair{&launcher_.oracle, "oracle"}}) {
+    script->events = &events;
+    script->name = name;
+  }
+  json r = grade("submit");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  // The first configuration: the paired public one (s000's baseline c is its own oracle).
+  auto at = [&events](const std::string& e) {
+    return std::find(events.begin(), events.end(), e) - events.begin();
+  };
+  const auto n = static_cast<std::ptrdiff_t>(events.size());
+  ASSERT_LT(at("baseline hello"), n);
+  EXPECT_EQ(events[0], "candidate launch");
+  EXPECT_EQ(events[1], "baseline launch");
+  EXPECT_LT(at("candidate hello"), at("baseline hello"));
+  EXPECT_LT(at("baseline hello"), at("candidate ping"));
+  EXPECT_LT(at("candidate ping"), at("baseline ping"));
+  EXPECT_LT(at("baseline ping"), at("baseline pause"));
+  EXPECT_LT(at("baseline pause"), at("candidate prep"));
+  // A configuration with the oracle (a hidden variant, unpaired): the same order.
+  const auto o = at("oracle launch");
+  ASSERT_LT(o, n);
+  EXPECT_EQ(events[static_cast<std::size_t>(o - 1)], "candidate launch");
+  std::vector<std::string> rest(events.begin() + o, events.end());
+  auto in_rest = [&rest](const std::string& e) {
+    return std::find(rest.begin(), rest.end(), e) - rest.begin();
+  };
+  EXPECT_LT(in_rest("oracle hello"), in_rest("candidate ping"));
+  EXPECT_LT(in_rest("candidate ping"), in_rest("oracle ping"));
+  EXPECT_LT(in_rest("oracle pause"), in_rest("candidate prep"));
 }
 
 TEST_F(GraderTest, ReadOnlyBuildCacheIsTheJudgesFault) {
