@@ -4,16 +4,9 @@
 // the judge graded it (the front drops it); a judge fault; the fake model server down for a
 // while, and down past the outage wait. Every episode must end with a grade (or, past the wait,
 // as infra_failed, rerun by the next daemon), and no submission may be graded twice.
-#include <arpa/inet.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <signal.h>
 #include <sqlite3.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -41,6 +34,7 @@
 #include "harness/episode_db.h"
 #include "judge/schema.h"
 #include "tests/harness/fake_llm.h"
+#include "tests/judge/judge_process.h"
 
 namespace hpcab::harness {
 namespace {
@@ -54,10 +48,8 @@ using Clock = std::chrono::steady_clock;
 
 const std::string kBin = HPCAB_BINARY_DIR;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using judge::test::free_port;
+using judge::test::slurp;
 
 bool eventually(const std::function<bool()>& pred, double timeout_s) {
   const auto t0 = Clock::now();
@@ -68,79 +60,11 @@ bool eventually(const std::function<bool()>& pred, double timeout_s) {
   return true;
 }
 
-// A port nothing listens on now, to start a server on (and restart it on the same port).
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
-// A real hpcab-judge on a fixed port with a state dir that outlives it, so that it can be
-// killed with SIGKILL and started again as an operator (or Slurm) would: same port, same
-// database. Settings as tests/judge/judge_process.h (fast grades: min_call_ms 0).
-class RestartableJudge {
+// The drill's judge (tests/judge/judge_process.h: fixed port, state dir that outlives it, killed
+// and started again), and what it graded, read from its database.
+class RestartableJudge : public judge::test::RestartableJudge {
  public:
-  explicit RestartableJudge(const fs::path& root) : root_(root), port_(free_port()) {
-    fs::create_directories(root_);
-    fs::permissions(root_, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
-    json cfg = {{"bandwidth_file", kBin + "/test-bandwidth.json"},
-                {"timed_calls", 5},
-                {"hidden_variants", 2},
-                {"submit_fuzzed_configs", 1},
-                {"call_timeout_s", 20},
-                {"min_call_ms", 0}};
-    std::ofstream(root_ / "config.json") << cfg.dump();
-    start();
-  }
-  ~RestartableJudge() { stop(SIGTERM); }
-
-  void start() {
-    std::vector<std::string> argv = {kBin + "/hpcab-judge",
-                                     "--config",
-                                     (root_ / "config.json").string(),
-                                     "--port",
-                                     std::to_string(port_),
-                                     "--state-dir",
-                                     (root_ / "state").string(),
-                                     "--scratch-dir",
-                                     (root_ / "scratch").string()};
-    int out[2];
-    ASSERT_EQ(pipe(out), 0);
-    pid_ = fork();
-    if (pid_ == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGTERM);
-      int log = open((root_ / "judge.log").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      dup2(out[1], 1);
-      dup2(log, 2);
-      std::vector<char*> args;
-      for (auto& a : argv) args.push_back(a.data());
-      args.push_back(nullptr);
-      execv(args[0], args.data());
-      _exit(127);
-    }
-    close(out[1]);
-    std::string line;
-    char c;
-    pollfd p{out[0], POLLIN, 0};
-    while (poll(&p, 1, 60000) > 0 && read(out[0], &c, 1) == 1 && c != '\n') line += c;
-    close(out[0]);
-    ASSERT_NE(line.find("listening on"), std::string::npos) << slurp(root_ / "judge.log");
-  }
-  void stop(int sig) {
-    if (pid_ <= 0) return;
-    kill(pid_, sig);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  fs::path db() const { return root_ / "state" / "judge.db"; }
+  using judge::test::RestartableJudge::RestartableJudge;
 
   // Graded submissions per run id, from the judge's database.
   std::map<std::string, int> submissions_by_run() const {
@@ -168,11 +92,6 @@ class RestartableJudge {
     for (const auto& [run, count] : submissions_by_run()) n += count;
     return n;
   }
-
- private:
-  fs::path root_;
-  int port_;
-  pid_t pid_ = -1;
 };
 
 // A small HTTP front before a real judge, to make it misbehave on cue: answer 503 (with

@@ -1,16 +1,23 @@
-// A real hpcab-judge process for end-to-end tests: its own state, scratch dir and log, on a free
-// port of 127.0.0.1, stopped (and its files removed) when the object goes. Header-only so every
-// e2e-style test target shares one harness.
+// Real hpcab-judge processes for end-to-end tests, header-only so every e2e-style test target
+// shares one harness: Judge (its own state, scratch dir and log, on a port the judge picks,
+// stopped and its files removed when the object goes) and RestartableJudge (a fixed port and a
+// state dir that outlive the process: killed and started again as an operator or Slurm would).
+// Both launch through spawn_judge and grade with test_judge_settings.
 #pragma once
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -31,6 +38,86 @@ inline std::string slurp(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// The test judges' settings, with `settings` merged over them: small grades (timed_calls 5,
+// hidden_variants 2, one fuzzed configuration) and one bandwidth measurement for every test judge
+// (the floor only needs it per machine).
+inline json test_judge_settings(const json& settings = json::object()) {
+  json cfg = {{"bandwidth_file", std::string(HPCAB_BINARY_DIR) + "/test-bandwidth.json"},
+              {"timed_calls", 5},
+              {"hidden_variants", 2},
+              {"submit_fuzzed_configs", 1},
+              {"call_timeout_s", 20},
+              // The presets as they are: calibrating timed sizes would add seconds to every test
+              // judge's first grade of a kernel. The calibration tests set it.
+              {"min_call_ms", 0},
+              // No hidden preset draw: the presets are at the paper's scale (s000's M holds
+              // 1.4 GiB of arrays, about 15 s of a /submit here). The tests of hidden presets
+              // (ReferenceE2E) set them.
+              {"hidden_presets", json::array()}};
+  cfg.merge_patch(settings);
+  return cfg;
+}
+
+// A started judge process: its pid (-1: fork failed) and the first line it printed on stdout,
+// "listening on http://127.0.0.1:PORT" (or https://) once it accepts connections; '' when it
+// printed none within the wait (it did not start).
+struct SpawnedJudge {
+  pid_t pid = -1;
+  std::string line;
+};
+
+// Starts `argv` (an hpcab-judge command line) with stderr to `log` (appended to when `append`,
+// so a restarted judge keeps the log of the one before) and waits up to `wait_ms` between bytes
+// of its first stdout line. The judge gets SIGTERM if the test process dies.
+inline SpawnedJudge spawn_judge(std::vector<std::string> argv, const fs::path& log, bool append,
+                                int wait_ms) {
+  SpawnedJudge s;
+  int out[2];
+  if (pipe(out) != 0) {
+    ADD_FAILURE() << "pipe: " << std::strerror(errno);
+    return s;
+  }
+  s.pid = fork();
+  if (s.pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);  // a crashed test run leaves no judge behind
+    int fd = open(log.c_str(), O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
+    dup2(out[1], 1);
+    dup2(fd, 2);
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(out[1]);
+  char c;
+  pollfd p{out[0], POLLIN, 0};
+  while (poll(&p, 1, wait_ms) > 0 && read(out[0], &c, 1) == 1 && c != '\n') s.line += c;
+  close(out[0]);
+  return s;
+}
+
+// Sends `sig` to a spawned judge and reaps it; its exit code, or -1 when a signal ended it.
+inline int stop_judge(pid_t pid, int sig) {
+  kill(pid, sig);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// A port of 127.0.0.1 nothing listens on now, to start a server on (and again on the same port).
+inline int free_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
 // One judge process with its own state, scratch and log, on a free port. `expect_start`
 // false: the judge is expected to refuse to start (then stop() returns its exit code).
 class Judge {
@@ -40,20 +127,7 @@ class Judge {
     root_ = mkdtemp(tmpl.data());
     // The sandbox's unprivileged uid must be able to traverse to the scratch dir.
     fs::permissions(root_, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
-    // One bandwidth measurement for every test judge (the floor only needs it per machine).
-    json cfg = {{"bandwidth_file", std::string(HPCAB_BINARY_DIR) + "/test-bandwidth.json"},
-                {"timed_calls", 5},
-                {"hidden_variants", 2},
-                {"submit_fuzzed_configs", 1},
-                {"call_timeout_s", 20},
-                // The presets as they are: calibrating timed sizes would add seconds to every
-                // test judge's first grade of a kernel. The calibration tests set it.
-                {"min_call_ms", 0},
-                // No hidden preset draw: the presets are at the paper's scale (s000's M holds
-                // 1.4 GiB of arrays, about 15 s of a /submit here). The tests of hidden presets
-                // (ReferenceE2E) set them.
-                {"hidden_presets", json::array()}};
-    cfg.merge_patch(settings);
+    json cfg = test_judge_settings(settings);
     // "scratch_dir" replaces the --scratch-dir flag (a test may mount a small filesystem there).
     fs::path scratch = root_ / "scratch";
     if (cfg.contains("scratch_dir")) {
@@ -61,42 +135,18 @@ class Judge {
       cfg.erase("scratch_dir");
     }
     std::ofstream(root_ / "config.json") << cfg.dump();
-    std::vector<std::string> argv = {std::string(HPCAB_BINARY_DIR) + "/hpcab-judge",
-                                     "--config",
-                                     (root_ / "config.json").string(),
-                                     "--port",
-                                     "0",
-                                     "--state-dir",
-                                     (root_ / "state").string(),
-                                     "--scratch-dir",
-                                     scratch.string()};
-    int out[2];
-    EXPECT_EQ(pipe(out), 0);
-    pid_ = fork();
-    if (pid_ == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGTERM);  // a crashed test run leaves no judge behind
-      int log = open((root_ / "judge.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(out[1], 1);
-      dup2(log, 2);
-      std::vector<char*> args;
-      for (auto& a : argv) args.push_back(a.data());
-      args.push_back(nullptr);
-      execv(args[0], args.data());
-      _exit(127);
-    }
-    close(out[1]);
-    // The judge prints "listening on http://127.0.0.1:PORT" once it accepts connections.
-    std::string line;
-    char c;
-    pollfd p{out[0], POLLIN, 0};
-    while (poll(&p, 1, 30000) > 0 && read(out[0], &c, 1) == 1 && c != '\n') line += c;
-    close(out[0]);
-    auto pos = line.rfind(':');
+    const SpawnedJudge s =
+        spawn_judge({std::string(HPCAB_BINARY_DIR) + "/hpcab-judge", "--config",
+                     (root_ / "config.json").string(), "--port", "0", "--state-dir",
+                     (root_ / "state").string(), "--scratch-dir", scratch.string()},
+                    root_ / "judge.log", false, 30000);
+    pid_ = s.pid;
+    auto pos = s.line.rfind(':');
     if (!expect_start) return;
     EXPECT_NE(pos, std::string::npos) << "judge did not start: " << log();
     // "listening on http://..." or, with TLS, "listening on https://...".
-    const bool tls = line.find("https://") != std::string::npos;
-    url_ = std::string(tls ? "https" : "http") + "://127.0.0.1:" + line.substr(pos + 1);
+    const bool tls = s.line.find("https://") != std::string::npos;
+    url_ = std::string(tls ? "https" : "http") + "://127.0.0.1:" + s.line.substr(pos + 1);
   }
   ~Judge() {
     stop();
@@ -104,11 +154,8 @@ class Judge {
   }
   int stop() {
     if (pid_ <= 0) return exit_code_;
-    kill(pid_, SIGTERM);
-    int status = 0;
-    waitpid(pid_, &status, 0);
+    exit_code_ = stop_judge(pid_, SIGTERM);
     pid_ = -1;
-    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return exit_code_;
   }
   HttpResult get(const std::string& path) {
@@ -171,6 +218,53 @@ class Judge {
   std::string url_;
   std::vector<std::string> responses_;
   HttpOptions http_;
+};
+
+// A judge on a fixed port of 127.0.0.1 with its files under `root` (config.json, state/,
+// scratch/, judge.log), which outlive the process: stop(SIGKILL) kills it the way a crash, the
+// OOM killer or a node failure would, and start() runs the same command again, on the same port
+// (the same URL for its clients) and state dir (its database and key). Settings as Judge's.
+// Stopped with SIGTERM when the object goes; `root` stays (it is the caller's).
+class RestartableJudge {
+ public:
+  explicit RestartableJudge(const fs::path& root, const json& settings = json::object())
+      : root_(root), port_(free_port()) {
+    fs::create_directories(root_);
+    fs::permissions(root_, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
+    std::ofstream(root_ / "config.json") << test_judge_settings(settings).dump();
+    start();
+  }
+  ~RestartableJudge() { stop(SIGTERM); }
+  RestartableJudge(const RestartableJudge&) = delete;
+  RestartableJudge& operator=(const RestartableJudge&) = delete;
+
+  // Starts the judge (again) and waits until it listens.
+  void start() {
+    const SpawnedJudge s = spawn_judge(
+        {std::string(HPCAB_BINARY_DIR) + "/hpcab-judge", "--config",
+         (root_ / "config.json").string(), "--port", std::to_string(port_), "--state-dir",
+         state().string(), "--scratch-dir", (root_ / "scratch").string()},
+        root_ / "judge.log", true, 60000);
+    pid_ = s.pid;
+    ASSERT_NE(s.line.find("listening on"), std::string::npos) << log();
+  }
+  // Sends `sig` (SIGTERM: a clean stop; SIGKILL: a crash) and reaps the judge.
+  void stop(int sig) {
+    if (pid_ <= 0) return;
+    stop_judge(pid_, sig);
+    pid_ = -1;
+  }
+  pid_t pid() const { return pid_; }
+  int port() const { return port_; }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  fs::path state() const { return root_ / "state"; }
+  fs::path db() const { return state() / "judge.db"; }
+  std::string log() const { return slurp(root_ / "judge.log"); }
+
+ private:
+  fs::path root_;
+  int port_;
+  pid_t pid_ = -1;
 };
 
 }  // namespace hpcab::judge::test

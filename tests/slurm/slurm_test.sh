@@ -2,7 +2,8 @@
 # The Slurm launcher on a real Slurm cluster (issue 6): scripts/slurm-local.sh runs munged,
 # slurmctld and three slurmd (n1..n3) on this host; deploy/slurm runs arms on it.
 #
-#   tests/slurm/slurm_test.sh start | smoke | two-agents | mismatch | judge-killed | stop | dry-run
+#   tests/slurm/slurm_test.sh start | smoke | two-agents | mismatch | judge-killed |
+#                             judge-killed-no-restart | harness-rerun | stop | dry-run
 #
 # start/stop bring the cluster up and down (ctest fixture). The cases:
 #   dry-run       submit.sh --dry-run on deploy/arms/slurm-identity.env prints the plan (no
@@ -17,8 +18,14 @@
 #                 disjoint shards (seq % 2) that together are the whole arm, each episode run
 #                 once by its node's global worker (0 or 1) with rank 0; all graded and merged
 #   mismatch      the same arm on 2 nodes: exit 2 before anything starts
-#   judge-killed  the judge is killed with SIGKILL while agents run: the job fails (exit 6) and
-#                 every step is stopped, leaving no process behind
+#   judge-killed  the judge is killed with SIGKILL while it grades both agents' submissions: the
+#                 launcher restarts it in place (same node, command line: port, state dir, key),
+#                 the tools send their submits again once it answers; exit 0, every episode
+#                 graded, nothing graded twice in the merged database, no process left behind
+#   judge-killed-no-restart  the judge is killed while agents run, with HPCAB_JUDGE_RESTARTS=0:
+#                 the job fails (exit 6) and every step is stopped, leaving no process behind
+#   harness-rerun a harness that exits 4 (its episode left infra_failed by judge faults) is run
+#                 once more, which grades the episode: exit 0; one whose rerun exits 4 too: exit 1
 # Exit 77 (ctest: skipped) when Slurm cannot start here, with the reason; with CI=true that is
 # a failure instead: CI must run this test.
 set -euo pipefail
@@ -63,7 +70,7 @@ leftovers() {
   local p cmd cwd
   for p in /proc/[0-9]*; do
     [ "${p#/proc/}" != $$ ] || continue
-    cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null || true)
+    cmd=$( { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null || true)  # it may be gone by now
     cwd=$(readlink "$p/cwd" 2>/dev/null || true)
     case "$cmd" in *slurm_test.sh*) continue ;; esac
     if [[ "$cmd" == *"$work/"* || "$cwd" == "$work/"* ]]; then echo "${p#/proc/} $cmd"; fi
@@ -235,20 +242,121 @@ case "$case_name" in
   judge-killed)
     cluster_up
     rm -rf "$work"
-    write_arm slurm-killed s000,s111 "sleep 297" 1
-    export HPCAB_RUN_ROOT=$work/runs
+    name=slurm-killed
+    mkdir -p "$work"
+    # The agent says it runs, waits for the test's go, then submits its kernel's reference.
+    cat >"$work/agent.sh" <<AGENT
+touch "$work/started.\$KERNEL"
+while [ ! -f "$work/go" ]; do sleep 0.1; done
+exec hpcab-tool builtin identity
+AGENT
+    write_arm "$name" s000,s111 "sh $work/agent.sh" 1
+    port=$(sed -n 's/^JUDGE_PORT=//p' "$work/$name.env")
+    export HPCAB_RUN_ROOT=$work/runs HPCAB_RESTART_PAUSE_S=2
     rc_file=$work/rc
     (
       rc=0
-      "$root/deploy/slurm/submit.sh" "$work/slurm-killed.env" --wait >"$work/submit.out" 2>&1 || rc=$?
+      "$root/deploy/slurm/submit.sh" "$work/$name.env" --wait >"$work/submit.out" 2>&1 || rc=$?
       echo "$rc" >"$rc_file"
     ) &
-    # Wait until both agents run (their workspaces exist and `sleep 297` is up), then kill the
+    judges() { pgrep -f "^$build/hpcab-judge .*$work/" || true; }  # not their srun
+    judge=""
+    deadline=$((SECONDS + 120))
+    while [ $SECONDS -lt $deadline ]; do
+      judge=$(judges | head -n 1)
+      [ -n "$judge" ] && [ -f "$work/started.s000" ] && [ -f "$work/started.s111" ] && break
+      [ ! -f "$rc_file" ] || fail "the job ended before its agents ran: $(cat "$work/submit.out")"
+      sleep 0.5
+    done
+    [ -n "$judge" ] && [ -f "$work/started.s000" ] && [ -f "$work/started.s111" ] ||
+      fail "agents or judge never came up"
+    judge_cmd=$(tr '\0' ' ' <"/proc/$judge/cmdline")
+    # Both agents submit; once the judge is grading, kill it the way a node failure or the OOM
+    # killer would: one grade in flight, the other queued behind it.
+    touch "$work/go"
+    deadline=$((SECONDS + 60))
+    until curl -s -m 2 "http://127.0.0.1:$port/metrics" | grep -qE '^hpcab_queue_running [1-9]'; do
+      [ $SECONDS -lt $deadline ] || fail "the judge never started grading the agents' submissions"
+      sleep 0.2
+    done
+    say "the judge grades; kill -9 judge $judge"
+    kill -KILL "$judge"
+    new=""
+    deadline=$((SECONDS + 60))
+    while [ -z "$new" ] && [ $SECONDS -lt $deadline ]; do
+      new=$(judges | grep -vx "$judge" | head -n 1 || true)
+      [ -n "$new" ] || sleep 0.2
+    done
+    [ -n "$new" ] || fail "no judge was started again within 60 s: $(cat "$HPCAB_RUN_ROOT"/$name-*.out)"
+    new_cmd=$( { tr '\0' ' ' <"/proc/$new/cmdline"; } 2>/dev/null || true)
+    [ "$new_cmd" = "$judge_cmd" ] ||
+      fail "the judge was restarted with another command line: '$new_cmd', was '$judge_cmd'"
+    say "judge restarted as $new with the same command line"
+    deadline=$((SECONDS + 240))
+    while [ ! -s "$rc_file" ] && [ $SECONDS -lt $deadline ]; do sleep 0.5; done
+    [ -s "$rc_file" ] || fail "the job did not end within 240 s of the judge's death"
+    wait
+    rc=$(cat "$rc_file")
+    out=$(ls "$HPCAB_RUN_ROOT"/"$name"-*.out | head -n 1)
+    run=${out%.out}
+    [ "$rc" -eq 0 ] || { cat "$out" >&2; tail -n 30 "$run"/logs/*.log >&2 || true; fail "exit $rc, expected 0 (the judge restarted in place)"; }
+    grep -q "judge-0 died while the harness was running (exit [0-9]*): restarting it in 2 s on .* (restart 1 of 3, HPCAB_JUDGE_RESTARTS)" "$out" ||
+      fail "no clear restart line: $(cat "$out")"
+    # On the node it ran on before, its log continued.
+    hosts=$(grep -o 'started judge-0 on [^ ]*' "$out" | awk '{print $4}' | sort -u)
+    [ "$(grep -c 'started judge-0 on ' "$out")" = 2 ] && [ "$(wc -l <<<"$hosts")" = 1 ] ||
+      fail "not restarted once on its own node: $(grep 'started judge-0' "$out")"
+    grep -q "judge-0 started again (start 2 of this job)" "$run/logs/judge-0.log" ||
+      fail "the judge's log does not show the restart"
+    grep -q "^restarted after dying (role times): judge-0 1$" "$run/summary.txt" ||
+      fail "summary: $(cat "$run/summary.txt")"
+    # Every episode graded; none failed or left infra_failed.
+    hdb=$run/harness-0.db
+    [ "$(sql "$hdb" "SELECT count(*) FROM episodes WHERE arm = '$name'")" = 2 ] || fail "expected 2 episodes in $hdb"
+    bad=$(sql "$hdb" "SELECT id, status, exit_reason, final_verdict, final_submission_id FROM episodes WHERE status != 'finished' OR exit_reason != 'submitted' OR coalesce(final_verdict, '') = '' OR final_submission_id IS NULL")
+    [ -z "$bad" ] || fail "episodes not graded: $bad"
+    # The submits in flight were sent again once the judge answered, under their keys...
+    grep -rqs "answers again after" "$run/episodes" ||
+      fail "no agent log shows a submit waiting out the judge's restart"
+    # ...and nothing was graded twice: one submission per attempt's run id and per key, and the
+    # one of each episode's final attempt is its final submission.
+    jdb=$run/judge.db
+    twice=$(sql "$jdb" "SELECT run_id, count(*) FROM submissions GROUP BY run_id HAVING count(*) > 1")
+    [ -z "$twice" ] || fail "submissions graded twice (run id, count): $twice"
+    twice=$(sql "$jdb" "SELECT idempotency_key, count(*) FROM submissions WHERE idempotency_key IS NOT NULL GROUP BY rank, idempotency_key HAVING count(*) > 1")
+    [ -z "$twice" ] || fail "an idempotency key graded twice: $twice"
+    [ "$(sql "$jdb" "SELECT count(*) FROM submissions WHERE idempotency_key IS NULL")" = 0 ] ||
+      fail "a submission without an idempotency key"
+    while IFS='|' read -r id attempt rank sid; do
+      [ "$(sql "$jdb" "SELECT count(*) FROM submissions WHERE run_id = '$id#$attempt'")" = 1 ] ||
+        fail "$id attempt $attempt: not graded exactly once"
+      [ "$(sql "$jdb" "SELECT count(*) FROM merged_submissions m JOIN submissions s ON s.id = m.id WHERE m.rank = $rank AND m.shard_submission_id = $sid AND s.run_id = '$id#$attempt'")" = 1 ] ||
+        fail "$id: its final submission (rank $rank, id $sid) is not its attempt's grade in the merged database"
+    done < <(sql "$hdb" "SELECT id, attempt, rank, final_submission_id FROM episodes")
+    assert_no_leftovers
+    say "PASS: exit 0, judge-0 restarted in place after kill -9 mid-grade, $(sql "$jdb" "SELECT count(*) FROM submissions") submissions for 2 episodes, each graded once"
+    ;;
+  judge-killed-no-restart)
+    cluster_up
+    rm -rf "$work"
+    name=slurm-killed-nr
+    mkdir -p "$work"
+    # The agents sleep under a name of this run, so that the test counts its own processes only.
+    printf 'exec -a %q sleep 297\n' "$work/agent-sleep" >"$work/agent.sh"
+    write_arm "$name" s000,s111 "bash $work/agent.sh" 1
+    export HPCAB_RUN_ROOT=$work/runs HPCAB_JUDGE_RESTARTS=0
+    rc_file=$work/rc
+    (
+      rc=0
+      "$root/deploy/slurm/submit.sh" "$work/$name.env" --wait >"$work/submit.out" 2>&1 || rc=$?
+      echo "$rc" >"$rc_file"
+    ) &
+    # Wait until both agents run (their workspaces exist and their sleep is up), then kill the
     # judge the way a node failure or the OOM killer would.
     judge=""
     deadline=$((SECONDS + 120))
     while [ $SECONDS -lt $deadline ]; do
-      agents=$(pgrep -xf "sleep 297" | wc -l || true)
+      agents=$(pgrep -xf "$work/agent-sleep 297" | wc -l || true)
       judge=$(pgrep -f "^$build/hpcab-judge .*$work/" | head -n 1 || true)  # not its srun
       [ "$agents" -ge 2 ] && [ -n "$judge" ] && break
       [ ! -f "$rc_file" ] || fail "the job ended before its agents ran: $(cat "$work/submit.out")"
@@ -262,12 +370,67 @@ case "$case_name" in
     [ -s "$rc_file" ] || fail "the job did not end within 120 s of the judge's death"
     wait
     rc=$(cat "$rc_file")
-    out=$(ls "$HPCAB_RUN_ROOT"/slurm-killed-*.out | head -n 1)
+    out=$(ls "$HPCAB_RUN_ROOT"/"$name"-*.out | head -n 1)
     [ "$rc" -eq 6 ] || { cat "$out" >&2; fail "exit $rc, expected 6 (a role died)"; }
     grep -q "judge-0 died while the harness was running" "$out" || fail "no clear message: $(cat "$out")"
+    ! grep -q "restarting it" "$out" || fail "restarted with HPCAB_JUDGE_RESTARTS=0: $(cat "$out")"
     assert_no_leftovers
-    [ -z "$(pgrep -xf 'sleep 297' || true)" ] || fail "an agent survived"
+    [ -z "$(pgrep -xf "$work/agent-sleep 297" || true)" ] || fail "an agent survived"
     say "PASS: exit 6, $(grep -o 'judge-0 died[^:]*' "$out" | head -n 1), nothing left running"
+    ;;
+  harness-rerun)
+    cluster_up
+    rm -rf "$work"
+    export HPCAB_RUN_ROOT=$work/runs
+    # run_rerun_arm NAME FAULTS: one kernel, one worker, INFRA_RETRIES=1; the agent's first
+    # FAULTS attempts record a judge fault in their tool state (taken as written: the attempt
+    # ends infra_failed) and end, later ones submit the reference. A run of the harness hands the
+    # episode out once more after a fault (INFRA_RETRIES=1; a new run's first hand-out of an
+    # infra_failed episode is that one requeue): the first run makes attempts 1 and 2 and exits 4
+    # with the episode infra_failed, the rerun makes attempt 3.
+    run_rerun_arm() {
+      local arm=$1 faults=$2 d=$work/$1
+      mkdir -p "$d"
+      cat >"$d/agent.sh" <<AGENT
+n=\$((\$(cat "$d/attempts" 2>/dev/null || echo 0) + 1))
+echo "\$n" >"$d/attempts"
+if [ "\$n" -le $faults ]; then
+  echo '{"fault": "test", "verdict": "judge_error"}' >>"\$HPCAB_TOOL_STATE/faults.jsonl"
+  exit 0
+fi
+exec hpcab-tool builtin identity
+AGENT
+      write_arm "$arm" s000 "sh $d/agent.sh" 0 1 1
+      echo "INFRA_RETRIES=1" >>"$work/$arm.env"
+      rc=0
+      "$root/deploy/slurm/submit.sh" "$work/$arm.env" --wait >"$d/submit.out" 2>&1 || rc=$?
+      out=$(ls "$HPCAB_RUN_ROOT"/"$arm"-*.out 2>/dev/null | head -n 1)
+      [ -n "$out" ] || fail "no job output in $HPCAB_RUN_ROOT: $(cat "$d/submit.out")"
+      run=${out%.out}
+      hdb=$run/harness-0.db
+      say "$arm: exit $rc"
+    }
+    # Two faults: the first run exits 4, its rerun grades the episode (attempt 3).
+    run_rerun_arm slurm-rerun 2
+    [ "$rc" -eq 0 ] || { cat "$out" >&2; tail -n 30 "$run"/logs/*.log >&2 || true; fail "exit $rc, expected 0"; }
+    grep -q "harness-0 exited 4: infra_failed episodes are left on its shard; running it once more" "$out" ||
+      fail "no rerun line: $(cat "$out")"
+    [ "$(grep -c 'started harness-0 on ' "$out")" = 2 ] || fail "harness-0 not started twice: $(cat "$out")"
+    row=$(sql "$hdb" "SELECT status, exit_reason, attempt, infra_failures, final_verdict FROM episodes")
+    [ "$row" = "finished|submitted|3|2|ok" ] || fail "the episode after the rerun: $row"
+    grep -q "^  0 [^ ]* 4,0 " "$run/summary.txt" &&
+      grep -q "^harnesses rerun after exit 4: harness-0$" "$run/summary.txt" ||
+      fail "summary: $(cat "$run/summary.txt")"
+    # Faults every time: the rerun exits 4 too, and the job fails with exit 1.
+    run_rerun_arm slurm-rerun-left 100
+    [ "$rc" -eq 1 ] || { cat "$out" >&2; fail "exit $rc, expected 1 (infra_failed episodes left after the rerun)"; }
+    grep -q "FAILED: harness-0 exited 4 in its rerun too: 1 episode(s) of its shard are left infra_failed" "$out" ||
+      fail "no clear message: $(cat "$out")"
+    [ "$(sql "$hdb" "SELECT status, attempt FROM episodes")" = "infra_failed|3" ] ||
+      fail "the episode: $(sql "$hdb" "SELECT status, attempt, exit_reason FROM episodes")"
+    grep -q "^  0 [^ ]* 4,4 " "$run/summary.txt" || fail "summary: $(cat "$run/summary.txt")"
+    assert_no_leftovers
+    say "PASS: a harness that exits 4 is run once more: exit 0 once its episode is graded, exit 1 when the rerun exits 4 too"
     ;;
   dry-run)
     arm=$root/deploy/arms/slurm-identity.env
@@ -297,7 +460,7 @@ case "$case_name" in
     say "PASS: the plan of deploy/arms/slurm-identity.env and of 3 agent nodes; exit 2 outside an allocation"
     ;;
   *)
-    echo "usage: $0 start|smoke|two-agents|mismatch|judge-killed|stop|dry-run" >&2
+    echo "usage: $0 start|smoke|two-agents|mismatch|judge-killed|judge-killed-no-restart|harness-rerun|stop|dry-run" >&2
     exit 2
     ;;
 esac
