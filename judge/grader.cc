@@ -401,7 +401,8 @@ Result<Calibration> Grader::timed_sizes(const Manifest& m, Precision p, const st
     // under a parallel build, the median chose s000 sizes whose quiet call lasted 1.8 ms of 5.
     return *std::min_element(ns->begin(), ns->end());
   };
-  auto c = calibrate_sizes(m, p, config_.min_call_ms * 1e6, data_budget(config_.memory_bytes), measure);
+  auto c =
+      calibrate_sizes(m, p, config_.min_call_ms * 1e6, data_budget(config_.memory_bytes), measure);
   if (!c) return c.error();
   StoredCalibration row{sizes_json(c->sizes), c->baseline_ns, c->reached, fx_.clock->now_unix()};
   if (auto st = fx_.store->put_calibration(key, row); !st) return st.error();

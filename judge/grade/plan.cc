@@ -149,8 +149,8 @@ void apply_calibration(GradePlan& g, const JudgeConfig& config, const Manifest& 
   const double j = config.hidden_size_jitter;
   for (auto& plan : g.hidden) {
     if (plan.kind != ConfigPlan::Kind::kHiddenTimed) continue;
-    plan.sizes = jittered_sizes(m, p, sizes, plan.size_seed, 1 - j, 1 + j,
-                                data_budget(config.memory_bytes));
+    plan.sizes =
+        jittered_sizes(m, p, sizes, plan.size_seed, 1 - j, 1 + j, data_budget(config.memory_bytes));
   }
 }
 

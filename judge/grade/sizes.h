@@ -52,7 +52,8 @@ struct Calibration {
 // measured point, so a slow kernel is never measured far above the target; from a single point
 // it steps to where the data has grown by the time still missing, as a call's time grows at
 // least as fast as its data; from S slower than the target it steps down below S the same
-// way, to the smallest usable sizes at most). `measure` returns the median ns of a call at the given sizes.
+// way, to the smallest usable sizes at most). `measure` returns the median ns of a call at the
+// given sizes.
 Result<Calibration> calibrate_sizes(
     const Manifest& m, Precision p, double target_ns, uint64_t max_bytes,
     const std::function<Result<double>(const SymbolTable&)>& measure, int max_measurements = 7);

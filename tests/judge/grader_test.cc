@@ -144,12 +144,12 @@ struct Script {
   int* go_count = nullptr;                       // counts the calls it ran
   // Per runner: its saved tags when the judge discarded them (discard_outputs), in order.
   std::vector<std::vector<std::string>>* discard_log = nullptr;
-  bool io_confirmed = true;                      // ... and the filesystem is really full
-  std::string extra_after_call;                  // a process left running after the call
-  bool busy_thread = false;                      // a thread that never goes to sleep
-  int64_t cpu_during_prep_ns = 0;                // a helper computing while the draw is made
-  int64_t cpu_on_resume_ns = 0;  // an OpenMP pool woken by SIGCONT going back to sleep
-  double ns_per_element = 0;     // > 0: a call costs this times the product of sizes
+  bool io_confirmed = true;        // ... and the filesystem is really full
+  std::string extra_after_call;    // a process left running after the call
+  bool busy_thread = false;        // a thread that never goes to sleep
+  int64_t cpu_during_prep_ns = 0;  // a helper computing while the draw is made
+  int64_t cpu_on_resume_ns = 0;    // an OpenMP pool woken by SIGCONT going back to sleep
+  double ns_per_element = 0;       // > 0: a call costs this times the product of sizes
   // "<name> launch|hello|ping|prep|pause" in order, shared by the scripts of a test.
   std::vector<std::string>* events = nullptr;
   std::string name;
