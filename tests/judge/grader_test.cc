@@ -957,6 +957,27 @@ TEST_F(GraderTest, SidesStartTogetherAndCalibrateOnlyOnceAllSaidHello) {
   EXPECT_LT(in_rest("oracle pause"), in_rest("candidate prep"));
 }
 
+// Paired timed calls alternate which side goes first (A B B A ...), after the warm-up pair.
+TEST_F(GraderTest, PairedCallsAlternateWhichSideGoesFirst) {
+  config_.timing_processes = 1;
+  config_.timed_calls = 6;
+  std::vector<std::string> events;
+  for (auto [script, name] :
+       {std::pair{&launcher_.candidate, "C"}, std::pair{&launcher_.baseline, "B"}}) {
+    script->events = &events;
+    script->name = name;
+  }
+  json r = grade("submit");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  std::string preps;
+  for (const auto& e : events) {
+    if (e == "C prep" || e == "B prep") preps += e[0];
+  }
+  // Warm-up C B, then the six timed draws of the public configuration (the first one).
+  ASSERT_GE(preps.size(), 14u) << preps;
+  EXPECT_EQ(preps.substr(0, 14), "CBCBBCCBBCCBBC") << preps;
+}
+
 TEST_F(GraderTest, ReadOnlyBuildCacheIsTheJudgesFault) {
   compiler_.fails = Error{"cannot write the build cache: Read-only file system", Errc::kReadOnly};
   ExpectJudgeFault(grade("submit"), store_, "state");
