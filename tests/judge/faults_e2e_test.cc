@@ -60,15 +60,20 @@ TEST(JudgeFaultsE2E, ScratchFilesystemFullMidGradeIsTheJudgesFault) {
   REQUIRE_ROOT();
   std::string tmpl = (fs::temp_directory_path() / "hpcab-tmpfs-XXXXXX").string();
   const std::string dir = mkdtemp(tmpl.data());
-  // Room for the judge's copy of the runner and the builds, not for a grade's saved outputs
-  // (s000 at S saves 256 KiB per call and side).
+  // Room for the judge's copy of the runner and the builds, not for one timing part's saved
+  // outputs (jacobi_2d at S saves 351 KiB per call and side, 4 calls per part and side here;
+  // saved outputs go when their part ends, so a kernel with small outputs never fills it).
   const auto runner = fs::file_size(std::string(HPCAB_BINARY_DIR) + "/hpcab-runner");
   const std::string opts = "size=" + std::to_string(runner + (1536 << 10)) + ",mode=0711";
   {
     Mounted tmpfs(dir, mount("tmpfs", dir.c_str(), "tmpfs", 0, opts.c_str()) == 0);
     ASSERT_TRUE(tmpfs.ok()) << "mount tmpfs: " << std::strerror(errno);
-    Judge judge({{"scratch_dir", dir}, {"timed_calls", 8}});
-    json r = judge.grade("submit", "s000", kReference);
+    Judge judge({{"scratch_dir", dir},
+                 {"timed_calls", 8},
+                 {"track_baseline", {{"scientific_computing", "c"}}}});
+    json r = judge.grade("submit", "jacobi_2d",
+                         std::string(HPCAB_SOURCE_DIR) +
+                             "/corpus/scientific_computing/structured_grids/jacobi_2d/reference.c");
     ExpectJudgeFault(judge, r, "scratch");
     // It filled up while a runner saved a call's outputs (the candidate's or the baseline's,
     // whichever came first), the case that used to be charged to the candidate as build_error.
