@@ -89,6 +89,17 @@ assert_no_leftovers() {
 
 sql() { sqlite3 -batch -noheader "$1" "$2"; }
 
+# Submits the arm $work/$name.env with --wait in the background: its output goes to
+# $work/submit.out and its exit status, once it ends, to the file $rc_file ($work/rc).
+submit_in_background() {
+  rc_file=$work/rc
+  (
+    rc=0
+    "$root/deploy/slurm/submit.sh" "$work/$name.env" --wait >"$work/submit.out" 2>&1 || rc=$?
+    echo "$rc" >"$rc_file"
+  ) &
+}
+
 # write_arm NAME KERNELS AGENT INFERENCE_NODES [AGENT_NODES [WORKERS]]: the test arm and its
 # judge settings. AGENT is a built-in optimizer's name (identity, ...) or a shell command (then
 # AGENT=command). AGENT_NODES defaults to 1, WORKERS (per agent node) to 2.
@@ -253,12 +264,7 @@ AGENT
     write_arm "$name" s000,s111 "sh $work/agent.sh" 1
     port=$(sed -n 's/^JUDGE_PORT=//p' "$work/$name.env")
     export HPCAB_RUN_ROOT=$work/runs HPCAB_RESTART_PAUSE_S=2
-    rc_file=$work/rc
-    (
-      rc=0
-      "$root/deploy/slurm/submit.sh" "$work/$name.env" --wait >"$work/submit.out" 2>&1 || rc=$?
-      echo "$rc" >"$rc_file"
-    ) &
+    submit_in_background
     judges() { pgrep -f "^$build/hpcab-judge .*$work/" || true; }  # not their srun
     judge=""
     deadline=$((SECONDS + 120))
@@ -345,12 +351,7 @@ AGENT
     printf 'exec -a %q sleep 297\n' "$work/agent-sleep" >"$work/agent.sh"
     write_arm "$name" s000,s111 "bash $work/agent.sh" 1
     export HPCAB_RUN_ROOT=$work/runs HPCAB_JUDGE_RESTARTS=0
-    rc_file=$work/rc
-    (
-      rc=0
-      "$root/deploy/slurm/submit.sh" "$work/$name.env" --wait >"$work/submit.out" 2>&1 || rc=$?
-      echo "$rc" >"$rc_file"
-    ) &
+    submit_in_background
     # Wait until both agents run (their workspaces exist and their sleep is up), then kill the
     # judge the way a node failure or the OOM killer would.
     judge=""
