@@ -105,4 +105,47 @@ std::string fortran_interface(const Manifest& m, Precision p) {
   return os.str();
 }
 
+std::string python_prototype(const Manifest& m) {
+  std::string out = "def " + m.id + "(";
+  bool first = true;
+  for (const auto& a : abi_args(m, Precision::kFp64)) {
+    if (a.kind == AbiArg::Kind::kWorkspace) continue;
+    out += (first ? "" : ", ") + a.name;
+    first = false;
+  }
+  return out + "):";
+}
+
+std::string python_stub(const Manifest& m, Precision p) {
+  std::ostringstream os;
+  const char* real = p == Precision::kFp32 ? "float32" : "float64";
+  os << "import numpy as np\n\n\n"
+     << python_prototype(m) << "\n    \"\"\"" << m.id
+     << ": write the kernel here.\n\n    Called with keyword arguments. Arrays are NumPy views "
+        "of the judge's buffers\n    (C order; inputs are read-only):\n";
+  std::vector<std::string> outputs;
+  for (const auto& a : m.arrays) {
+    os << "      " << a.name << ": " << (a.fixed_dtype ? dtype_name(*a.fixed_dtype) : real) << "[";
+    for (std::size_t i = 0; i < a.shape.size(); ++i) os << (i ? ", " : "") << a.shape[i].text();
+    os << "] "
+       << (a.intent == Intent::kIn    ? "in"
+           : a.intent == Intent::kOut ? "out"
+                                      : "inout")
+       << "\n";
+    if (a.is_output()) outputs.push_back(a.name);
+  }
+  os << "    Size symbols and integer scalars are int; real scalars are "
+     << (p == Precision::kFp32 ? "np.float32" : "float") << ".\n    Write the outputs in place ("
+     << outputs.front() << "[...] = ...) or return them (";
+  if (outputs.size() == 1) {
+    os << "the array";
+  } else {
+    os << "a tuple in the order ";
+    for (std::size_t i = 0; i < outputs.size(); ++i) os << (i ? ", " : "") << outputs[i];
+  }
+  os << ").\n    NumPy and Numba are importable; nothing else is promised.\n    \"\"\"\n"
+     << "    raise NotImplementedError\n";
+  return os.str();
+}
+
 }  // namespace hpcab

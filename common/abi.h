@@ -30,5 +30,10 @@ std::vector<AbiArg> abi_args(const Manifest& m, Precision p);
 std::string c_prototype(const Manifest& m, Precision p);
 std::string cpp_prototype(const Manifest& m, Precision p);
 std::string fortran_interface(const Manifest& m, Precision p);
+// The Python form (hpcab-pyrunner): "def gemm(A, B, C, NI, NJ, NK, alpha, beta):", the C ABI's
+// parameters without the workspace; called with keyword arguments, so their order is a courtesy.
+std::string python_prototype(const Manifest& m);
+// A module for language python: the definition with a docstring of the calling convention.
+std::string python_stub(const Manifest& m, Precision p);
 
 }  // namespace hpcab

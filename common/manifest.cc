@@ -34,6 +34,16 @@ const ScalarSpec* Manifest::scalar(const std::string& n) const {
   return nullptr;
 }
 
+bool Manifest::has_reference_c() const {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(reference_c(), ec);
+}
+
+bool Manifest::has_reference_py() const {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(reference_py(), ec);
+}
+
 bool Manifest::supports(Precision p) const {
   return std::find(precisions.begin(), precisions.end(), p) != precisions.end();
 }
@@ -186,7 +196,7 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
   if (auto st = check_keys(
           v, "", root,
           {"id", "name", "track", "dwarf", "level", "description", "precisions", "sizes", "fuzzed",
-           "scalars", "arrays", "initializers", "reduction_length", "bytes", "flops"});
+           "scalars", "arrays", "initializers", "reduction_length", "bytes", "flops", "oracle"});
       !st) {
     return st.error();
   }
@@ -491,6 +501,13 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
     auto e = parse_expr(v, key, root[key], allowed);
     if (!e) return e.error();
     *dst = *e;
+  }
+
+  if (root.contains("oracle")) {
+    auto o = get_string(v, root, "oracle");
+    if (!o) return o.error();
+    if (*o != "c" && *o != "numpy") return v.fail("oracle", "must be \"c\" or \"numpy\"");
+    m.oracle = *o;
   }
 
   // Every preset must produce valid shapes, ranges and initializer structure.

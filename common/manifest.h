@@ -69,6 +69,8 @@ struct Manifest {
   std::vector<ArraySpec> arrays;                              // sorted by name (ASCII)
   std::vector<Initializer> initializers;
   std::optional<Expr> reduction_length, bytes, flops;
+  // "oracle": "c" (reference.c) or "numpy" (reference.py); absent: the judge's track default.
+  std::optional<std::string> oracle;
 
   const ArraySpec* array(const std::string& name) const;
   const ScalarSpec* scalar(const std::string& name) const;
@@ -79,6 +81,8 @@ struct Manifest {
   const Initializer* initializer_for(const std::string& array) const;
   std::filesystem::path reference_c() const { return dir / "reference.c"; }
   std::filesystem::path reference_py() const { return dir / "reference.py"; }
+  bool has_reference_c() const;
+  bool has_reference_py() const;
 };
 
 // Loads `<dir>/kernel.json` (or the file itself) and validates it completely, including that

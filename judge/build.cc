@@ -33,11 +33,26 @@ std::optional<std::string> filesystem_refuses_writes(const std::filesystem::path
 
 namespace fs = std::filesystem;
 
+std::string python_module_text(const BuildRequest& req) {
+  if (req.flavor != "numba" && req.flavor != "numba-parallel") return req.source;
+  // Rebinding the name keeps the reference's text (and its line numbers in a traceback) as it
+  // is; the import is local to this tail so the reference needs no Numba to be read.
+  return req.source + "\n\n# hpcab: the " + req.flavor + " baseline (judge/build.cc)\n" +
+         "import numba as _hpcab_numba\n" + req.function + " = _hpcab_numba.njit(" +
+         (req.flavor == "numba-parallel" ? "parallel=True" : "") + ")(" + req.function + ")\n";
+}
+
 Builder::Builder(BuildSettings settings, SandboxPolicy policy)
     : settings_(std::move(settings)), policy_(std::move(policy)) {}
 
 std::vector<std::string> Builder::flags(const std::string& language,
                                         const std::string& flavor) const {
+  if (language == "python") {
+    // Nothing is compiled: the module is parsed (a syntax error is the submission's
+    // build_error, as a C compile error is) and imported by hpcab-pyrunner at run time.
+    return {settings_.python, "-I", "-B", "-c",
+            "import ast, sys; ast.parse(open(sys.argv[1], 'rb').read(), sys.argv[1])"};
+  }
   // No -ffast-math or -Ofast anywhere: results must stay comparable to the oracle's.
   if (flavor == "c") return {"gcc", "-std=gnu11", "-O3", "-march=native", "-fPIC", "-shared"};
   if (flavor == "c-autopar") {
@@ -64,6 +79,16 @@ std::string Builder::compiler_version(const std::string& language) {
   }
   ProcessOptions o;
   o.argv = {compiler, "--version"};
+  if (language == "python") {
+    // Numba is optional on a judge host: its absence is part of the version (and numba
+    // baselines then fail their probe and are left out).
+    o.argv = {compiler, "-I", "-c",
+              "import sys, numpy\n"
+              "try:\n  import numba; nb = numba.__version__\n"
+              "except Exception:\n  nb = 'none'\n"
+              "print('Python %d.%d.%d, numpy %s, numba %s' % (sys.version_info[:3] + "
+              "(numpy.__version__, nb)))"};
+  }
   o.timeout_s = 30;
   auto r = run_process(o);
   std::string v = r.ok() && r->success() ? r->output.substr(0, r->output.find('\n')) : "unknown";
@@ -76,19 +101,32 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
   if (!known_language(req.language)) return Error{"unknown language '" + req.language + "'"};
   if (auto st = validate_build_tokens(req.tokens); !st) return st.error();
   const auto start = std::chrono::steady_clock::now();
+  const bool python = req.language == "python";
+  if (python && !req.tokens.empty()) return Error{"a Python build takes no build tokens"};
+  if (python && req.function.empty()) return Error{"a Python build needs the function name"};
   std::vector<std::string> cmd = flags(req.language, req.flavor);
   // libm after the source: a kernel calling exp() must not depend on its host having libm
   // loaded already (the runner does; other hosts may not).
-  const std::vector<std::string> libs = {"-lm"};
+  const std::vector<std::string> libs =
+      python ? std::vector<std::string>{} : std::vector<std::string>{"-lm"};
+  const std::string source = python ? python_module_text(req) : req.source;
+  // The artifact the runner loads, and the source file it is built from (one file for Python).
+  const char* ext = req.language == "cpp"       ? "cpp"
+                    : req.language == "fortran" ? "f90"
+                    : python                    ? "py"
+                                                : "c";
+  const std::string src_name = python ? "kernel.py" : std::string("submission.") + ext;
+  const std::string artifact = python ? "kernel.py" : "lib.so";
   std::string key_text = req.language + "\n" + req.flavor + "\n" + compiler_version(req.language);
   for (const auto& f : cmd) key_text += "\n" + f;
   for (const auto& t : req.tokens) key_text += "\nT" + t;
   for (const auto& l : libs) key_text += "\nL" + l;
-  key_text += "\n--\n" + req.source;
+  if (python) key_text += "\nF" + req.function;
+  key_text += "\n--\n" + source;
   BuildResult result;
   result.hash = to_hex(sha256(key_text));
   fs::path entry = fs::path(settings_.cache_dir) / result.hash;
-  fs::path lib = entry / "lib.so";
+  fs::path lib = entry / artifact;
   std::error_code ec;
   if (fs::exists(lib, ec)) {
     result.ok = true;
@@ -110,11 +148,9 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
                  errc_from_errno(ec.value())};
   }
   fs::permissions(work, fs::perms::all, ec);
-  const char* ext = req.language == "cpp" ? "cpp" : req.language == "fortran" ? "f90" : "c";
-  std::string src_name = std::string("submission.") + ext;
   {
     std::ofstream src(work / src_name, std::ios::binary);
-    src << req.source;
+    src << source;
     src.close();
     if (!src) {
       const int e = errno;
@@ -132,7 +168,11 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
   SandboxSpec spec;
   spec.argv = cmd;
   spec.argv.insert(spec.argv.end(), req.tokens.begin(), req.tokens.end());
-  spec.argv.insert(spec.argv.end(), {"-o", "lib.so", src_name});
+  if (python) {
+    spec.argv.push_back(src_name);
+  } else {
+    spec.argv.insert(spec.argv.end(), {"-o", "lib.so", src_name});
+  }
   spec.argv.insert(spec.argv.end(), libs.begin(), libs.end());
   spec.mounts = {{work.string(), "/sandbox", true}};
   spec.env = {"PATH=/usr/bin:/bin", "HOME=/tmp", "TMPDIR=/tmp", "LANG=C"};
@@ -153,12 +193,12 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
         "\n[... " + std::to_string(ran->output_dropped) + " more bytes of output dropped]";
   }
   result.timed_out = ran->timed_out;
-  if (ran->success() && fs::exists(work / "lib.so")) {
+  if (ran->success() && fs::exists(work / artifact)) {
     // Publish atomically: a concurrent identical build either sees nothing or the whole entry.
     fs::path tmp = fs::path(settings_.cache_dir) / (".tmp-" + work.filename().string());
     std::error_code publish;
     fs::create_directories(tmp, publish);
-    if (!publish) fs::copy_file(work / "lib.so", tmp / "lib.so", publish);
+    if (!publish) fs::copy_file(work / artifact, tmp / artifact, publish);
     if (!publish) std::ofstream(tmp / "build.log") << result.log;
     if (!publish) fs::rename(tmp, entry, ec);
     if (ec) fs::remove_all(tmp, ec);  // lost the race: the other build's entry is identical

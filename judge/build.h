@@ -15,19 +15,25 @@
 namespace hpcab::judge {
 
 struct BuildRequest {
-  std::string language = "c";         // c | cpp | fortran
-  std::string flavor = "submission";  // submission | c (sequential baseline) | c-autopar
+  std::string language = "c";  // c | cpp | fortran | python
+  // submission | c (sequential baseline) | c-autopar, all from C; for python: submission |
+  // numpy (reference.py as it is) | numba | numba-parallel (reference.py's `function` under
+  // numba.njit, and njit(parallel=True))
+  std::string flavor = "submission";
   std::string source;
   std::vector<std::string> tokens;
+  std::string function;  // python: the kernel's function name (the kernel id)
 };
 
 struct BuildResult {
   bool ok = false;
   bool timed_out = false;
   bool cached = false;
-  std::string library;  // path of the built .so (in the cache) when ok
-  std::string log;      // compiler output, capped
-  std::string hash;     // the cache key
+  // Path of the built artifact (in the cache) when ok: lib.so, or kernel.py for Python, which
+  // hpcab-pyrunner imports (judge/runner/pyrunner_main.cc).
+  std::string library;
+  std::string log;   // compiler output, capped
+  std::string hash;  // the cache key
   double seconds = 0;
 };
 
@@ -38,8 +44,14 @@ struct BuildSettings {
   std::size_t log_cap = 64 << 10;
   uint64_t memory_bytes = uint64_t{4} << 30;
   uint64_t nproc = 256;
-  int autopar_threads = 2;  // -ftree-parallelize-loops for the c-autopar baseline
+  int autopar_threads = 2;                  // -ftree-parallelize-loops for the c-autopar baseline
+  std::string python = "/usr/bin/python3";  // the interpreter hpcab-pyrunner embeds
 };
+
+// The module text of a Python build: the source as it is for `submission` and `numpy`; for
+// `numba` / `numba-parallel` the source followed by a rebinding of `function` under
+// numba.njit (with parallel=True), so the kernel's own module is what is jitted (pure).
+std::string python_module_text(const BuildRequest& request);
 
 class Builder {
  public:
@@ -48,6 +60,8 @@ class Builder {
   // The compiler command line (without output/input files) for a language and flavor.
   std::vector<std::string> flags(const std::string& language, const std::string& flavor) const;
   // "gcc (Debian 12.2.0-14) 12.2.0" etc.; part of every cache key and of the machine record.
+  // For python: the interpreter with the NumPy and Numba versions ("Python 3.11.2, numpy
+  // 1.24.2, numba 0.56.4"): a baseline timed under one is never reused under another.
   std::string compiler_version(const std::string& language);
 
  private:

@@ -55,6 +55,8 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "shared_dir",
                                                "input_mode",
                                                "runner_path",
+                                               "pyrunner_path",
+                                               "python",
                                                "bwrap",
                                                "agent_tokens_file",
                                                "admin_tokens_file",
@@ -86,6 +88,9 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "baseline_max_age_s",
                                                "suspect_speedup",
                                                "track_baseline",
+                                               "kernel_baseline",
+                                               "track_oracle",
+                                               "report_baselines",
                                                "queue_depth",
                                                "grade_workers",
                                                "slots",
@@ -115,6 +120,8 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "shared_dir", c.shared_dir, origin),
       take(j, "input_mode", c.input_mode, origin),
       take(j, "runner_path", c.runner_path, origin),
+      take(j, "pyrunner_path", c.pyrunner_path, origin),
+      take(j, "python", c.python, origin),
       take(j, "bwrap", c.bwrap, origin),
       take(j, "agent_tokens_file", c.agent_tokens_file, origin),
       take(j, "admin_tokens_file", c.admin_tokens_file, origin),
@@ -146,6 +153,9 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "memory_bandwidth_gbs", c.memory_bandwidth_gbs, origin),
       take(j, "baseline_max_age_s", c.baseline_max_age_s, origin),
       take(j, "track_baseline", c.track_baseline, origin),
+      take(j, "kernel_baseline", c.kernel_baseline, origin),
+      take(j, "track_oracle", c.track_oracle, origin),
+      take(j, "report_baselines", c.report_baselines, origin),
       take(j, "queue_depth", c.queue_depth, origin),
       take(j, "grade_workers", c.grade_workers, origin),
       take(j, "slots", c.slots, origin),
@@ -256,6 +266,21 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
       return Error{"track_baseline." + track + ": " + o.error().message};
     }
   }
+  for (const auto& [kernel, spec] : kernel_baseline) {
+    if (auto o = baseline_options(spec); !o) {
+      return Error{"kernel_baseline." + kernel + ": " + o.error().message};
+    }
+  }
+  for (const auto& [track, oracle] : track_oracle) {
+    if (oracle != "c" && oracle != "numpy") {
+      return Error{"track_oracle." + track + " must be \"c\" or \"numpy\""};
+    }
+  }
+  if (!report_baselines.empty()) {
+    if (auto o = baseline_options(report_baselines); !o) {
+      return Error{"report_baselines: " + o.error().message};
+    }
+  }
   if (min_call_ms < 0 || min_call_ms > 60000) {
     return Error{"min_call_ms must be from 0 (off) to 60000"};
   }
@@ -290,6 +315,9 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   }
   if (corpus_dir.empty()) corpus_dir = (fs::path(::hpcab::source_dir()) / "corpus").string();
   if (runner_path.empty()) runner_path = (fs::path(executable_dir) / "hpcab-runner").string();
+  if (pyrunner_path.empty()) {
+    pyrunner_path = (fs::path(executable_dir) / "hpcab-pyrunner").string();
+  }
   corpus_dir = fs::absolute(corpus_dir).lexically_normal().string();
   scratch_dir = fs::absolute(scratch_dir).lexically_normal().string();
   // The sandbox mounts scratch work dirs; none of them may expose the judge's state.

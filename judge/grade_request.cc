@@ -92,7 +92,7 @@ ApiResult<ParsedGrade> parse_grade_body(std::string_view text, const std::string
   g.kernel = m->id;
   auto language = str_field("language", "c");
   if (!language || !known_language(*language)) {
-    return bad_request("'language' must be c, cpp or fortran");
+    return bad_request("'language' must be c, cpp, fortran or python");
   }
   g.language = *language;
   auto precision = str_field("precision", "fp64");
@@ -127,6 +127,16 @@ ApiResult<ParsedGrade> parse_grade_body(std::string_view text, const std::string
     }
     out.shared_file = is_library ? SharedFile::kLibrary : SharedFile::kSourceFile;
     out.shared_path = body.at(field).get<std::string>();
+  }
+  // A Python submission is a module the judge imports, never a prebuilt artifact, and nothing
+  // is compiled for it.
+  if (g.language == "python" && given("library")) {
+    return bad_request(
+        "'library' is a shared library: a Python submission gives 'source' or "
+        "'source_file' (a .py module)");
+  }
+  if (g.language == "python" && given("build")) {
+    return bad_request("'build' tokens are compiler flags: a Python submission takes none");
   }
   if (g.source && g.source->size() > rules.max_source_bytes) {
     return ApiError{ErrorKind::kPayloadTooLarge,

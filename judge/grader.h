@@ -84,6 +84,10 @@ class GradeService {
   virtual const Manifest* kernel(const std::string& id) const = 0;
   virtual const std::vector<Manifest>& corpus() const = 0;
   virtual std::string baseline_name(const Manifest& m) const = 0;
+  // "c" (reference.c) or "numpy" (reference.py): what a kernel's outputs are checked against.
+  virtual std::string oracle_name(const Manifest& m) const {
+    return m.oracle.value_or(m.has_reference_c() ? "c" : "numpy");
+  }
   virtual nlohmann::json grade(const GradeRequest& request) = 0;
   virtual Result<nlohmann::json> baseline_times(const Manifest& m, const std::string& preset,
                                                 const std::string& precision) = 0;
@@ -141,8 +145,11 @@ class Grader : public GradeService {
   nlohmann::json finish(State& st);
   Result<std::vector<double>> measure_alone(const Manifest& m, Precision p, const std::string& name,
                                             const std::string& library, const ConfigPlan& plan);
+  // The `names` baselines' medians alone at `sizes` (measured once and cached); a Numba one
+  // that fails its probe is listed under "unavailable" with why.
   Result<nlohmann::json> baseline_times_at(const Manifest& m, const std::string& preset,
-                                           const SymbolTable& sizes, const std::string& precision);
+                                           const SymbolTable& sizes, const std::string& precision,
+                                           const std::vector<std::string>& names);
   Result<Calibration> timed_sizes(const Manifest& m, Precision p, const std::string& base,
                                   const std::string& library, const std::string& hash);
   void calibrate(State& st);
@@ -150,7 +157,24 @@ class Grader : public GradeService {
   ConfigPlan calibration_plan(const Manifest& m, const std::string& precision,
                               const std::string& base, const SymbolTable& sizes,
                               const std::string& what) const;
+  // The kernel's baseline options: kernel_baseline, else track_baseline, less the options whose
+  // reference file it lacks; never empty (the fallback is `c`, or `numpy` without
+  // reference.c). A grade drops those its precision's probe fails (probe_options).
   std::vector<std::string> baseline_options(const Manifest& m) const;
+  // The oracle of a kernel: its manifest's "oracle", else `numpy` without reference.c, else
+  // the track's track_oracle entry.
+  std::string oracle_name(const Manifest& m) const override;
+  // Numba options that fail their probe are dropped from the grade's options (a fallback
+  // built when none is left); `unavailable` names each dropped one with why.
+  void probe_options(State& st);
+  // "" when `library` (a baseline needing a probe) runs and matches the oracle on one small
+  // draw, else why not; once per (kernel, precision, build).
+  std::string probe(const Manifest& m, Precision p, const std::string& name,
+                    const std::string& library, const std::string& hash,
+                    const std::string& oracle_library);
+  // The report_baselines figures of an ok grade: each option's median alone at the public
+  // sizes (measured once and cached), besides the credited baseline.
+  void report_other_baselines(State& st, std::map<std::string, double>& out);
   // The track's baseline for (m, p): its only option, or the chosen one; empty before a choice.
   std::string chosen_baseline(const Manifest& m, Precision p) const;
 
@@ -166,6 +190,8 @@ class Grader : public GradeService {
   std::map<std::string, Calibration> calibrations_;  // kernel|precision|baseline|hash
   mutable std::mutex choice_mu_;
   std::map<std::string, nlohmann::json> choices_;  // kernel|precision|option hashes: the choice
+  mutable std::mutex probe_mu_;
+  std::map<std::string, std::string> probes_;  // kernel|precision|hash: "" or why not
   mutable std::mutex chosen_mu_;
   std::map<std::string, std::string> chosen_;  // kernel|precision: the latest chosen name
 };

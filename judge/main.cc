@@ -156,6 +156,22 @@ Result<ScratchClaim> prepare_dirs(JudgeConfig& config) {
                         fs::perms::others_read | fs::perms::others_exec,
                     ec);
     config.runner_path = (bin / "hpcab-runner").string();
+    // The Python runner is optional on a judge host: without it Python submissions and the
+    // numpy / numba baselines fail as the judge's fault (Resource::kRunner), C grades go on.
+    if (fs::exists(config.pyrunner_path)) {
+      fs::copy_file(config.pyrunner_path, bin / "hpcab-pyrunner",
+                    fs::copy_options::overwrite_existing, ec);
+      if (ec)
+        return Error{"cannot copy the Python runner into " + bin.string() + ": " + ec.message()};
+      fs::permissions(bin / "hpcab-pyrunner",
+                      fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                          fs::perms::others_read | fs::perms::others_exec,
+                      ec);
+      config.pyrunner_path = (bin / "hpcab-pyrunner").string();
+    } else {
+      spdlog::warn("no Python runner at {}: Python submissions and baselines are unavailable",
+                   config.pyrunner_path);
+    }
   }
   for (const auto& p : {config.scratch_dir, config.runner_path}) {
     std::string blocked = untraversable(p);
@@ -249,6 +265,7 @@ int main(int argc, char** argv) {
   bs.timeout_s = config.build_timeout_s;
   bs.log_cap = config.build_log_cap;
   bs.autopar_threads = static_cast<int>(config.slots.front().size());
+  bs.python = config.python;
   std::error_code ec;
   fs::create_directories(bs.cache_dir, ec);
   if (ec) return die("cannot create the build cache " + bs.cache_dir + ": " + ec.message());

@@ -79,14 +79,16 @@ class Merger {
     auto sub = columns(db_, "submissions", {"id"});
     auto smp = columns(db_, "samples", {"id", "submission_id"});
     auto cfg = columns(db_, "config_results", {"id", "submission_id"});
+    auto rep = columns(db_, "reported_speedups", {"id", "submission_id"});
     auto sc = columns(db_, "score_calls", {"id"});
     auto bl = columns(db_, "baselines", {"id"});
-    for (auto* r : {&sub, &smp, &cfg, &sc, &bl}) {
+    for (auto* r : {&sub, &smp, &cfg, &rep, &sc, &bl}) {
       if (!r->ok()) return r->error();
     }
     submission_cols_ = join(*sub);
     sample_cols_ = join(*smp);
     config_cols_ = join(*cfg);
+    reported_cols_ = join(*rep);
     score_cols_ = join(*sc);
     baseline_cols_ = join(*bl);
     return Ok{};
@@ -191,7 +193,11 @@ class Merger {
                                    ") SELECT :new, " + config_cols_ +
                                    " FROM shard.config_results WHERE submission_id = :old",
                                "preparing the configuration copy");
-    for (auto* s : {&ins_sub, &ins_map, &ins_smp, &ins_cfg}) {
+    auto ins_rep = db_.prepare("INSERT INTO main.reported_speedups (submission_id, " +
+                                   reported_cols_ + ") SELECT :new, " + reported_cols_ +
+                                   " FROM shard.reported_speedups WHERE submission_id = :old",
+                               "preparing the reported-speedup copy");
+    for (auto* s : {&ins_sub, &ins_map, &ins_smp, &ins_cfg, &ins_rep}) {
       if (!s->ok()) return s->error();
     }
     for (int64_t old : ids) {
@@ -201,7 +207,7 @@ class Merger {
         if (auto s = q.run("copying submission " + std::to_string(old)); !s.ok()) return s;
       }
       const int64_t fresh = db_.last_insert_rowid();
-      for (auto* st : {&ins_map, &ins_smp, &ins_cfg}) {
+      for (auto* st : {&ins_map, &ins_smp, &ins_cfg, &ins_rep}) {
         auto q = (*st)->use();
         q.integer(":old", old);
         q.integer(":new", fresh);
@@ -244,7 +250,8 @@ class Merger {
   }
 
   db::Connection& db_;
-  std::string submission_cols_, sample_cols_, config_cols_, score_cols_, baseline_cols_;
+  std::string submission_cols_, sample_cols_, config_cols_, reported_cols_, score_cols_,
+      baseline_cols_;
   std::map<int, std::string> rank_owner_;
 };
 

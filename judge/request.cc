@@ -154,7 +154,7 @@ Result<nlohmann::json> parse_json_body(std::string_view text, int max_depth) {
 }
 
 bool known_language(const std::string& language) {
-  return language == "c" || language == "cpp" || language == "fortran";
+  return language == "c" || language == "cpp" || language == "fortran" || language == "python";
 }
 
 Status validate_build_tokens(const std::vector<std::string>& tokens) {

@@ -42,7 +42,7 @@ std::optional<int> parse_rank_json(const nlohmann::json& value);
 // Corpus ids: [a-z][a-z0-9_]{0,63}. Anything else (dots, slashes, NUL) names no kernel.
 bool valid_kernel_name(std::string_view s);
 
-// Submission languages: c, cpp, fortran. cuda/hip join when a GPU judge exists.
+// Submission languages: c, cpp, fortran, python. cuda/hip join when a GPU judge exists.
 bool known_language(const std::string& language);
 
 // Only -I<dir>, -D<name>[=value], -l<name> and -L<dir> (SPEC §4); anything else, optimization and

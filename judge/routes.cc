@@ -90,8 +90,9 @@ HttpResponse Routes::health() {
                         {"rank", config_.rank},
                         {"version", HPCAB_VERSION},
                         {"kernels", grader_->corpus().size()},
-                        {"oracle", "reference.c"},
+                        {"oracle", config_.track_oracle},
                         {"baseline", config_.track_baseline},
+                        {"kernel_baseline", config_.kernel_baseline},
                         {"input_mode", config_.input_mode},
                         {"queue_waiting", queue_->waiting()},
                         {"machine", grader_->machine()}});

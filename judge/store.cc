@@ -176,6 +176,17 @@ ALTER TABLE submissions ADD COLUMN
 CREATE UNIQUE INDEX submissions_idempotency_key ON submissions (rank, idempotency_key)
   WHERE idempotency_key IS NOT NULL;
 )sql"},
+    {4, "reported speedups against the baselines not credited", R"sql(
+CREATE TABLE reported_speedups (
+  id INTEGER PRIMARY KEY,
+  submission_id INTEGER NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
+  baseline TEXT NOT NULL,                -- 'c', 'numpy', 'numba', ... (never the credited one)
+  baseline_median_ns REAL NOT NULL,      -- timed alone on the public draws (baselines table)
+  candidate_median_ns REAL NOT NULL,     -- the candidate's public median in this submission
+  speedup REAL NOT NULL,                 -- baseline_median_ns / candidate_median_ns, unpaired
+  UNIQUE (submission_id, baseline)
+);
+)sql"},
 };
 
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
@@ -220,6 +231,12 @@ INSERT INTO config_results (
 VALUES (
   :submission_id, :config_index, :config, :sizes_json, :candidate_median_ns, :baseline_median_ns,
   :ratio, :p_faster, :p_slower, :credit, :suspect)
+)sql";
+
+constexpr const char* kInsertReported = R"sql(
+INSERT INTO reported_speedups (
+  submission_id, baseline, baseline_median_ns, candidate_median_ns, speedup)
+VALUES (:submission_id, :baseline, :baseline_median_ns, :candidate_median_ns, :speedup)
 )sql";
 
 constexpr const char* kInsertScoreCall = R"sql(
@@ -281,6 +298,11 @@ constexpr const char* kUpdateResponse =
 constexpr const char* kSelectSamples = R"sql(
 SELECT set_index, config, side, ns FROM samples WHERE submission_id = :id
 ORDER BY set_index, call_index
+)sql";
+
+constexpr const char* kSelectReported = R"sql(
+SELECT baseline, baseline_median_ns, candidate_median_ns, speedup FROM reported_speedups
+WHERE submission_id = :id ORDER BY baseline
 )sql";
 
 constexpr const char* kSelectConfigs = R"sql(
@@ -392,6 +414,18 @@ struct Store::Impl {
       q.real(":credit", c.credit);
       q.boolean(":suspect", c.suspect);
       if (auto s = q.run("inserting a configuration result"); !s.ok()) return s.error();
+    }
+
+    for (const ReportedSpeedup& rs : r.reported) {
+      auto qr = db->query(kInsertReported);
+      if (!qr.ok()) return qr.error();
+      Query& q = *qr;
+      q.integer(":submission_id", id);
+      q.text(":baseline", rs.baseline);
+      q.real(":baseline_median_ns", rs.baseline_median_ns);
+      q.real(":candidate_median_ns", rs.candidate_median_ns);
+      q.real(":speedup", rs.speedup);
+      if (auto s = q.run("inserting a reported speedup"); !s.ok()) return s.error();
     }
     return id;
   }
@@ -720,6 +754,21 @@ Result<std::optional<SubmissionRecord>> Store::get_submission(int64_t id) {
       c.credit = q.col_real_or_nan("credit");
       c.suspect = q.col_bool("suspect");
       r.configs.push_back(std::move(c));
+    }
+    if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
+  }
+  {
+    auto qr = im.db->query(kSelectReported);
+    if (!qr.ok()) return qr.error();
+    Query& q = *qr;
+    q.integer(":id", id);
+    for (;;) {
+      auto row = q.step("reading reported speedups");
+      if (!row.ok()) return row.error();
+      if (!*row) break;
+      r.reported.push_back({q.col_text("baseline"), q.col_real_or_nan("baseline_median_ns"),
+                            q.col_real_or_nan("candidate_median_ns"),
+                            q.col_real_or_nan("speedup")});
     }
     if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
   }

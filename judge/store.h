@@ -34,6 +34,12 @@ struct ConfigResult {
   bool suspect = false;
 };
 
+// A figure against a baseline that was not credited (report_baselines): unpaired.
+struct ReportedSpeedup {
+  std::string baseline;
+  double baseline_median_ns = 0, candidate_median_ns = 0, speedup = 0;
+};
+
 struct SubmissionRecord {
   std::string route;  // "submit" (or "oracle", its alias)
   int rank = 0;
@@ -63,6 +69,7 @@ struct SubmissionRecord {
   std::optional<std::string> idempotency_key;
   std::vector<SampleSet> samples;
   std::vector<ConfigResult> configs;
+  std::vector<ReportedSpeedup> reported;
 };
 
 struct ScoreCallRecord {

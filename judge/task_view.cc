@@ -6,6 +6,7 @@
 
 #include "common/abi.h"
 #include "common/compare.h"
+#include "judge/grade/baseline_choice.h"
 #include "judge/grade_request.h"
 #include "judge/request.h"
 
@@ -30,9 +31,19 @@ const char* kAbiDoc =
     "threads or processes left running; no timing, no allocation of outputs. C++ uses extern "
     "\"C\" and __restrict__; Fortran uses bind(C) with value scalars.";
 
+const char* kPythonDoc =
+    "Python: a module defining def <kernel>(...) with the parameters of reference_numpy, called "
+    "with keyword arguments: arrays are NumPy views of the judge's buffers (C order; inputs are "
+    "read-only, and writing one through any other route is rejected), size symbols and integer "
+    "scalars int, real scalars float (fp64) / np.float32 (fp32). Write the outputs in place or "
+    "return them (one array, or a tuple in the manifest's order of outputs). NumPy and Numba "
+    "are importable; the first call of each process is an untimed warm-up (imports, JIT). "
+    "Return with no threads or processes left running; no timing, no caching across calls.";
+
 }  // namespace
 
 std::string stub_source(const Manifest& m, Precision p, const std::string& language) {
+  if (language == "python") return python_stub(m, p);
   if (language == "fortran") {
     std::string iface = fortran_interface(m, p);
     // The interface block's body is a valid subroutine definition with an empty body.
@@ -61,7 +72,7 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
   if (!m) return ApiError{ErrorKind::kNotFound, "unknown kernel '" + id + "'"};
   std::string language = q.count("language") ? q.at("language") : "c";
   if (!known_language(language)) {
-    return bad_request("unknown language '" + language + "' (c, cpp or fortran)");
+    return bad_request("unknown language '" + language + "' (c, cpp, fortran or python)");
   }
   std::string precision = q.count("precision") ? q.at("precision") : "fp64";
   auto p = parse_precision(precision);
@@ -87,6 +98,8 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
   }
   Tolerance band = tolerance_band(*p);
   std::string base = grader.baseline_name(*m);
+  const std::string oracle = grader.oracle_name(*m);
+  const bool python = language == "python";
   // With timed sizes chosen by time, /score without a preset runs at these (null until the
   // judge has calibrated the kernel, on its first grade).
   json timed = nullptr;
@@ -107,8 +120,10 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
        {"precision", precision},
        {"precisions", precisions},
        {"signature", stub_source(*m, *p, language)},
-       {"symbol", abi_symbol(*m, *p)},
-       {"prototype", language == "cpp" ? cpp_prototype(*m, *p) : c_prototype(*m, *p)},
+       {"symbol", python ? m->id : abi_symbol(*m, *p)},
+       {"prototype", python              ? python_prototype(*m)
+                     : language == "cpp" ? cpp_prototype(*m, *p)
+                                         : c_prototype(*m, *p)},
        {"reference_numpy", read_text(m->reference_py())},
        {"rtol", band.rtol},
        {"atol", band.atol},
@@ -117,16 +132,12 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
        {"preset", preset},
        {"sizes", sizes},
        {"arrays", arrays},
-       {"oracle", "reference.c"},
+       {"oracle", oracle == "numpy" ? "reference.py (numpy)" : "reference.c"},
        {"baseline", base},
        {"input_mode", config.input_mode},
-       {"abi_doc", kAbiDoc},
-       {"goal", "Make " + abi_symbol(*m, *p) + " faster than the '" + base +
-                    "' baseline (reference.c" +
-                    (base == "c-autopar" ? " with automatic parallelization"
-                     : base == "c"       ? ", sequential"
-                                         : " sequential or auto-parallelized, whichever is faster "
-                                           "on this judge") +
+       {"abi_doc", python ? kPythonDoc : kAbiDoc},
+       {"goal", "Make " + (python ? m->id : abi_symbol(*m, *p)) + " faster than the '" + base +
+                    "' baseline (" + describe_baseline_code(base) +
                     ") while matching reference_numpy within rtol/atol on every output. POST "
                     "/score to iterate on the public inputs; POST /submit once for the final, "
                     "recorded answer graded on hidden inputs."}});

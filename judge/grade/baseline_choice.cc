@@ -8,9 +8,10 @@ namespace hpcab::judge {
 
 namespace {
 
-// What the builder knows how to build from reference.c (judge/build.cc flavors).
+// What the builder knows how to build (judge/build.cc flavors): from reference.c, and from
+// reference.py.
 const std::set<std::string>& known_baselines() {
-  static const std::set<std::string> known = {"c", "c-autopar"};
+  static const std::set<std::string> known = {"c", "c-autopar", "numpy", "numba", "numba-parallel"};
   return known;
 }
 
@@ -30,7 +31,8 @@ Result<std::vector<std::string>> baseline_options(const std::string& spec) {
     const std::string name = trimmed(spec.substr(start, comma - start));
     if (name.empty()) return Error{"baseline list '" + spec + "' has an empty name"};
     if (!known_baselines().count(name)) {
-      return Error{"unknown baseline '" + name + "' (known: c, c-autopar)"};
+      return Error{"unknown baseline '" + name +
+                   "' (known: c, c-autopar, numpy, numba, numba-parallel)"};
     }
     if (std::find(out.begin(), out.end(), name) != out.end()) {
       return Error{"baseline list '" + spec + "' names '" + name + "' twice"};
@@ -38,6 +40,25 @@ Result<std::vector<std::string>> baseline_options(const std::string& spec) {
     out.push_back(name);
     if (comma == std::string::npos) break;
     start = comma + 1;
+  }
+  return out;
+}
+
+bool baseline_from_python(const std::string& name) {
+  return name == "numpy" || name == "numba" || name == "numba-parallel";
+}
+
+bool sequential_baseline(const std::string& name) { return name == "c" || name == "numba"; }
+
+bool baseline_needs_probe(const std::string& name) {
+  return name == "numba" || name == "numba-parallel";
+}
+
+std::vector<std::string> available_options(const std::vector<std::string>& options,
+                                           bool has_reference_c, bool has_reference_py) {
+  std::vector<std::string> out;
+  for (const auto& o : options) {
+    if (baseline_from_python(o) ? has_reference_py : has_reference_c) out.push_back(o);
   }
   return out;
 }
@@ -55,6 +76,15 @@ std::string fastest_baseline(const std::vector<std::string>& options,
     }
   }
   return best;
+}
+
+std::string describe_baseline_code(const std::string& name) {
+  if (name == "c") return "reference.c, sequential";
+  if (name == "c-autopar") return "reference.c with automatic parallelization";
+  if (name == "numpy") return "reference.py under NumPy";
+  if (name == "numba") return "reference.py under Numba's njit, sequential";
+  if (name == "numba-parallel") return "reference.py under Numba's njit(parallel=True)";
+  return "whichever of its options is fastest on this judge";
 }
 
 std::string describe_baselines(const std::vector<std::string>& options) {

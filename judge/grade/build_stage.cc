@@ -1,6 +1,7 @@
 #include "judge/grade/build_stage.h"
 
 #include "common/hmac.h"
+#include "judge/grade/baseline_choice.h"
 
 namespace hpcab::judge {
 
@@ -18,27 +19,38 @@ RunFailure build_fault(const std::string& what, const Error& e) {
 
 Result<BuildResult> build_reference(Compiler& compiler, ScratchFs& files, const Manifest& m,
                                     const std::string& flavor) {
-  auto ref = files.read(m.reference_c().string());
+  const bool python = baseline_from_python(flavor);
+  const auto path = python ? m.reference_py() : m.reference_c();
+  auto ref = files.read(path.string());
   if (!ref) return ref.error();
-  auto built = compiler.build({"c", flavor, *ref, {}});
+  auto built = python ? compiler.build({"python", flavor, *ref, {}, m.id})
+                      : compiler.build({"c", flavor, *ref, {}, ""});
   if (!built) return built.error();
   if (!built->ok) {
-    return Error{"reference.c does not build as baseline " + flavor + ": " +
+    return Error{path.filename().string() + " does not build as baseline " + flavor + ": " +
                  tail(built->log, 2000)};
   }
   return built;
 }
 
 MaybeFailure build_stage(Compiler& compiler, ScratchFs& files, const GradeRequest& req,
-                         const Manifest& m, const std::vector<std::string>& baselines,
-                         BuiltLibraries& out) {
+                         const Manifest& m, const std::string& oracle_name,
+                         const std::vector<std::string>& baselines, BuiltLibraries& out) {
   if (req.library_path) {
+    if (is_python_artifact(*req.library_path)) {
+      RunFailure f;
+      f.verdict = Verdict::kBuildError;
+      f.detail =
+          "'library' must be a shared library; a Python module is submitted as source "
+          "with language python";
+      return f;
+    }
     out.candidate = *req.library_path;
     auto bytes = files.read(out.candidate);
     if (!bytes) return build_fault("reading the submitted library", bytes.error());
     out.content_hash = to_hex(sha256(*bytes));
   } else {
-    auto built = compiler.build({req.language, "submission", *req.source, req.build_tokens});
+    auto built = compiler.build({req.language, "submission", *req.source, req.build_tokens, m.id});
     if (!built) return build_fault("building the submission", built.error());
     out.content_hash = built->hash;
     out.build_log = built->log;
@@ -52,16 +64,17 @@ MaybeFailure build_stage(Compiler& compiler, ScratchFs& files, const GradeReques
     }
     out.candidate = built->library;
   }
-  auto oracle = build_reference(compiler, files, m, "c");
-  if (!oracle) return build_fault("reference.c does not build on this judge", oracle.error());
+  auto oracle = build_reference(compiler, files, m, oracle_name);
+  if (!oracle) return build_fault("the oracle does not build on this judge", oracle.error());
   out.oracle = oracle->library;
+  out.oracle_name = oracle_name;
   for (const auto& name : baselines) {
-    if (name == "c") {
+    if (name == oracle_name) {
       out.options.push_back({name, oracle->library, oracle->hash});
       continue;
     }
     auto base = build_reference(compiler, files, m, name);
-    if (!base) return build_fault("reference.c does not build on this judge", base.error());
+    if (!base) return build_fault("a baseline does not build on this judge", base.error());
     out.options.push_back({name, base->library, base->hash});
   }
   if (out.options.size() == 1) {

@@ -8,6 +8,7 @@
 #include "common/compare.h"
 #include "common/stats.h"
 #include "judge/clock_audit.h"
+#include "judge/grade/baseline_choice.h"
 #include "judge/grade/session.h"
 
 namespace hpcab::judge {
@@ -230,7 +231,7 @@ struct Sides {
     // is the outcome whatever the later sides would do.
     auto launched = [&sides] { return !sides.back().launch; };
     if (plan.paired && launched()) {
-      const int threads = ctx.base_name == "c" ? 1 : slot_threads;
+      const int threads = sequential_baseline(ctx.base_name) ? 1 : slot_threads;
       sides.push_back({&base, launch_session(ctx, "baseline " + ctx.base_name, false, ctx.base_lib,
                                              plan.sizes, 0, threads, base)});
     }
@@ -258,7 +259,8 @@ struct Sides {
     return std::nullopt;
   }
 
-  bool base_is_oracle() const { return ctx.base_name == "c"; }
+  // The credited baseline is the oracle's own build: its saved outputs are the reference.
+  bool base_is_oracle() const { return ctx.base_name == ctx.oracle_name; }
   RunnerSession& reference() { return oracle ? *oracle : *base; }
 };
 

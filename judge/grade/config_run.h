@@ -25,6 +25,7 @@ struct RunContext {
   std::vector<int> cpus;
   std::string cand_lib, base_lib, oracle_lib;
   std::string base_name;
+  std::string oracle_name = "c";  // the oracle's baseline name ("c" or "numpy")
   std::optional<std::string> workspace_expr;
   const BandwidthTable* bandwidth = nullptr;  // for the copy-out allowance of the clock audit
   RunnerLauncher* launcher = nullptr;

@@ -60,13 +60,20 @@ class RunnerChannel {
   virtual std::optional<std::string> confirm_io_fault() = 0;
 };
 
+// A Python module runs in hpcab-pyrunner, a shared library in hpcab-runner. The judge's own
+// builds name them kernel.py and lib.so; a submitted library is never taken for a module
+// (build_stage refuses a .py library).
+inline bool is_python_artifact(const std::string& path) {
+  return path.size() > 3 && path.compare(path.size() - 3, 3, ".py") == 0;
+}
+
 // What one runner process runs.
 struct RunnerSpec {
   const Manifest* manifest = nullptr;
   Precision precision = Precision::kFp64;
   std::string role;  // "candidate", "baseline c", "oracle"
   bool candidate = false;
-  std::string library;  // host path of the .so
+  std::string library;  // host path of the .so, or of a .py module (is_python_artifact)
   SymbolTable sizes;
   int64_t workspace_bytes = 0;
   std::vector<int> cpus;

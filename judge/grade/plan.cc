@@ -3,6 +3,7 @@
 #include "common/compare.h"
 #include "common/hmac.h"
 #include "common/inputs.h"
+#include "judge/grade/baseline_choice.h"
 #include "judge/grade/sizes.h"
 
 namespace hpcab::judge {
@@ -126,7 +127,7 @@ ConfigPlan plan_baseline(const JudgeConfig& config, const Manifest& m, const std
   plan.kind = ConfigPlan::Kind::kBaseline;
   plan.label = "baseline";
   plan.check = false;
-  plan.cand_threads = baseline == "c" ? 1 : 0;
+  plan.cand_threads = sequential_baseline(baseline) ? 1 : 0;
   return plan;
 }
 

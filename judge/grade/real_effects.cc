@@ -24,6 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kRunnerInside = "/opt/hpcab/hpcab-runner";
+constexpr const char* kPyRunnerInside = "/opt/hpcab/hpcab-pyrunner";
 
 std::string sizes_arg(const SymbolTable& sizes) {
   std::string s;
@@ -156,9 +157,10 @@ Status stage(const RunnerSpec& spec, const fs::path& dir) {
     fs::permissions(d, fs::perms::all, ec);
     if (ec) return fs_error("cannot open up " + d.string(), ec);
   }
-  fs::copy_file(spec.library, dir / "lib.so", fs::copy_options::overwrite_existing, ec);
+  const char* staged = is_python_artifact(spec.library) ? "kernel.py" : "lib.so";
+  fs::copy_file(spec.library, dir / staged, fs::copy_options::overwrite_existing, ec);
   if (ec) return fs_error("cannot stage " + spec.library, ec);
-  fs::permissions(dir / "lib.so", readable, ec);
+  fs::permissions(dir / staged, readable, ec);
   fs::copy_file(m.dir / "kernel.json", dir / m.id / "kernel.json",
                 fs::copy_options::overwrite_existing, ec);
   if (ec) return fs_error("cannot stage the manifest", ec);
@@ -170,21 +172,23 @@ Status stage(const RunnerSpec& spec, const fs::path& dir) {
 
 Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const RunnerSpec& spec) {
   const JudgeConfig& cfg = config_;
-  if (::access(cfg.runner_path.c_str(), X_OK) != 0) {
-    return Error{"the runner binary " + cfg.runner_path +
-                     " is missing or not executable: " + std::strerror(errno),
-                 Errc::kNotFound};
+  const bool python = is_python_artifact(spec.library);
+  const std::string& runner = python ? cfg.pyrunner_path : cfg.runner_path;
+  if (::access(runner.c_str(), X_OK) != 0) {
+    return Error{
+        "the runner binary " + runner + " is missing or not executable: " + std::strerror(errno),
+        Errc::kNotFound};
   }
   const fs::path dir = fs::path(spec.work_dir) / ("s" + std::to_string(spec.serial));
   if (auto st = stage(spec, dir); !st) return st.error();
   const Manifest& m = *spec.manifest;
   SandboxSpec sb;
   const std::string kernel_dir = "/sandbox/" + m.id;
-  sb.argv = {kRunnerInside,
+  sb.argv = {python ? kPyRunnerInside : kRunnerInside,
              "--manifest",
              kernel_dir + "/kernel.json",
-             "--lib",
-             "/sandbox/lib.so",
+             python ? "--module" : "--lib",
+             python ? "/sandbox/kernel.py" : "/sandbox/lib.so",
              "--precision",
              std::string(precision_name(spec.precision)),
              "--sizes",
@@ -195,14 +199,18 @@ Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const Runne
              "/sandbox/out",
              "--gen-threads",
              spec.candidate ? "1" : "0"};
-  sb.mounts = {{dir.string(), "/sandbox", true}, {cfg.runner_path, kRunnerInside, false}};
-  sb.env = {"PATH=/usr/bin:/bin",
-            "HOME=/tmp",
-            "TMPDIR=/tmp",
-            "LANG=C",
-            "OMP_NUM_THREADS=" + std::to_string(spec.threads),
-            "OMP_PROC_BIND=close",
-            "OMP_PLACES=cores"};
+  if (python) sb.argv.insert(sb.argv.end(), {"--function", m.id});
+  sb.mounts = {{dir.string(), "/sandbox", true},
+               {runner, python ? kPyRunnerInside : kRunnerInside, false}};
+  const std::string threads = std::to_string(spec.threads);
+  sb.env = {"PATH=/usr/bin:/bin",         "HOME=/tmp",           "TMPDIR=/tmp",     "LANG=C",
+            "OMP_NUM_THREADS=" + threads, "OMP_PROC_BIND=close", "OMP_PLACES=cores"};
+  if (python) {
+    // NumPy's BLAS and Numba's thread pool get the side's threads as OpenMP code does. Numba's
+    // cache, if a kernel asks for one, lands in the sandbox's private /tmp and dies with it.
+    sb.env.insert(sb.env.end(), {"OPENBLAS_NUM_THREADS=" + threads, "NUMBA_NUM_THREADS=" + threads,
+                                 "NUMBA_CACHE_DIR=/tmp/numba", "PYTHONDONTWRITEBYTECODE=1"});
+  }
   sb.cpus = spec.cpus;
   sb.limits.wall_s = cfg.runner_wall_s;
   sb.limits.cpu_s = cfg.runner_cpu_s;

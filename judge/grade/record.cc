@@ -38,6 +38,12 @@ json response_json(const GradeResult& g, const RecordContext& c) {
   json baselines = json::object();
   if (g.public_ratio) speedups[g.baseline] = *g.public_ratio;
   if (g.baseline_ns) baselines[g.baseline] = *g.baseline_ns;
+  // The other baselines' figures: unpaired (each timed alone), against the candidate's public
+  // median; reported, never credited.
+  for (const auto& [name, ns] : c.other_baselines_ns) {
+    baselines[name] = ns;
+    if (g.native_ns && *g.native_ns > 0) speedups[name] = ns / *g.native_ns;
+  }
   json r = {{"kernel", c.kernel},
             {"language", req.language},
             {"precision", req.precision},
@@ -54,7 +60,7 @@ json response_json(const GradeResult& g, const RecordContext& c) {
             {"baseline", g.baseline},
             {"baseline_ns", opt(g.baseline_ns)},
             {"baselines", baselines},
-            {"oracle", "reference.c"},
+            {"oracle", c.oracle == "numpy" ? "reference.py (numpy)" : "reference.c"},
             {"max_rel_error", opt(g.max_rel_error)},
             {"detail", g.detail},
             {"timed_out", g.timed_out},
@@ -73,6 +79,14 @@ json response_json(const GradeResult& g, const RecordContext& c) {
     r["calibration"] = cal;
   }
   if (!c.baseline_choice.is_null()) r["baseline_choice"] = c.baseline_choice;
+  if (!c.other_baselines_ns.empty()) {
+    r["speedups_protocol"] = {
+        {g.baseline, "credited: paired with the candidate"},
+        {"others",
+         "reported: each baseline timed alone on the public draws at the public sizes "
+         "(cached), against the candidate's public median"}};
+  }
+  if (!c.unavailable.empty()) r["baselines_unavailable"] = c.unavailable;
   json excluded = json::array();
   for (const auto& e : g.excluded) {
     // A hidden configuration's reason would name its secret sizes.
@@ -131,6 +145,11 @@ SubmissionRecord submission_record(const GradeResult& g, const RecordContext& c,
   rec.finished_at = finished_at;
   rec.response_json = response.dump();
   rec.idempotency_key = req.idempotency_key;
+  if (g.native_ns && *g.native_ns > 0) {
+    for (const auto& [name, ns] : c.other_baselines_ns) {
+      rec.reported.push_back({name, ns, *g.native_ns, ns / *g.native_ns});
+    }
+  }
   for (const auto& t : c.timed) {
     for (const auto& [side, ns] :
          {std::pair{std::string("candidate"), &t.cand}, std::pair{g.baseline, &t.base}}) {

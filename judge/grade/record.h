@@ -31,6 +31,10 @@ struct RecordContext {
   nlohmann::json rules = nlohmann::json::object();  // the credit rules that applied
   nlohmann::json calibration;                       // the timed sizes used, or null
   nlohmann::json baseline_choice;  // the fastest of several baselines: medians and the choice
+  std::string oracle = "c";        // "c" (reference.c) or "numpy" (reference.py)
+  // report_baselines: median ns of each alone at the public sizes (unpaired figures).
+  std::map<std::string, double> other_baselines_ns;
+  nlohmann::json unavailable = nlohmann::json::object();  // baseline: why it was left out
 };
 
 // The response body (always a JSON object, for a 200).

@@ -56,6 +56,7 @@ class MergeTest : public ::testing::Test {
       if (i % 2 == 0) r.idempotency_key = r.run_id;
       r.samples = {{"public S", "candidate", {100 + rank, 101 + rank}}};
       r.configs = {{"public S", "{}", 100, 200, 2, 0.01, 0.99, 2, false}};
+      r.reported = {{"numba", 300, 100, 3}};
       auto id = (*store)->record_submission(r);
       EXPECT_TRUE(id.ok());
     }
@@ -128,6 +129,8 @@ TEST_F(MergeTest, CopiesEveryRowWithUnambiguousProvenance) {
   EXPECT_EQ(sql(out, "SELECT group_concat(ns) FROM samples WHERE submission_id = " + id),
             "101,102");
   EXPECT_EQ(sql(out, "SELECT ratio FROM config_results WHERE submission_id = " + id), "2.0");
+  EXPECT_EQ(sql(out, "SELECT count(*) FROM reported_speedups"), "5");
+  EXPECT_EQ(sql(out, "SELECT speedup FROM reported_speedups WHERE submission_id = " + id), "3.0");
   // Every submission's rank agrees with its provenance row; no orphans.
   EXPECT_EQ(sql(out,
                 "SELECT count(*) FROM submissions s JOIN merged_submissions m USING (id) "

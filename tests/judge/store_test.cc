@@ -97,6 +97,7 @@ SubmissionRecord FullRecord() {
       {"hidden#1", "candidate", {std::numeric_limits<int64_t>::max(), 0, -1}},
       {"hidden#1", "c", {std::numeric_limits<int64_t>::min(), 7}},
   };
+  r.reported = {{"numba", 800, 100.5, 800 / 100.5}, {"numpy", 1600, 100.5, 1600 / 100.5}};
   ConfigResult c1;
   c1.config = "public M";
   c1.sizes_json = R"({"M": 512})";
@@ -178,6 +179,13 @@ void ExpectSameRecord(const SubmissionRecord& a, const SubmissionRecord& b) {
     EXPECT_EQ(x.credit, y.credit);
     EXPECT_EQ(x.suspect, y.suspect);
   }
+  ASSERT_EQ(a.reported.size(), b.reported.size());
+  for (std::size_t i = 0; i < a.reported.size(); ++i) {
+    EXPECT_EQ(a.reported[i].baseline, b.reported[i].baseline);
+    EXPECT_EQ(a.reported[i].baseline_median_ns, b.reported[i].baseline_median_ns);
+    EXPECT_EQ(a.reported[i].candidate_median_ns, b.reported[i].candidate_median_ns);
+    EXPECT_EQ(a.reported[i].speedup, b.reported[i].speedup);
+  }
 }
 
 class StoreTest : public ::testing::Test {
@@ -242,10 +250,10 @@ TEST_F(StoreTest, CalibrationsRoundTripPerKeyAndTarget) {
 TEST_F(StoreTest, SchemaVersionAfterOpen) {
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 3);
-  EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "3");
-  for (const char* table :
-       {"submissions", "samples", "config_results", "score_calls", "baselines", "calibrations"}) {
+  EXPECT_EQ(store->schema_version(), 4);
+  EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "4");
+  for (const char* table : {"submissions", "samples", "config_results", "score_calls", "baselines",
+                            "calibrations", "reported_speedups"}) {
     EXPECT_EQ(Sql(path_, std::string("SELECT count(*) FROM sqlite_master WHERE type = 'table' "
                                      "AND name = '") +
                              table + "'"),
@@ -358,7 +366,7 @@ TEST_F(StoreTest, ReopenKeepsDataAndDoesNotRerunMigrations) {
   Sql(path_, "DROP INDEX submissions_kernel");
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 3);
+  EXPECT_EQ(store->schema_version(), 4);
   EXPECT_EQ(Sql(path_, "SELECT count(*) FROM sqlite_master WHERE name = 'submissions_kernel'"),
             "0");
   auto n = store->count_submissions();
@@ -379,7 +387,7 @@ TEST_F(StoreTest, RefusesNewerSchemaVersion) {
   ASSERT_FALSE(store.ok());
   const std::string& msg = store.error().message;
   EXPECT_NE(msg.find("999"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("up to 3"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("up to 4"), std::string::npos) << msg;
   EXPECT_NE(msg.find(path_), std::string::npos) << msg;
   EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "999");  // left untouched
 }
@@ -606,6 +614,7 @@ TEST_F(StoreTest, IdempotencyKeysAreFoundAndUniquePerRank) {
 // everything and have no key.
 TEST_F(StoreTest, MigrationThreeKeepsTheRowsOfAVersionTwoFile) {
   SubmissionRecord old = FullRecord();  // no key
+  old.reported.clear();                 // version 2 has no table for them
   int64_t id = 0;
   {
     auto store = Open();
@@ -614,15 +623,15 @@ TEST_F(StoreTest, MigrationThreeKeepsTheRowsOfAVersionTwoFile) {
   }
   // Back to what version 2 made.
   Sql(path_,
-      "DROP INDEX submissions_idempotency_key; ALTER TABLE submissions DROP COLUMN "
-      "idempotency_key; PRAGMA user_version = 2");
+      "DROP TABLE reported_speedups; DROP INDEX submissions_idempotency_key; ALTER TABLE "
+      "submissions DROP COLUMN idempotency_key; PRAGMA user_version = 2");
   ASSERT_EQ(Sql(path_,
                 "SELECT count(*) FROM pragma_table_info('submissions') WHERE name = "
                 "'idempotency_key'"),
             "0");
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 3);
+  EXPECT_EQ(store->schema_version(), 4);
   EXPECT_EQ(Sql(path_,
                 "SELECT count(*) FROM sqlite_master WHERE name = "
                 "'submissions_idempotency_key'"),
