@@ -291,6 +291,9 @@ TEST(CrashConsistency, KillNineDuringSubmitsLosesNothingAndLeaksNothing) {
               {"call_timeout_s", 20},
               {"min_call_ms", 0},
               {"queue_depth", 4},
+              // C baselines (judge_process.h says why)
+              {"track_baseline", {{"loop_level_reasoning", "c"}}},
+              {"report_baselines", ""},
               {"server", {{"shutdown_grace_s", 20}}}};
   std::ofstream(root / "config.json") << cfg.dump();
   const std::string source = slurp(kSolutions + "/s000.c");

@@ -111,7 +111,9 @@ write_arm() {
   # grading it at once got a runner killed for memory on the 2-core test VM.
   cat >"$work/judge.json" <<EOF
 {"bandwidth_file": "$build/test-bandwidth.json", "timed_calls": 5, "hidden_variants": 2,
- "submit_fuzzed_configs": 1, "call_timeout_s": 20, "min_call_ms": 0, "hidden_presets": []}
+ "submit_fuzzed_configs": 1, "call_timeout_s": 20, "min_call_ms": 0, "hidden_presets": [],
+ "track_baseline": {"loop_level_reasoning": "c", "scientific_computing": "c,c-autopar",
+                    "machine_learning": "c"}, "report_baselines": ""}
 EOF
   cat >"$work/$name.env" <<EOF
 NAME=$name
