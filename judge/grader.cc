@@ -67,8 +67,8 @@ std::string machine_fingerprint(Builder* builder) {
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
   return std::string(host) + " | " + model + " | " + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) +
-         " cpus | " + builder->compiler_version("c") + " | timing protocol " +
-         std::to_string(kTimingProtocol);
+         " cpus | " + builder->compiler_version("c") + " | " + builder->compiler_version("python") +
+         " | timing protocol " + std::to_string(kTimingProtocol);
 }
 
 // ---------------------------------------------------------------------------------------------

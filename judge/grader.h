@@ -67,8 +67,9 @@ class SlotPool {
   std::condition_variable cv_;
 };
 
-// "host | cpu model | N cpus | compiler": what baseline samples and bandwidth figures are
-// keyed by.
+// "host | cpu model | N cpus | compiler | Python, NumPy and Numba versions | timing protocol":
+// what baseline samples, calibrations and bandwidth figures are keyed by, so a baseline timed
+// under one version of any of them is never reused under another.
 std::string machine_fingerprint(Builder* builder);
 
 struct RealEffects;  // judge/grade/real_effects.h

@@ -67,8 +67,8 @@ def log(msg):
 
 
 class Judge:
-    """A private hpcab-judge with default settings (or those of `config`, a JSON settings file);
-    stop() kills it and removes its directory."""
+    """A private hpcab-judge with default settings but C baselines (or those of `config`, a JSON
+    settings file); stop() kills it and removes its directory."""
 
     def __init__(self, judge_bin, tmp, config=None):
         self.tmp = tmp
@@ -78,8 +78,18 @@ class Judge:
         with open(self.out_path, "w") as out, open(self.log_path, "w") as err:
             argv = [judge_bin, "--port", "0", "--state-dir", self.state, "--scratch-dir",
                     os.path.join(tmp, "scratch")]
-            if config:
-                argv += ["--config", config]
+            if not config:
+                # The judge's defaults except the credited baselines: the cases are built from
+                # reference.c (A/A resubmits it, A/B times versions of it against it), so they
+                # are credited against the C baselines; the paper's per-track defaults (Numba,
+                # NumPy) would make an A/A case an A/B one.
+                config = os.path.join(tmp, "validity-judge.json")
+                with open(config, "w") as f:
+                    json.dump({"track_baseline": {"loop_level_reasoning": "c",
+                                                  "scientific_computing": "c,c-autopar",
+                                                  "machine_learning": "c"},
+                               "report_baselines": ""}, f)
+            argv += ["--config", config]
             self.proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         self.url = None
         deadline = time.monotonic() + 60
