@@ -1,0 +1,242 @@
+#include "judge/runner/runner_core.h"
+
+#include <seccomp.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "common/npy.h"
+
+namespace hpcab::runner {
+
+namespace proto = hpcab::runner_protocol;
+
+namespace {
+
+int64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+Result<SymbolTable> parse_sizes(const std::string& text) {
+  SymbolTable t;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    auto eq = item.find('=');
+    if (eq == std::string::npos) return Error{"bad --sizes item '" + item + "'"};
+    try {
+      t[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
+    } catch (...) {
+      return Error{"bad --sizes value '" + item + "'"};
+    }
+  }
+  return t;
+}
+
+// First differing element of two equally shaped arrays (their byte sizes when equal).
+std::size_t first_difference(const NdArray& a, const NdArray& b) {
+  const auto* x = static_cast<const unsigned char*>(a.data());
+  const auto* y = static_cast<const unsigned char*>(b.data());
+  std::size_t i = 0;
+  while (i < a.nbytes() && x[i] == y[i]) ++i;
+  return i / dtype_size(a.dtype());
+}
+
+}  // namespace
+
+void add_options(CLI::App& app, Options& o) {
+  app.add_option("--manifest", o.manifest_path, "kernel.json")->required();
+  app.add_option("--precision", o.precision_text, "fp64 or fp32")->capture_default_str();
+  app.add_option("--sizes", o.sizes_text, "size symbols, e.g. N=100,M=20")->required();
+  app.add_option("--workspace-bytes", o.workspace_bytes, "zeroed scratch bytes per call");
+  app.add_option("--out-dir", o.out_dir, "where saved outputs go")->capture_default_str();
+  app.add_option("--gen-threads", o.gen_threads,
+                 "threads generating draws (0: OpenMP default); the judge asks for 1 in the "
+                 "candidate's runner, so any other thread busy between calls is the kernel's")
+      ->capture_default_str();
+}
+
+void Runner::reply(const std::string& line) {
+  std::fprintf(reply_, "%s\n", line.c_str());
+  std::fflush(reply_);
+}
+
+int Runner::fail(proto::Fault fault, const std::string& message) {
+  reply(proto::error_reply(fault, message));
+  return 2;
+}
+
+int Runner::setup(const char* program) {
+  reply_ = fdopen(3, "w");
+  if (reply_ == nullptr) {
+    std::fprintf(stderr, "%s: fd 3 (the reply channel) is not open\n", program);
+    return 2;
+  }
+  const auto setup = proto::Fault::kSetup;
+  auto m = load_manifest(options_.manifest_path);
+  if (!m) return fail(setup, m.error().message);
+  manifest_ = std::move(*m);
+  auto p = parse_precision(options_.precision_text);
+  if (!p) return fail(setup, "bad precision " + options_.precision_text);
+  auto sizes = parse_sizes(options_.sizes_text);
+  if (!sizes) return fail(setup, sizes.error().message);
+  spec_.precision = *p;
+  spec_.sizes = *sizes;
+  spec_.threads = std::max(options_.gen_threads, 0);
+  auto draw = generate_draw(*manifest_, spec_);
+  if (!draw) return fail(setup, draw.error().message);
+  draw_ = std::move(*draw);
+  for (const auto& a : manifest_->arrays) {
+    if (a.intent == Intent::kIn) snapshot_.emplace(a.name, draw_->arrays.at(a.name));
+    if (a.is_output()) copied_out_.emplace(a.name, draw_->arrays.at(a.name));
+  }
+  // Guarded like the arrays, so a kernel overrunning its scratch space is reported as well.
+  workspace_ = NdArray(DType::kUint8, {std::max<int64_t>(options_.workspace_bytes, 0)});
+  return 0;
+}
+
+// No program may be executed once the kernel is loaded: re-executing the runner with
+// LD_PRELOAD (to interpose the clock) or running a helper binary outside the call are the
+// obvious escapes, and a numerical kernel has no reason to exec. The filter is inherited by
+// every thread created afterwards and by forked children.
+int Runner::deny_exec() {
+  scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+  bool ok = ctx != nullptr;
+  if (ok) {
+    ok = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(execve), 0) == 0 &&
+         seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(execveat), 0) == 0 &&
+         seccomp_load(ctx) == 0;
+    seccomp_release(ctx);
+  }
+  if (!ok) return fail(proto::Fault::kSetup, "cannot install the exec filter");
+  return 0;
+}
+
+// The runner's checks after a call, in order: inputs unchanged, guard zones intact (arrays,
+// then the workspace), outputs unchanged since the copy-out. The reply to "post".
+std::string Runner::post_verdict() const {
+  for (const auto& [name, copy] : snapshot_) {
+    const NdArray& now = draw_->arrays.at(name);
+    if (!now.bytes_equal(copy)) {
+      return proto::posted_reply(proto::PostProblem::kConst, name,
+                                 std::to_string(first_difference(now, copy)));
+    }
+  }
+  for (const auto& [name, arr] : draw_->arrays) {
+    if (auto off = arr.guard_violation()) {
+      return proto::posted_reply(proto::PostProblem::kGuard, name, std::to_string(*off));
+    }
+  }
+  if (auto off = workspace_.guard_violation()) {
+    return proto::posted_reply(proto::PostProblem::kGuard, "(workspace)", std::to_string(*off));
+  }
+  for (const auto& [name, copy] : copied_out_) {
+    const NdArray& now = draw_->arrays.at(name);
+    if (!now.bytes_equal(copy)) {
+      return proto::posted_reply(proto::PostProblem::kLate, name,
+                                 std::to_string(first_difference(now, copy)));
+    }
+  }
+  return proto::posted_ok_reply();
+}
+
+// The copied-out outputs as <out-dir>/<tag>/<name>.npy. Errors keep write_npy's code
+// (kNoSpace...).
+Status Runner::save_outputs(const std::string& tag) const {
+  const std::filesystem::path dir = std::filesystem::path(options_.out_dir) / tag;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return Error{"cannot create " + dir.string() + ": " + ec.message(),
+                 errc_from_errno(ec.value())};
+  }
+  for (const auto& a : manifest_->arrays) {
+    if (!a.is_output()) continue;
+    if (auto st = write_npy((dir / (a.name + ".npy")).string(), copied_out_.at(a.name)); !st) {
+      return st;
+    }
+  }
+  return Ok{};
+}
+
+int Runner::serve(const Call& call) {
+  const auto setup = proto::Fault::kSetup;
+  reply(proto::hello_reply());
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    const proto::Command cmd = proto::parse_command(line);
+    switch (cmd.verb) {
+      case proto::Command::Verb::kPrep: {
+        spec_.seed = cmd.seed;
+        spec_.scale = cmd.scale;
+        spec_.distribution.reset();
+        if (cmd.dist == "uniform") spec_.distribution = Distribution::kUniform;
+        if (cmd.dist == "normal") spec_.distribution = Distribution::kNormal;
+        if (cmd.dist == "lognormal") spec_.distribution = Distribution::kLognormal;
+        if (auto st = regenerate_draw(*manifest_, spec_, *draw_); !st) {
+          return fail(setup, st.error().message);
+        }
+        // The draw's inputs are kept in the snapshot and hidden from the kernel until "go": the
+        // arrays it can see hold a poison pattern meanwhile, so a helper thread cannot compute
+        // the next answer from them between calls (outside the clock). Honest code sees the
+        // real inputs when it is called.
+        for (auto& [name, copy] : snapshot_) {
+          NdArray& visible = draw_->arrays.at(name);
+          std::memcpy(copy.data(), visible.data(), copy.nbytes());
+          std::memset(visible.data(), 0xff, visible.nbytes());
+        }
+        std::memset(workspace_.data(), 0, workspace_.nbytes());
+        reply(proto::ready_reply());
+        break;
+      }
+      case proto::Command::Verb::kGo: {
+        // The inputs appear right before the clock starts (the judge's allowance covers the
+        // copy): nothing the kernel left running could have used them earlier.
+        for (const auto& [name, copy] : snapshot_) {
+          std::memcpy(draw_->arrays.at(name).data(), copy.data(), copy.nbytes());
+        }
+        uint8_t* const ws = workspace_.nbytes() == 0 ? nullptr : workspace_.as<uint8_t>();
+        const auto ws_bytes = static_cast<int64_t>(workspace_.nbytes());
+        const int64_t t0 = now_ns();
+        call(*draw_, ws, ws_bytes);
+        const int64_t t1 = now_ns();
+        for (auto& [name, copy] : copied_out_) {
+          std::memcpy(copy.data(), draw_->arrays.at(name).data(), copy.nbytes());
+        }
+        reply(proto::done_reply(t1 - t0));
+        break;
+      }
+      case proto::Command::Verb::kPost: {
+        const std::string verdict = post_verdict();
+        if (cmd.save) {
+          if (auto st = save_outputs(cmd.tag); !st) {
+            // A filesystem refusing the write is the judge's scratch space; anything else
+            // (an array the writer rejects) is this runner's own set-up.
+            const bool io = st.error().code == Errc::kNoSpace || st.error().code == Errc::kReadOnly;
+            return fail(io ? proto::Fault::kIo : setup, st.error().message);
+          }
+        }
+        reply(verdict);
+        break;
+      }
+      case proto::Command::Verb::kPing:
+        reply(proto::pong_reply());
+        break;
+      case proto::Command::Verb::kQuit:
+        return 0;
+      case proto::Command::Verb::kUnknown:
+        return fail(proto::Fault::kCommand, "unknown command '" + cmd.word + "'");
+    }
+  }
+  return 0;
+}
+
+}  // namespace hpcab::runner

@@ -1,0 +1,98 @@
+// The part of a runner that does not depend on the kernel's language: its common options, the
+// reply channel, the draw and its regeneration, the line protocol (judge/runner/protocol.h) and
+// every check around a call. hpcab-runner (a C-ABI library through libffi) and hpcab-pyrunner
+// (a Python function) are thin mains around it that differ only in how the kernel is loaded and
+// called; the call is injected as a callable and is the only thing inside the clock.
+//
+// The sequence both follow (and every runner must):
+//   Runner r(options);
+//   if (int rc = r.setup("hpcab-...")) return rc;   // fd 3, manifest, first draw, workspace
+//   ... what must happen before any candidate code runs ...
+//   if (int rc = r.deny_exec()) return rc;          // no exec from here on
+//   ... load the candidate's code; on failure return r.fail(Fault::kLoad, message) ...
+//   return r.serve(call);                           // "hello", then command by command
+//
+// Links only common_core and libseccomp (tests/deps/check_deps.sh checks hpcab-runner).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "common/inputs.h"
+#include "common/manifest.h"
+#include "common/ndarray.h"
+#include "judge/runner/protocol.h"
+
+namespace CLI {
+class App;
+}
+
+namespace hpcab::runner {
+
+// The options every runner takes, whatever its kernel's language.
+struct Options {
+  std::string manifest_path;
+  std::string precision_text = "fp64";
+  std::string sizes_text;
+  std::string out_dir = ".";
+  int64_t workspace_bytes = 0;
+  int gen_threads = 0;
+};
+
+// Registers --manifest, --precision, --sizes, --workspace-bytes, --out-dir and --gen-threads.
+void add_options(CLI::App& app, Options& options);
+
+// The kernel call, timed: it runs on the draw's own arrays (inputs already copied in) and gets
+// the zeroed workspace (nullptr when it has no bytes). It returns when the kernel has returned
+// and its outputs are in the draw's output arrays; the outputs are copied out right after it.
+using Call = std::function<void(Draw& draw, uint8_t* workspace, int64_t workspace_bytes)>;
+
+class Runner {
+ public:
+  explicit Runner(Options options) : options_(std::move(options)) {}
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Opens the reply channel (fd 3), loads the manifest, parses precision and sizes, generates
+  // the first draw and allocates the input snapshot, the output copies and the workspace.
+  // 0 when all went well, otherwise the exit status (after an `error setup` reply, or a line
+  // on stderr naming `program` when fd 3 is not open).
+  int setup(const char* program);
+
+  // Installs the seccomp filter that makes execve/execveat fail with EPERM for this process
+  // and everything it forks. 0, or the exit status after an `error setup` reply.
+  int deny_exec();
+
+  // Replies `error <fault> <message>` and returns the exit status to leave with (2).
+  int fail(runner_protocol::Fault fault, const std::string& message);
+
+  // Replies `hello`, then answers commands from stdin until `quit` or EOF (0) or an error
+  // reply (2); returns that exit status. `call` runs once per `go`, between the two clock reads.
+  int serve(const Call& call);
+
+  // Valid after a successful setup().
+  const Manifest& manifest() const { return *manifest_; }
+  Precision precision() const { return spec_.precision; }
+  // The draw the calls run on: regenerated in place on every `prep` (same NdArray objects,
+  // same buffers for the runner's whole life), so views of its arrays stay valid.
+  Draw& draw() { return *draw_; }
+
+ private:
+  void reply(const std::string& line);
+  std::string post_verdict() const;
+  Status save_outputs(const std::string& tag) const;
+
+  Options options_;
+  FILE* reply_ = nullptr;  // fd 3
+  std::optional<Manifest> manifest_;
+  DrawSpec spec_;
+  std::optional<Draw> draw_;
+  std::map<std::string, NdArray> snapshot_, copied_out_;
+  NdArray workspace_;
+};
+
+}  // namespace hpcab::runner
