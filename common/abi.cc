@@ -109,7 +109,7 @@ std::string python_prototype(const Manifest& m) {
   std::string out = "def " + m.id + "(";
   bool first = true;
   for (const auto& a : abi_args(m, Precision::kFp64)) {
-    if (a.kind == AbiArg::Kind::kWorkspace) continue;
+    if (a.kind == AbiArg::Kind::kWorkspace || a.kind == AbiArg::Kind::kWorkspaceSize) continue;
     out += (first ? "" : ", ") + a.name;
     first = false;
   }
