@@ -123,5 +123,16 @@ TEST_F(PythonE2E, AReturnedResultIsDeliveredAndAWrongOneIsIncorrect) {
   EXPECT_EQ(r["verdict"], "incorrect") << r.dump();
 }
 
+TEST_F(PythonE2E, BaselineListsEveryBaselineTheKernelHas) {
+  auto b = judge_->get("/baseline/s000?rank=0&preset=S");
+  ASSERT_EQ(b.status, 200) << b.body;
+  json j = json::parse(b.body);
+  for (const char* name : {"c", "c-autopar", "numpy", "numba", "numba-parallel"}) {
+    const bool timed = j["baselines"].contains(name) && j["baselines"][name].get<double>() > 0;
+    EXPECT_TRUE(timed || j["unavailable"].contains(name)) << name << ": " << b.body;
+  }
+  EXPECT_TRUE(j["baselines"].contains("numba")) << b.body;  // s000's reference compiles
+}
+
 }  // namespace
 }  // namespace hpcab::judge

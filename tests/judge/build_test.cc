@@ -1,0 +1,92 @@
+// The builder's Python builds (issue 15): the module text of each flavor, and real builds in
+// the sandbox: a syntax error is a failed build with Python's message, a good module is cached
+// as kernel.py, and the cache key tells flavors and sources apart.
+#include "judge/build.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "judge/config.h"
+
+namespace hpcab::judge {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kReference = "def s000(a, b, N):\n    a[:] = b + 1\n";
+
+TEST(PythonModuleText, NumbaFlavorsRebindTheKernelsFunctionUnderNjit) {
+  BuildRequest r{"python", "numba", kReference, {}, "s000"};
+  const std::string numba = python_module_text(r);
+  EXPECT_EQ(numba.rfind(kReference, 0), 0u) << "the reference text comes first, unchanged";
+  EXPECT_NE(numba.find("s000 = _hpcab_numba.njit()(s000)"), std::string::npos) << numba;
+  r.flavor = "numba-parallel";
+  EXPECT_NE(python_module_text(r).find("s000 = _hpcab_numba.njit(parallel=True)(s000)"),
+            std::string::npos);
+  for (const char* as_is : {"numpy", "submission"}) {
+    r.flavor = as_is;
+    EXPECT_EQ(python_module_text(r), kReference) << as_is;
+  }
+}
+
+class PythonBuildTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("hpcab-pybuild-" + std::to_string(getpid()));
+    fs::create_directories(dir_ / "cache");
+    fs::create_directories(dir_ / "scratch");
+    // The sandbox's unprivileged uid traverses to its work dir.
+    for (const auto& d : {dir_, dir_ / "scratch"}) fs::permissions(d, fs::perms::all);
+    BuildSettings s;
+    s.cache_dir = (dir_ / "cache").string();
+    s.scratch_dir = (dir_ / "scratch").string();
+    builder_ = std::make_unique<Builder>(s, JudgeConfig{}.sandbox_policy());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+  std::unique_ptr<Builder> builder_;
+};
+
+TEST_F(PythonBuildTest, ASyntaxErrorFailsWithPythonsMessage) {
+  auto r = builder_->build({"python", "submission", "def s000(a, b, N)\n  pass\n", {}, "s000"});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_FALSE(r->ok);
+  EXPECT_NE(r->log.find("SyntaxError"), std::string::npos) << r->log;
+}
+
+TEST_F(PythonBuildTest, AGoodModuleIsCachedAsKernelPyAndKeyedByFlavor) {
+  auto a = builder_->build({"python", "numpy", kReference, {}, "s000"});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_TRUE(a->ok) << a->log;
+  EXPECT_EQ(fs::path(a->library).filename(), "kernel.py");
+  std::ifstream in(a->library);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), kReference);
+  auto again = builder_->build({"python", "numpy", kReference, {}, "s000"});
+  ASSERT_TRUE(again.ok() && again->ok);
+  EXPECT_TRUE(again->cached);
+  EXPECT_EQ(again->hash, a->hash);
+  auto numba = builder_->build({"python", "numba", kReference, {}, "s000"});
+  ASSERT_TRUE(numba.ok() && numba->ok) << (numba.ok() ? numba->log : numba.error().message);
+  EXPECT_NE(numba->hash, a->hash);
+  std::ifstream nin(numba->library);
+  EXPECT_NE(std::string(std::istreambuf_iterator<char>(nin), {}).find("njit"), std::string::npos);
+}
+
+TEST_F(PythonBuildTest, BuildTokensAndAMissingFunctionNameAreRefused) {
+  EXPECT_FALSE(builder_->build({"python", "submission", kReference, {"-DX=1"}, "s000"}).ok());
+  EXPECT_FALSE(builder_->build({"python", "submission", kReference, {}, ""}).ok());
+}
+
+TEST_F(PythonBuildTest, TheVersionNamesPythonNumPyAndNumba) {
+  const std::string v = builder_->compiler_version("python");
+  EXPECT_EQ(v.rfind("Python 3.", 0), 0u) << v;
+  EXPECT_NE(v.find("numpy "), std::string::npos) << v;
+  EXPECT_NE(v.find("numba "), std::string::npos) << v;
+}
+
+}  // namespace
+}  // namespace hpcab::judge
