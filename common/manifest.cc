@@ -46,6 +46,16 @@ SymbolTable Manifest::symbols(const SymbolTable& sizes) const {
   return t;
 }
 
+bool Manifest::has_reference_c() const {
+  std::error_code ec;
+  return fs::is_regular_file(reference_c(), ec);
+}
+
+bool Manifest::has_reference_py() const {
+  std::error_code ec;
+  return fs::is_regular_file(reference_py(), ec);
+}
+
 const Initializer* Manifest::initializer_for(const std::string& a) const {
   for (const auto& init : initializers) {
     for (const auto& name : init.arrays()) {
@@ -186,7 +196,7 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
   if (auto st = check_keys(
           v, "", root,
           {"id", "name", "track", "dwarf", "level", "description", "precisions", "sizes", "fuzzed",
-           "scalars", "arrays", "initializers", "reduction_length", "bytes", "flops"});
+           "scalars", "arrays", "initializers", "reduction_length", "bytes", "flops", "oracle"});
       !st) {
     return st.error();
   }
@@ -226,6 +236,14 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
     return v.fail("level", "expected 1, 2 or 3");
   }
   m.level = root["level"].get<int>();
+  if (root.contains("oracle")) {
+    const json& o = root["oracle"];
+    if (!o.is_string() ||
+        std::find(kOracles.begin(), kOracles.end(), o.get<std::string>()) == kOracles.end()) {
+      return v.fail("oracle", "expected \"c\" or \"numpy\", got " + o.dump());
+    }
+    m.oracle = o.get<std::string>();
+  }
 
   // precisions
   if (!root.contains("precisions") || !root["precisions"].is_array() ||
@@ -584,6 +602,20 @@ std::optional<std::string> memory_shortfall(const Manifest& m, const SymbolTable
          binary_size(memory_bytes, false) + " memory limit)";
 }
 
+Status check_kernel_files(const Manifest& m) {
+  if (!m.has_reference_py()) {
+    return Error{"kernel '" + m.id + "' has no reference.py in " + m.dir.string() +
+                     " (the NumPy specification every kernel needs)",
+                 Errc::kInvalid};
+  }
+  if (m.oracle == "c" && !m.has_reference_c()) {
+    return Error{"kernel '" + m.id + "' declares \"oracle\": \"c\" but has no reference.c in " +
+                     m.dir.string(),
+                 Errc::kInvalid};
+  }
+  return Ok{};
+}
+
 Result<std::vector<Manifest>> load_corpus(const fs::path& root) {
   std::error_code ec;
   if (!fs::is_directory(root, ec))
@@ -607,6 +639,7 @@ Result<std::vector<Manifest>> load_corpus(const fs::path& root) {
       return Error{it->path().string() + ": kernel folder must be '" + want +
                    "' under the corpus root (track/[dwarf/]id)"};
     }
+    if (auto st = check_kernel_files(*m); !st) return st.error();
     if (auto [pos, fresh] = seen.emplace(m->id, m->dir); !fresh) {
       return Error{"kernel id '" + m->id + "' is defined twice: " + pos->second.string() + " and " +
                    m->dir.string()};
