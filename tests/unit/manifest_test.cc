@@ -256,6 +256,14 @@ TEST(Corpus, TheRealCorpusHasTheTwentyFourPublicIds) {
         "layer_norm", "matmul",         "max_pool2d", "cumsum", "cross_entropy", "conv2d"}) {
     EXPECT_TRUE(ids.count(id)) << id;
   }
+  // swish is NumPy-only: kernel.json and reference.py, "oracle": "numpy".
+  for (const auto& m : *all) {
+    if (m.id != "swish") continue;
+    EXPECT_EQ(m.oracle, "numpy");
+    EXPECT_TRUE(m.has_reference_py());
+    EXPECT_FALSE(m.has_reference_c());
+  }
+  EXPECT_TRUE(ids.count("swish"));
 }
 
 }  // namespace
