@@ -1,6 +1,6 @@
-// hpcab: the corpus maintainer's command line (list, abi, check, demo), the judge database
-// tools (db merge) and the research outputs (report). Wiring only; it lives in cli/ because it
-// depends on common, judge and report, and common/ depends on nothing above it.
+// hpcab: the corpus maintainer's command line (list, abi, check, numba-status, demo), the judge
+// database tools (db merge) and the research outputs (report). Wiring only; it lives in cli/
+// because it depends on common, judge and report, and common/ depends on nothing above it.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -89,6 +89,30 @@ int cmd_abi(const fs::path& corpus, const std::string& id, const std::string& pr
   return 0;
 }
 
+// A scratch directory for a check: --work-dir, else a fresh temp dir (removed unless kept).
+bool make_work_dir(CheckOptions& options) {
+  if (!options.work_dir.empty()) {
+    fs::create_directories(options.work_dir);
+    return true;
+  }
+  std::string tmpl = (fs::temp_directory_path() / "hpcab-check-XXXXXX").string();
+  if (mkdtemp(tmpl.data()) == nullptr) {
+    std::perror("hpcab: mkdtemp");
+    return false;
+  }
+  options.work_dir = tmpl;
+  return true;
+}
+
+void done_with_work_dir(const CheckOptions& options, bool own_dir, bool keep, bool quiet) {
+  if (own_dir && !keep) {
+    std::error_code ec;
+    fs::remove_all(options.work_dir, ec);
+  } else if (!quiet) {
+    std::printf("work files kept in %s\n", options.work_dir.c_str());
+  }
+}
+
 int cmd_check(const fs::path& corpus, const std::vector<std::string>& ids, CheckOptions options,
               bool keep) {
   auto kernels = select(corpus, ids);
@@ -96,39 +120,69 @@ int cmd_check(const fs::path& corpus, const std::vector<std::string>& ids, Check
     std::cerr << "hpcab: " << kernels.error().message << "\n";
     return 2;
   }
-  bool own_dir = options.work_dir.empty();
-  if (own_dir) {
-    std::string tmpl = (fs::temp_directory_path() / "hpcab-check-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) {
-      std::perror("hpcab: mkdtemp");
-      return 2;
-    }
-    options.work_dir = tmpl;
-  } else {
-    fs::create_directories(options.work_dir);
-  }
+  const bool own_dir = options.work_dir.empty();
+  if (!make_work_dir(options)) return 2;
   std::printf(
       "memory check: the arrays of one call within %.4g MiB (a quarter of --memory-bytes)\n",
       static_cast<double>(data_budget(options.memory_bytes)) / (1 << 20));
-  std::printf("%-16s %-22s %-4s %9s  %s\n", "kernel", "track", "", "max_rel", "reason");
+  std::printf("%-16s %-22s %-4s %9s  %-10s  %s\n", "kernel", "track", "", "max_rel", "checked",
+              options.numba ? "reason, numba status" : "reason");
   std::fflush(stdout);
   int failed = 0;
+  std::vector<std::string> with_c, numpy_only;
   auto t0 = std::chrono::steady_clock::now();
   for (const auto& m : *kernels) {
     KernelCheck k = check_kernel(m, options);
     failed += k.ok ? 0 : 1;
+    (k.numpy_only ? numpy_only : with_c).push_back(m.id);
     std::printf("%s\n", format_check_row(k).c_str());
     std::fflush(stdout);
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%zu kernels checked in %.1f s: %zu passed, %d failed\n", kernels->size(), secs,
               kernels->size() - static_cast<std::size_t>(failed), failed);
-  if (own_dir && !keep) {
-    std::error_code ec;
-    fs::remove_all(options.work_dir, ec);
-  } else {
-    std::printf("work files kept in %s\n", options.work_dir.c_str());
+  auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& id : v) s += (s.empty() ? "" : " ") + id;
+    return v.empty() ? std::string("-") : s;
+  };
+  std::printf("reference.c against reference.py (%zu): %s\n", with_c.size(), list(with_c).c_str());
+  std::printf("reference.py alone, no reference.c (%zu): %s\n", numpy_only.size(),
+              list(numpy_only).c_str());
+  if (!options.numba) std::printf("numba: not checked (--no-numba)\n");
+  done_with_work_dir(options, own_dir, keep, false);
+  return failed == 0 ? 0 : 1;
+}
+
+// Which kernels' reference.py Numba compiles (plain and parallel) and agrees with NumPy on: a
+// table, or with --json {"kernels": [check_json...]} for the judge. Exit 1 when a kernel fails
+// (its NumPy run, or a Numba run that compiled), not when Numba cannot compile one.
+int cmd_numba_status(const fs::path& corpus, const std::vector<std::string>& ids,
+                     CheckOptions options, bool as_json) {
+  auto kernels = select(corpus, ids);
+  if (!kernels) {
+    std::cerr << "hpcab: " << kernels.error().message << "\n";
+    return 2;
   }
+  const bool own_dir = options.work_dir.empty();
+  if (!make_work_dir(options)) return 2;
+  nlohmann::json out = {{"kernels", nlohmann::json::array()}};
+  int failed = 0;
+  if (!as_json) std::printf("%-16s %-4s  %s\n", "kernel", "", "numba status");
+  for (const auto& m : *kernels) {
+    KernelCheck k = check_numba(m, options);
+    failed += k.ok ? 0 : 1;
+    if (as_json) {
+      out["kernels"].push_back(check_json(k));
+      continue;
+    }
+    std::printf("%-16s %-4s  numba: %s, numba-parallel: %s%s\n", k.id.c_str(), k.ok ? "ok" : "FAIL",
+                k.numba.text().c_str(), k.numba_parallel.text().c_str(),
+                k.ok ? "" : ("  " + k.reason).c_str());
+    std::fflush(stdout);
+  }
+  if (as_json) std::printf("%s\n", out.dump(1).c_str());
+  done_with_work_dir(options, own_dir, false, as_json);
   return failed == 0 ? 0 : 1;
 }
 
@@ -245,12 +299,14 @@ int main(int argc, char** argv) {
       ->capture_default_str();
 
   auto* check = corpus_cmd->add_subcommand(
-      "check", "check reference.c against reference.py and lint (all kernels when no id given)");
+      "check",
+      "check reference.c against reference.py (reference.py alone where there is no reference.c), "
+      "lint, and report whether Numba compiles reference.py (all kernels when no id given)");
   std::vector<std::string> ids;
   CheckOptions options;
   options.python = default_python();
   std::string work_dir;
-  bool keep = false, no_lint = false;
+  bool keep = false, no_lint = false, no_numba = false;
   check->add_option("ids", ids, "kernel ids");
   check->add_option("--python", options.python, "python3 with NumPy (env HPCAB_PYTHON)")
       ->capture_default_str();
@@ -262,12 +318,27 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
   check->add_flag("--no-lint", no_lint, "skip the degenerate-task linter");
+  check->add_flag("--no-numba", no_numba,
+                  "skip compiling reference.py under Numba (numba and numba-parallel baselines)");
   check
       ->add_option("--memory-bytes", options.memory_bytes,
                    "the judge's memory_bytes: presets whose arrays exceed a quarter of it are "
                    "listed, a preset S that does is a failure")
       ->check(CLI::Range(uint64_t{1} << 20, uint64_t{1} << 50))
       ->capture_default_str();
+
+  auto* numba_status = corpus_cmd->add_subcommand(
+      "numba-status",
+      "whether Numba compiles each reference.py (plain and parallel) and agrees with NumPy, on "
+      "one fuzzed case (all kernels when no id given)");
+  std::vector<std::string> numba_ids;
+  CheckOptions numba_options;
+  numba_options.python = default_python();
+  bool numba_json = false;
+  numba_status->add_option("ids", numba_ids, "kernel ids");
+  numba_status->add_option("--python", numba_options.python, "python3 with NumPy and Numba")
+      ->capture_default_str();
+  numba_status->add_flag("--json", numba_json, "print {\"kernels\": [...]} as JSON");
 
   auto* demo = app.add_subcommand("demo", "submit references and faster solutions to a judge");
   std::string judge_url = "http://127.0.0.1:8800";
@@ -424,7 +495,9 @@ int main(int argc, char** argv) {
   if (*check) {
     options.work_dir = work_dir;
     options.lint = !no_lint;
+    options.numba = !no_numba;
     return cmd_check(corpus, ids, options, keep);
   }
+  if (*numba_status) return cmd_numba_status(corpus, numba_ids, numba_options, numba_json);
   return 2;
 }

@@ -1,10 +1,13 @@
 // The corpus check (SPEC §3): for each kernel, reference.c against reference.py on generated
 // inputs (preset S with each distribution, plus fuzzed draws, in every listed precision),
-// compared with the judge's comparator, and the linter that rejects degenerate tasks.
+// compared with the judge's comparator, and the linter that rejects degenerate tasks. A kernel
+// without reference.c (NumPy is its oracle) has reference.py run on the same cases and linted.
+// Optionally, reference.py compiled by Numba (plain and parallel) against its NumPy run.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -29,13 +32,32 @@ struct CheckOptions {
   // The memory limit of the judge's sandboxed runner (judge memory_bytes): a preset whose
   // arrays do not fit a quarter of it (data_budget) cannot run there.
   uint64_t memory_bytes = uint64_t{8} << 30;
+  // Also run reference.py under numba.njit and numba.njit(parallel=True) once, on the first
+  // fuzzed case of the first precision (about 1-3 s of JIT per kernel).
+  bool numba = true;
+};
+
+// What Numba made of a kernel's reference.py: whether the numba / numba-parallel baselines
+// exist. Unsupported (Numba cannot compile it) is no fault of the kernel; failed (it compiled
+// but raised, returned a value or disagreed with NumPy) is.
+struct NumbaStatus {
+  enum class State { kNotChecked, kOk, kUnsupported, kFailed };
+  State state = State::kNotChecked;
+  std::string detail;  // unsupported: the first line of Numba's error; failed: why
+  // "not_checked", "ok", "unsupported", "failed"
+  const char* name() const;
+  // "ok", "unsupported (<detail>)", "failed (<detail>)", "not checked"
+  std::string text() const;
 };
 
 struct KernelCheck {
   std::string id, track;
   bool ok = false;
+  // No reference.c: reference.py was run on every case and linted alone, nothing to compare
+  // it with (max_rel_error stays 0). Otherwise reference.c was compared with reference.py.
+  bool numpy_only = false;
   double max_rel_error = 0;
-  int cases = 0;        // cases compared
+  int cases = 0;        // cases compared (NumPy-only: cases run and checked)
   int ungradeable = 0;  // cases skipped as ungradeable at their precision
   std::string reason;   // first failure, empty when ok
   // Presets other than S that are ungradeable at a supported precision ("M fp64"): the judge
@@ -45,6 +67,7 @@ struct KernelCheck {
   // supported precision ("L fp64"): the judge refuses them as the public preset and leaves them
   // out of /submit (reported as excluded).
   std::vector<std::string> oversized_presets;
+  NumbaStatus numba, numba_parallel;  // not checked without CheckOptions::numba
 };
 
 // The presets check (issue 13, "every reference passes its own grade"): preset S, the default
@@ -61,7 +84,19 @@ Status check_presets_fit(const Manifest& m, uint64_t memory_bytes, std::vector<s
 
 KernelCheck check_kernel(const Manifest& m, const CheckOptions& options);
 
-// "gemm  scientific_computing  ok  3.1e-16" — one table row.
+// The Numba part alone (`hpcab corpus numba-status`): reference.py on one fuzzed case of the
+// first precision under NumPy, numba.njit and numba.njit(parallel=True), compared. No presets,
+// reference.c or linter; `ok` is false when the NumPy run fails or a Numba run fails.
+KernelCheck check_numba(const Manifest& m, const CheckOptions& options);
+
+// "gemm  scientific_computing  ok  3.1e-16  c-vs-numpy  numba: ok, numba-parallel: ok" — one
+// table row: the statuses in full when checked ("unsupported (<first line>)"), by name after a
+// failing row's reason.
 std::string format_check_row(const KernelCheck& k);
+
+// {"id", "track", "ok", "reason" (when not ok), "checked": "c-vs-numpy" | "numpy-only",
+//  "numba": {"status": "ok" | "unsupported" | "failed" | "not_checked", "detail" (when any)},
+//  "numba_parallel": {...}}: one kernel of `hpcab corpus numba-status --json`.
+nlohmann::json check_json(const KernelCheck& k);
 
 }  // namespace hpcab

@@ -34,16 +34,6 @@ const ScalarSpec* Manifest::scalar(const std::string& n) const {
   return nullptr;
 }
 
-bool Manifest::has_reference_c() const {
-  std::error_code ec;
-  return std::filesystem::is_regular_file(reference_c(), ec);
-}
-
-bool Manifest::has_reference_py() const {
-  std::error_code ec;
-  return std::filesystem::is_regular_file(reference_py(), ec);
-}
-
 bool Manifest::supports(Precision p) const {
   return std::find(precisions.begin(), precisions.end(), p) != precisions.end();
 }
@@ -54,6 +44,16 @@ SymbolTable Manifest::symbols(const SymbolTable& sizes) const {
     if (!s.is_real) t[s.name] = s.int_value;
   }
   return t;
+}
+
+bool Manifest::has_reference_c() const {
+  std::error_code ec;
+  return fs::is_regular_file(reference_c(), ec);
+}
+
+bool Manifest::has_reference_py() const {
+  std::error_code ec;
+  return fs::is_regular_file(reference_py(), ec);
 }
 
 const Initializer* Manifest::initializer_for(const std::string& a) const {
@@ -236,6 +236,14 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
     return v.fail("level", "expected 1, 2 or 3");
   }
   m.level = root["level"].get<int>();
+  if (root.contains("oracle")) {
+    const json& o = root["oracle"];
+    if (!o.is_string() ||
+        std::find(kOracles.begin(), kOracles.end(), o.get<std::string>()) == kOracles.end()) {
+      return v.fail("oracle", "expected \"c\" or \"numpy\", got " + o.dump());
+    }
+    m.oracle = o.get<std::string>();
+  }
 
   // precisions
   if (!root.contains("precisions") || !root["precisions"].is_array() ||
@@ -503,13 +511,6 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
     *dst = *e;
   }
 
-  if (root.contains("oracle")) {
-    auto o = get_string(v, root, "oracle");
-    if (!o) return o.error();
-    if (*o != "c" && *o != "numpy") return v.fail("oracle", "must be \"c\" or \"numpy\"");
-    m.oracle = *o;
-  }
-
   // Every preset must produce valid shapes, ranges and initializer structure.
   for (const char* preset : kPresetNames) {
     SymbolTable syms = m.symbols(m.presets[preset]);
@@ -601,6 +602,20 @@ std::optional<std::string> memory_shortfall(const Manifest& m, const SymbolTable
          binary_size(memory_bytes, false) + " memory limit)";
 }
 
+Status check_kernel_files(const Manifest& m) {
+  if (!m.has_reference_py()) {
+    return Error{"kernel '" + m.id + "' has no reference.py in " + m.dir.string() +
+                     " (the NumPy specification every kernel needs)",
+                 Errc::kInvalid};
+  }
+  if (m.oracle == "c" && !m.has_reference_c()) {
+    return Error{"kernel '" + m.id + "' declares \"oracle\": \"c\" but has no reference.c in " +
+                     m.dir.string(),
+                 Errc::kInvalid};
+  }
+  return Ok{};
+}
+
 Result<std::vector<Manifest>> load_corpus(const fs::path& root) {
   std::error_code ec;
   if (!fs::is_directory(root, ec))
@@ -624,6 +639,7 @@ Result<std::vector<Manifest>> load_corpus(const fs::path& root) {
       return Error{it->path().string() + ": kernel folder must be '" + want +
                    "' under the corpus root (track/[dwarf/]id)"};
     }
+    if (auto st = check_kernel_files(*m); !st) return st.error();
     if (auto [pos, fresh] = seen.emplace(m->id, m->dir); !fresh) {
       return Error{"kernel id '" + m->id + "' is defined twice: " + pos->second.string() + " and " +
                    m->dir.string()};

@@ -1,5 +1,7 @@
 // Kernel manifests (kernel.json, SPEC §3; format in docs/corpus.md): loading with validation
 // that names the file, the field and what was expected, and scanning a corpus tree.
+// A kernel folder holds kernel.json, reference.py (always: it is the specification) and
+// optionally reference.c (the C oracle and baseline; optional when NumPy is the oracle).
 #pragma once
 
 #include <array>
@@ -69,7 +71,8 @@ struct Manifest {
   std::vector<ArraySpec> arrays;                              // sorted by name (ASCII)
   std::vector<Initializer> initializers;
   std::optional<Expr> reduction_length, bytes, flops;
-  // "oracle": "c" (reference.c) or "numpy" (reference.py); absent: the judge's track default.
+  // "oracle": "c" (reference.c) or "numpy" (reference.py); nullopt: the track's default, which
+  // the judge applies (docs/corpus.md, "A NumPy-only kernel").
   std::optional<std::string> oracle;
 
   const ArraySpec* array(const std::string& name) const;
@@ -81,17 +84,28 @@ struct Manifest {
   const Initializer* initializer_for(const std::string& array) const;
   std::filesystem::path reference_c() const { return dir / "reference.c"; }
   std::filesystem::path reference_py() const { return dir / "reference.py"; }
+  // Whether those files exist in `dir` (regular files; a failed stat is "no").
   bool has_reference_c() const;
   bool has_reference_py() const;
 };
 
+inline constexpr std::array<const char*, 2> kOracles = {"c", "numpy"};
+
 // Loads `<dir>/kernel.json` (or the file itself) and validates it completely, including that
 // every preset's shapes evaluate and that the XL preset stays within `max_xl_bytes` of data.
+// It reads kernel.json alone (the judge's sandboxed runner is given nothing else); the files
+// beside it are check_kernel_files' business, which load_corpus applies.
 Result<Manifest> load_manifest(const std::filesystem::path& dir_or_file,
                                uint64_t max_xl_bytes = uint64_t{4} << 30);
 
+// The kernel folder is complete: reference.py exists (the specification, always required) and
+// `"oracle": "c"` has its reference.c; reference.c is otherwise optional. Errors name the kernel
+// and the folder.
+Status check_kernel_files(const Manifest& m);
+
 // Scans `root` for kernel.json files (corpus/<track>/[<dwarf>/]<id>/kernel.json), loads each,
-// checks folder layout against track/dwarf/id and that ids are unique. Sorted by id.
+// checks folder layout against track/dwarf/id, the kernel's files (check_kernel_files) and that
+// ids are unique. Sorted by id.
 Result<std::vector<Manifest>> load_corpus(const std::filesystem::path& root);
 
 // Bytes of all arrays at `sizes` in precision `p`.

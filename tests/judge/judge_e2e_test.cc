@@ -46,7 +46,7 @@ TEST(JudgeE2E, HealthAndTask) {
   auto hj = json::parse(h.body);
   EXPECT_EQ(hj["status"], "ok");
   EXPECT_EQ(hj["rank"], 0);
-  EXPECT_EQ(hj["kernels"], 24);
+  EXPECT_EQ(hj["kernels"], 25);
   EXPECT_EQ(hj["input_mode"], "source");
   EXPECT_EQ(h.headers["content-type"], "application/json");
 

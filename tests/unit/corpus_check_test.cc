@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "common/process.h"
 #include "tests/unit/test_util.h"
@@ -18,6 +19,7 @@ KernelCheck check_fixture(const std::string& corpus, const std::string& id) {
   testing::TempDir work;
   CheckOptions o;
   o.work_dir = work.path();
+  o.numba = false;
   for (const auto& m : *all) {
     if (m.id == id) return check_kernel(m, o);
   }
@@ -53,7 +55,183 @@ TEST(CorpusCheck, GoodKernelPasses) {
   o.work_dir = work.path();
   KernelCheck k = check_kernel(*m, o);
   EXPECT_TRUE(k.ok) << k.reason;
+  EXPECT_FALSE(k.numpy_only);
   EXPECT_EQ(k.cases, 10);  // 2 precisions x (3 distributions at S + 2 fuzzed draws)
+  // `a[:] = b + 1` compiles under Numba, plain and parallel, and agrees with NumPy.
+  EXPECT_EQ(k.numba.state, NumbaStatus::State::kOk) << k.numba.text();
+  EXPECT_EQ(k.numba_parallel.state, NumbaStatus::State::kOk) << k.numba_parallel.text();
+  const std::string row = format_check_row(k);
+  EXPECT_NE(row.find("c-vs-numpy  numba: ok, numba-parallel: ok"), std::string::npos) << row;
+}
+
+// A NumPy-only kernel of the test's own: minimal_manifest's shape (a = f(b), N), track `ml`.
+struct NumpyKernel {
+  testing::TempDir root;
+  Manifest m;
+};
+
+std::unique_ptr<NumpyKernel> numpy_kernel(const std::string& id, const std::string& body,
+                                          const std::string& imports = "import numpy as np\n") {
+  auto k = std::make_unique<NumpyKernel>();
+  auto j = testing::minimal_manifest(id);
+  j["track"] = "machine_learning";
+  j["oracle"] = "numpy";
+  testing::write_numpy_kernel(k->root.path() / "machine_learning", j,
+                              imports + "\n\ndef " + id + "(a, b, N):\n" + body);
+  auto all = load_corpus(k->root.path());
+  EXPECT_TRUE(all.ok()) << (all.ok() ? "" : all.error().message);
+  if (all.ok()) k->m = all->front();
+  return k;
+}
+
+KernelCheck check(const Manifest& m, bool numba) {
+  testing::TempDir work;
+  CheckOptions o;
+  o.work_dir = work.path();
+  o.numba = numba;
+  return check_kernel(m, o);
+}
+
+TEST(CorpusCheck, NumpyOnlyKernelPasses) {
+  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/machine_learning/swish");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  ASSERT_FALSE(m->has_reference_c());
+  KernelCheck k = check(*m, /*numba=*/false);
+  EXPECT_TRUE(k.ok) << k.reason;
+  EXPECT_TRUE(k.numpy_only);
+  EXPECT_EQ(k.cases, 10);  // every case ran through reference.py and was checked
+  EXPECT_EQ(k.numba.state, NumbaStatus::State::kNotChecked);
+  const std::string row = format_check_row(k);
+  EXPECT_EQ(row.rfind("swish", 0), 0u) << row;
+  EXPECT_NE(row.find(" ok "), std::string::npos) << row;
+  EXPECT_NE(row.find("numpy-only"), std::string::npos) << row;
+  EXPECT_EQ(row.find("numba"), std::string::npos) << row;  // not checked: not shown
+}
+
+TEST(CorpusCheck, NumpyOnlyKernelThatRaisesFailsNamingIt) {
+  auto k = numpy_kernel("raises", "    raise ValueError('no such thing as a free lunch')\n");
+  KernelCheck r = check(k->m, /*numba=*/true);
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.numpy_only);
+  EXPECT_NE(r.reason.find("reference.py failed"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("raises/reference.py: case"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("ValueError: no such thing as a free lunch"), std::string::npos)
+      << r.reason;
+  const std::string row = format_check_row(r);
+  EXPECT_EQ(row.rfind("raises", 0), 0u) << row;
+  EXPECT_NE(row.find("FAIL"), std::string::npos) << row;
+}
+
+TEST(CorpusCheck, NumpyOnlyKernelOutputsAreChecked) {
+  // NaN written, an output never written (left poisoned: NaN), a value returned, a function
+  // missing: each fails, naming what.
+  for (const auto& [body, want] : std::vector<std::pair<std::string, std::string>>{
+           {"    a[:] = b\n    a[3] = np.nan\n", "output 'a' holds NaN at index 3"},
+           {"    a = b + 1\n", "output 'a' holds NaN at index 0"},
+           {"    a[:] = b / 0.0\n", "holds "},
+           {"    a[:] = b\n    return a\n", "must write outputs in place and return None"}}) {
+    auto k = numpy_kernel("writes", body);
+    KernelCheck r = check(k->m, /*numba=*/false);
+    EXPECT_FALSE(r.ok) << body;
+    EXPECT_NE(r.reason.find(want), std::string::npos) << body << ": " << r.reason;
+  }
+  auto k = numpy_kernel("misnamed", "    a[:] = b\n");
+  testing::write_file(k->m.reference_py(), "def other(a, b, N):\n    a[:] = b\n");
+  KernelCheck r = check(k->m, /*numba=*/false);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.reason.find("defines no function named 'misnamed'"), std::string::npos) << r.reason;
+}
+
+TEST(CorpusCheck, NumpyOnlyKernelIsLinted) {
+  auto constant = numpy_kernel("constant", "    a[:] = 1.0\n");
+  EXPECT_NE(check(constant->m, false).reason.find("do not vary across seeds"), std::string::npos);
+  auto random = numpy_kernel("random", "    a[:] = b + np.random.random(N)\n");
+  EXPECT_NE(check(random->m, false).reason.find("reference.py is nondeterministic"),
+            std::string::npos);
+  // Two inputs, one ignored.
+  auto k = std::make_unique<NumpyKernel>();
+  auto j = testing::minimal_manifest("ignores_c");
+  j["arrays"]["c"] = {{"shape", {"N"}}, {"dtype", "real"}, {"intent", "in"}};
+  auto dir = testing::write_numpy_kernel(k->root.path(), j,
+                                         "def ignores_c(a, b, c, N):\n    a[:] = 2 * b\n");
+  auto m = load_manifest(dir);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_NE(check(*m, false).reason.find("input 'c' does not affect any output"),
+            std::string::npos);
+  // With the linter off, the same kernel passes.
+  testing::TempDir work;
+  CheckOptions o;
+  o.work_dir = work.path();
+  o.numba = false;
+  o.lint = false;
+  KernelCheck r = check_kernel(*m, o);
+  EXPECT_TRUE(r.ok) << r.reason;
+}
+
+TEST(CorpusCheck, NumbaUnsupportedIsReportedNotAFailure) {
+  // np.einsum with a subscript string: NumPy runs it, Numba cannot compile it.
+  auto k = numpy_kernel("uses_einsum", "    a[:] = np.einsum('i->i', b) + 1\n");
+  KernelCheck r = check(k->m, /*numba=*/true);
+  EXPECT_TRUE(r.ok) << r.reason;
+  EXPECT_EQ(r.numba.state, NumbaStatus::State::kUnsupported) << r.numba.text();
+  EXPECT_EQ(r.numba_parallel.state, NumbaStatus::State::kUnsupported) << r.numba_parallel.text();
+  // The first informative line, not Numba's generic "Failed in nopython mode pipeline".
+  EXPECT_NE(r.numba.detail.find("TypingError: "), std::string::npos) << r.numba.detail;
+  EXPECT_NE(r.numba.detail.find("einsum"), std::string::npos) << r.numba.detail;
+  EXPECT_EQ(r.numba.detail.find("Failed in"), std::string::npos) << r.numba.detail;
+  const std::string row = format_check_row(r);
+  EXPECT_NE(row.find("numba: unsupported (TypingError: "), std::string::npos) << row;
+  EXPECT_NE(row.find("numba-parallel: unsupported ("), std::string::npos) << row;
+  auto j = check_json(r);
+  EXPECT_EQ(j["ok"], true);
+  EXPECT_EQ(j["checked"], "numpy-only");
+  EXPECT_EQ(j["numba"]["status"], "unsupported");
+  EXPECT_EQ(j["numba_parallel"]["status"], "unsupported");
+  EXPECT_FALSE(j.contains("reason"));
+}
+
+TEST(CorpusCheck, NumbaDisagreeingWithNumpyIsAFailure) {
+  // Python integers are unbounded, Numba's wrap at 64 bits: 3**50 % 7 is 2 under NumPy only.
+  auto k = numpy_kernel("wraps", "    a[:] = b + float((N * 0 + 3) ** 50 % 7)\n");
+  KernelCheck r = check(k->m, /*numba=*/true);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.numba.state, NumbaStatus::State::kFailed) << r.numba.text();
+  EXPECT_NE(r.reason.find("numba: fp64 fuzzed#1"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("disagrees with NumPy"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("output a"), std::string::npos) << r.reason;
+  // The row gives the reason once, the statuses by name.
+  const std::string row = format_check_row(r);
+  EXPECT_NE(row.find("(numba: failed, numba-parallel: failed)"), std::string::npos) << row;
+
+  // NumPy's int64 floor division by zero warns and gives 0; Numba's raises: compiled, then
+  // failed at run time, which fails the kernel too.
+  auto raising = numpy_kernel("divides", "    a[:] = b + np.int64(N) // np.int64(N - N)\n");
+  r = check(raising->m, /*numba=*/true);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.numba.state, NumbaStatus::State::kFailed) << r.numba.text();
+  EXPECT_NE(r.reason.find("raised at run time: ZeroDivisionError"), std::string::npos) << r.reason;
+}
+
+TEST(CorpusCheck, NumbaStatusCommandPrintsJson) {
+  auto k = numpy_kernel("uses_einsum", "    a[:] = np.einsum('i->i', b) + 1\n");
+  ProcessOptions o;
+  o.argv = {std::string(HPCAB_BINARY_DIR) + "/hpcab",
+            "--corpus",
+            k->root.path().string(),
+            "corpus",
+            "numba-status",
+            "--json"};
+  o.timeout_s = 120;
+  auto r = run_process(o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 0) << r->output;
+  auto j = nlohmann::json::parse(r->output, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r->output;
+  ASSERT_EQ(j["kernels"].size(), 1u) << r->output;
+  EXPECT_EQ(j["kernels"][0]["id"], "uses_einsum");
+  EXPECT_EQ(j["kernels"][0]["numba"]["status"], "unsupported");
+  EXPECT_NE(j["kernels"][0]["numba"]["detail"].get<std::string>().find("einsum"),
+            std::string::npos);
 }
 
 TEST(CorpusCheck, PresetSMustBeGradeableAtEveryPrecision) {

@@ -139,15 +139,106 @@ TEST(Manifest, InvalidJsonNamesTheFile) {
   EXPECT_NE(m.error().message.find("kernel.json: invalid JSON"), std::string::npos);
 }
 
+TEST(Manifest, OracleField) {
+  TempDir tmp;
+  auto j = minimal_manifest();
+  auto m = load_manifest(write_manifest(tmp.path(), j));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_FALSE(m->oracle.has_value());  // the track's default, which the judge applies
+  for (const char* oracle : {"c", "numpy"}) {
+    j["oracle"] = oracle;
+    m = load_manifest(write_manifest(tmp.path(), j));
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    EXPECT_EQ(m->oracle, oracle);
+  }
+  j["oracle"] = "fortran";
+  expect_error(j, "oracle", "expected \"c\" or \"numpy\", got \"fortran\"");
+  j["oracle"] = "NumPy";
+  expect_error(j, "oracle", "expected \"c\" or \"numpy\"");
+  j["oracle"] = 1;
+  expect_error(j, "oracle", "expected \"c\" or \"numpy\", got 1");
+}
+
+TEST(Manifest, ReferenceCIsOptionalReferencePyIsNot) {
+  TempDir tmp;
+  auto j = minimal_manifest("np_only");
+  // load_manifest reads kernel.json alone (the sandboxed runner has nothing else).
+  auto m = load_manifest(write_manifest(tmp.path(), j));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_FALSE(m->has_reference_py());
+  EXPECT_FALSE(m->has_reference_c());
+  auto st = check_kernel_files(*m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("kernel 'np_only' has no reference.py"), std::string::npos)
+      << st.error().message;
+
+  // kernel.json + reference.py: complete, with or without "oracle": "numpy".
+  testing::write_numpy_kernel(tmp.path(), j, "def np_only(a, b, N):\n    a[:] = b + 1\n");
+  m = load_manifest(tmp.path() / "np_only");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->has_reference_py());
+  EXPECT_FALSE(m->has_reference_c());
+  EXPECT_TRUE(check_kernel_files(*m).ok());
+  j["oracle"] = "numpy";
+  write_manifest(tmp.path(), j);
+  m = load_manifest(tmp.path() / "np_only");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(check_kernel_files(*m).ok());
+
+  // "oracle": "c" needs its reference.c.
+  j["oracle"] = "c";
+  write_manifest(tmp.path(), j);
+  m = load_manifest(tmp.path() / "np_only");
+  ASSERT_TRUE(m.ok()) << m.error().message;  // kernel.json itself is valid
+  st = check_kernel_files(*m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("kernel 'np_only' declares \"oracle\": \"c\" but has no "
+                                    "reference.c"),
+            std::string::npos)
+      << st.error().message;
+  testing::write_file(tmp.path() / "np_only" / "reference.c", "/* the C oracle */\n");
+  EXPECT_TRUE(m->has_reference_c());
+  EXPECT_TRUE(check_kernel_files(*m).ok());
+}
+
+TEST(Corpus, KernelFilesAreChecked) {
+  TempDir tmp;
+  const auto root = tmp.path() / "machine_learning";
+  auto j = minimal_manifest("np_only");
+  j["track"] = "machine_learning";
+  auto dir = testing::write_numpy_kernel(root, j, "def np_only(a, b, N):\n    a[:] = b + 1\n");
+  auto all = load_corpus(tmp.path());
+  ASSERT_TRUE(all.ok()) << all.error().message;  // no reference.c: complete
+  ASSERT_EQ(all->size(), 1u);
+  EXPECT_FALSE(all->front().has_reference_c());
+
+  j["oracle"] = "c";
+  write_manifest(root, j);
+  all = load_corpus(tmp.path());
+  ASSERT_FALSE(all.ok());
+  EXPECT_NE(all.error().message.find("kernel 'np_only' declares \"oracle\": \"c\""),
+            std::string::npos)
+      << all.error().message;
+
+  j.erase("oracle");
+  write_manifest(root, j);
+  std::filesystem::remove(dir / "reference.py");
+  all = load_corpus(tmp.path());
+  ASSERT_FALSE(all.ok());
+  EXPECT_NE(all.error().message.find("kernel 'np_only' has no reference.py"), std::string::npos)
+      << all.error().message;
+}
+
 TEST(Corpus, LayoutAndUniqueIds) {
   TempDir tmp;
   auto j = minimal_manifest("dup");
-  write_manifest(tmp.path() / "loop_level_reasoning", j);
+  testing::write_numpy_kernel(tmp.path() / "loop_level_reasoning", j, "def dup(a, b, N): pass\n");
   auto ok = load_corpus(tmp.path());
   ASSERT_TRUE(ok.ok()) << ok.error().message;
   EXPECT_EQ(ok->size(), 1u);
 
-  write_manifest(tmp.path() / "machine_learning", j);  // track mismatch with folder
+  // track mismatch with folder
+  testing::write_numpy_kernel(tmp.path() / "machine_learning", j, "def dup(a, b, N): pass\n");
   auto bad = load_corpus(tmp.path());
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("track/[dwarf/]id"), std::string::npos);
@@ -165,6 +256,14 @@ TEST(Corpus, TheRealCorpusHasTheTwentyFourPublicIds) {
         "layer_norm", "matmul",         "max_pool2d", "cumsum", "cross_entropy", "conv2d"}) {
     EXPECT_TRUE(ids.count(id)) << id;
   }
+  // swish is NumPy-only: kernel.json and reference.py, "oracle": "numpy".
+  for (const auto& m : *all) {
+    if (m.id != "swish") continue;
+    EXPECT_EQ(m.oracle, "numpy");
+    EXPECT_TRUE(m.has_reference_py());
+    EXPECT_FALSE(m.has_reference_c());
+  }
+  EXPECT_TRUE(ids.count("swish"));
 }
 
 }  // namespace

@@ -55,4 +55,14 @@ inline std::filesystem::path write_manifest(const std::filesystem::path& root,
   return dir;
 }
 
+// A complete NumPy-only kernel folder: kernel.json and reference.py (its text, the function
+// named like the id), no reference.c. Returns the kernel folder.
+inline std::filesystem::path write_numpy_kernel(const std::filesystem::path& root,
+                                                const nlohmann::json& j,
+                                                const std::string& reference_py) {
+  auto dir = write_manifest(root, j);
+  write_file(dir / "reference.py", reference_py);
+  return dir;
+}
+
 }  // namespace hpcab::testing
