@@ -86,6 +86,8 @@ int cmd_abi(const fs::path& corpus, const std::string& id, const std::string& pr
     if (language == "cpp" || language == "all") std::cout << cpp_prototype(m, p) << "\n";
     if (language == "fortran" || language == "all") std::cout << fortran_interface(m, p) << "\n";
   }
+  // The Python form is the same for every precision (keyword arguments; docs/api.md).
+  if (language == "python" || language == "all") std::cout << python_prototype(m) << "\n";
   return 0;
 }
 
@@ -288,14 +290,15 @@ int main(int argc, char** argv) {
 
   auto* list = corpus_cmd->add_subcommand("list", "list kernels");
 
-  auto* abi = corpus_cmd->add_subcommand("abi", "print a kernel's C, C++ and Fortran prototypes");
+  auto* abi = corpus_cmd->add_subcommand(
+      "abi", "print a kernel's C, C++ and Fortran prototypes and its Python def line");
   std::string abi_id, abi_precision = "all", abi_language = "all";
   abi->add_option("id", abi_id, "kernel id")->required();
   abi->add_option("--precision", abi_precision, "fp64, fp32 or all")
       ->check(CLI::IsMember({"fp64", "fp32", "all"}))
       ->capture_default_str();
-  abi->add_option("--language", abi_language, "c, cpp, fortran or all")
-      ->check(CLI::IsMember({"c", "cpp", "fortran", "all"}))
+  abi->add_option("--language", abi_language, "c, cpp, fortran, python or all")
+      ->check(CLI::IsMember({"c", "cpp", "fortran", "python", "all"}))
       ->capture_default_str();
 
   auto* check = corpus_cmd->add_subcommand(

@@ -123,6 +123,31 @@ TEST_F(PythonE2E, AReturnedResultIsDeliveredAndAWrongOneIsIncorrect) {
   EXPECT_EQ(r["verdict"], "incorrect") << r.dump();
 }
 
+// swish has kernel.json and reference.py only: the NumPy oracle checks it, NumPy (the machine
+// learning track's baseline) times it, and a C submission is graded against both as well.
+TEST_F(PythonE2E, ANumPyOnlyKernelIsGradedEndToEnd) {
+  json r = judge_->grade("submit", "swish", kSource + "/corpus/machine_learning/swish/reference.py",
+                         "python");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(r["oracle"], "reference.py (numpy)");
+  EXPECT_EQ(r["baseline"], "numpy");
+  EXPECT_EQ(r["hidden_passed"], r["hidden_total"]);
+  EXPECT_GT(r["hidden_total"].get<int>(), 0);
+  json c = judge_->grade("submit", "swish", kSolutions + "/swish.c");
+  ASSERT_EQ(c["verdict"], "ok") << c.dump();
+  EXPECT_EQ(c["oracle"], "reference.py (numpy)");
+  // A wrong C answer is caught by the NumPy oracle.
+  json wrong = judge_->grade("score", "swish",
+                             module("swish_wrong",
+                                    "def swish(out, x, N):\n"
+                                    "    out[:] = x\n"),
+                             "python");
+  EXPECT_EQ(wrong["verdict"], "incorrect") << wrong.dump();
+  auto t = judge_->get("/task/swish?rank=0");
+  ASSERT_EQ(t.status, 200) << t.body;
+  EXPECT_EQ(json::parse(t.body)["oracle"], "reference.py (numpy)");
+}
+
 TEST_F(PythonE2E, BaselineListsEveryBaselineTheKernelHas) {
   auto b = judge_->get("/baseline/s000?rank=0&preset=S");
   ASSERT_EQ(b.status, 200) << b.body;
