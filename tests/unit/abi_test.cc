@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+
 #include "common/compare.h"
 #include "common/invoke.h"
 #include "common/process.h"
@@ -99,6 +104,40 @@ TEST(Abi, EveryCorpusKernelMatchesItsDerivedPrototypes) {
     auto r = run_process(o);
     ASSERT_TRUE(r.ok());
     EXPECT_TRUE(r->success()) << argv.back() << ": " << r->output;
+  }
+}
+
+// The Python form passes keyword arguments named by the prototype: every corpus reference.py
+// must take exactly those names, and the stub must be a module Python parses.
+TEST(Abi, PythonFormMatchesEveryReferencePyAndTheStubParses) {
+  EXPECT_EQ(python_prototype(gemm()), "def gemm(A, B, C, NI, NJ, NK, alpha, beta):");
+  auto all = load_corpus(kCorpus);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  TempDir tmp;
+  auto names = [](const std::string& def) {
+    std::set<std::string> out;
+    const auto open = def.find('('), close = def.find(')', open);
+    std::stringstream ss(def.substr(open + 1, close - open - 1));
+    for (std::string item; std::getline(ss, item, ',');) {
+      const auto b = item.find_first_not_of(" \n"), e = item.find_last_not_of(" \n");
+      if (b != std::string::npos) out.insert(item.substr(b, e - b + 1));
+    }
+    return out;
+  };
+  for (const auto& m : *all) {
+    std::ifstream in(m.reference_py());
+    const std::string py((std::istreambuf_iterator<char>(in)), {});
+    const auto at = py.find("def " + m.id + "(");
+    ASSERT_NE(at, std::string::npos) << m.id << ": reference.py defines no " << m.id << "()";
+    EXPECT_EQ(names(py.substr(at, py.find("):", at) - at + 1)), names(python_prototype(m))) << m.id;
+    const auto stub = tmp.path() / (m.id + "_stub.py");
+    testing::write_file(stub, python_stub(m, m.precisions.front()));
+    ProcessOptions o;
+    o.argv = {HPCAB_DEFAULT_PYTHON, "-I", "-c",
+              "import ast, sys; ast.parse(open(sys.argv[1]).read())", stub.string()};
+    auto r = run_process(o);
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(r->success()) << m.id << ": " << r->output;
   }
 }
 
