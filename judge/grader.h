@@ -174,8 +174,9 @@ class Grader : public GradeService {
                     const std::string& library, const std::string& hash,
                     const std::string& oracle_library);
   // The report_baselines figures of an ok grade: each option's median alone at the public
-  // sizes (measured once and cached), besides the credited baseline.
-  void report_other_baselines(State& st, std::map<std::string, double>& out);
+  // sizes (measured once and cached), and the credited baseline's measured with them.
+  void report_other_baselines(State& st, std::map<std::string, double>& out,
+                              double& credited_alone_ns);
   // The track's baseline for (m, p): its only option, or the chosen one; empty before a choice.
   std::string chosen_baseline(const Manifest& m, Precision p) const;
 

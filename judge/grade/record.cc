@@ -18,6 +18,15 @@ json sizes_object(const SymbolTable& sizes) {
 
 }  // namespace
 
+std::optional<double> reported_speedup(const GradeResult& g, const RecordContext& c,
+                                       double other_alone_ns) {
+  if (c.credited_alone_ns > 0 && g.public_ratio && *g.public_ratio > 0) {
+    return other_alone_ns / c.credited_alone_ns * *g.public_ratio;
+  }
+  if (g.native_ns && *g.native_ns > 0) return other_alone_ns / *g.native_ns;
+  return std::nullopt;
+}
+
 json response_json(const GradeResult& g, const RecordContext& c) {
   const GradeRequest& req = *c.request;
   json configs = json::array();
@@ -38,11 +47,9 @@ json response_json(const GradeResult& g, const RecordContext& c) {
   json baselines = json::object();
   if (g.public_ratio) speedups[g.baseline] = *g.public_ratio;
   if (g.baseline_ns) baselines[g.baseline] = *g.baseline_ns;
-  // The other baselines' figures: unpaired (each timed alone), against the candidate's public
-  // median; reported, never credited.
   for (const auto& [name, ns] : c.other_baselines_ns) {
     baselines[name] = ns;
-    if (g.native_ns && *g.native_ns > 0) speedups[name] = ns / *g.native_ns;
+    if (auto x = reported_speedup(g, c, ns)) speedups[name] = *x;
   }
   json r = {{"kernel", c.kernel},
             {"language", req.language},
@@ -83,8 +90,8 @@ json response_json(const GradeResult& g, const RecordContext& c) {
     r["speedups_protocol"] = {
         {g.baseline, "credited: paired with the candidate"},
         {"others",
-         "reported: each baseline timed alone on the public draws at the public sizes "
-         "(cached), against the candidate's public median"}};
+         "reported: the paired ratio against " + g.baseline + " times (other / " + g.baseline +
+             "), both timed alone on the public draws at the public sizes (cached together)"}};
   }
   if (!c.unavailable.empty()) r["baselines_unavailable"] = c.unavailable;
   json excluded = json::array();
@@ -145,9 +152,9 @@ SubmissionRecord submission_record(const GradeResult& g, const RecordContext& c,
   rec.finished_at = finished_at;
   rec.response_json = response.dump();
   rec.idempotency_key = req.idempotency_key;
-  if (g.native_ns && *g.native_ns > 0) {
-    for (const auto& [name, ns] : c.other_baselines_ns) {
-      rec.reported.push_back({name, ns, *g.native_ns, ns / *g.native_ns});
+  for (const auto& [name, ns] : c.other_baselines_ns) {
+    if (auto x = reported_speedup(g, c, ns)) {
+      rec.reported.push_back({name, ns, g.native_ns.value_or(0), *x});
     }
   }
   for (const auto& t : c.timed) {

@@ -24,6 +24,7 @@
 #include "judge/config.h"
 #include "judge/grade/effects.h"
 #include "judge/grade/plan.h"
+#include "judge/grade/record.h"
 #include "judge/grade/verdict.h"
 #include "judge/runner/protocol.h"
 
@@ -1255,6 +1256,21 @@ TEST_F(GraderTest, APythonSubmissionIsBuiltAsAModuleOfTheKernelsFunction) {
   EXPECT_EQ(b.flavor, "submission");
   EXPECT_EQ(b.function, "s000");
   EXPECT_TRUE(b.tokens.empty());
+}
+
+// The reported figure scales the paired ratio by the two baselines timed alone together: a
+// candidate measured on a busier host than the cache was filled on keeps its paired ratio.
+TEST(ReportedSpeedup, PairedRatioTimesOtherOverCreditedBothAlone) {
+  GradeResult g;
+  g.public_ratio = 1.0;  // the reference against itself
+  g.native_ns = 6e6;     // measured on a busy host: slower than the cache's 4 ms
+  RecordContext c;
+  c.credited_alone_ns = 4e6;
+  EXPECT_NEAR(*reported_speedup(g, c, 8e6), 2.0, 1e-12);  // not 8 / 6
+  c.credited_alone_ns = 0;                                // not timed alone: unpaired
+  EXPECT_NEAR(*reported_speedup(g, c, 8e6), 8.0 / 6.0, 1e-12);
+  g.native_ns.reset();
+  EXPECT_FALSE(reported_speedup(g, c, 8e6).has_value());
 }
 
 TEST(RunnerProtocol, RoundTrips) {
