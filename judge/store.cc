@@ -183,7 +183,7 @@ CREATE TABLE reported_speedups (
   baseline TEXT NOT NULL,                -- 'c', 'numpy', 'numba', ... (never the credited one)
   baseline_median_ns REAL NOT NULL,      -- timed alone on the public draws (baselines table)
   candidate_median_ns REAL NOT NULL,     -- the candidate's public median in this submission
-  speedup REAL NOT NULL,                 -- baseline_median_ns / candidate_median_ns, unpaired
+  speedup REAL NOT NULL,                 -- paired ratio x (this / credited baseline, both alone)
   UNIQUE (submission_id, baseline)
 );
 )sql"},
