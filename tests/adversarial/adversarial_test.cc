@@ -1,8 +1,11 @@
-// The attack suite (issue 4): every file in tests/adversarial/attacks is a hostile submission
-// with its expected outcome in a header block:
+// The attack suite (issue 4): every file in tests/adversarial/attacks is a hostile submission,
+// a C source (*.c, "language": "c") or a Python module (*.py, "language": "python"), with its
+// expected outcome in a header block of comment lines (`// KEY: value` in C, `# KEY: value` in
+// Python):
 //   // ATTACK: what it tries               // KERNEL: corpus id (default s000)
 //   // ROUTE: score | submit (default)     // PRESET: public preset (default: the judge's)
-//   // PHASES: n (submitted n times with -DATTACK_PHASE=1..n; earlier phases must grade ok)
+//   // PHASES: n (submitted n times, earlier phases must grade ok; C is built with
+//   //            -DATTACK_PHASE=1..n, a Python module has @ATTACK_PHASE@ replaced by 1..n)
 //   // ARCH: x86_64 (skipped elsewhere)
 //   // EXPECT-VERDICT: v   EXPECT-DETAIL: substring   EXPECT-SUSPECT: true|false
 //   (verdict and detail may list alternatives "a|b" where the outcome depends on a race or on
@@ -10,8 +13,8 @@
 //   every alternative earns nothing)
 //   // EXPECT-MAX-SPEEDUP: x (the credited speedup is null or at most x)
 // Sources may name the judge's secrets through placeholders (@KEY_FILE@, @DB_FILE@,
-// @STATE_DIR@, @SCRATCH_DIR@, @JUDGE_PID@), filled in with the real values of the judge under
-// attack: the attacks get every advantage a well-informed adversary could have.
+// @STATE_DIR@, @SCRATCH_DIR@, @JUDGE_PID@, @JUDGE_PORT@), filled in with the real values of the
+// judge under attack: the attacks get every advantage a well-informed adversary could have.
 // Each attack gets its own real judge; afterwards no process of its sandbox may survive.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -41,7 +44,7 @@ using test::Judge;
 const std::string kAttacks = HPCAB_ATTACKS_DIR;
 
 struct Attack {
-  std::string name, file, kernel = "s000", route = "submit", preset, arch;
+  std::string name, file, language, kernel = "s000", route = "submit", preset, arch;
   std::string verdict, detail;
   int phases = 1;
   std::optional<bool> suspect;
@@ -61,16 +64,20 @@ void PrintTo(const Attack& a, std::ostream* os) { *os << a.name; }
 std::vector<Attack> load_attacks() {
   std::vector<Attack> out;
   for (const auto& e : fs::directory_iterator(kAttacks)) {
-    if (e.path().extension() != ".c") continue;
+    const std::string ext = e.path().extension().string();
+    if (ext != ".c" && ext != ".py") continue;
     Attack a;
     a.file = e.path().string();
     a.name = e.path().stem().string();
+    a.language = ext == ".py" ? "python" : "c";
+    const std::string comment = ext == ".py" ? "# " : "// ";
     std::ifstream in(a.file);
     for (std::string line; std::getline(in, line);) {
-      if (line.rfind("// ", 0) != 0) continue;
+      if (line.rfind(comment, 0) != 0) continue;
       auto colon = line.find(": ");
       if (colon == std::string::npos) continue;
-      std::string key = line.substr(3, colon - 3), value = line.substr(colon + 2);
+      std::string key = line.substr(comment.size(), colon - comment.size());
+      std::string value = line.substr(colon + 2);
       if (key == "KERNEL") a.kernel = value;
       if (key == "ROUTE") a.route = value;
       if (key == "PRESET") a.preset = value;
@@ -126,17 +133,23 @@ TEST_P(AdversarialTest, AttackEarnsNothing) {
   source = replace_all(source, "@STATE_DIR@", state.string());
   source = replace_all(source, "@SCRATCH_DIR@", j.scratch().string());
   source = replace_all(source, "@JUDGE_PID@", std::to_string(j.pid()));
+  source = replace_all(source, "@JUDGE_PORT@", j.url().substr(j.url().rfind(':') + 1));
   ASSERT_TRUE(fs::exists(state / "secret.key")) << "the judge keeps its key elsewhere";
 
   json r;
   for (int phase = 1; phase <= a.phases; ++phase) {
+    const std::string n = std::to_string(phase);
     json body = {{"kernel", a.kernel},
-                 {"language", "c"},
+                 {"language", a.language},
                  {"rank", 0},
-                 {"source", source},
-                 {"build", json::array({"-DATTACK_PHASE=" + std::to_string(phase)})},
                  {"run_id", "adversarial-" + a.name},
                  {"optimizer", "attacker"}};
+    if (a.language == "python") {
+      body["source"] = replace_all(source, "@ATTACK_PHASE@", n);  // no compiler to pass -D to
+    } else {
+      body["source"] = source;
+      body["build"] = json::array({"-DATTACK_PHASE=" + n});
+    }
     if (!a.preset.empty()) body["preset"] = a.preset;
     auto http = j.post("/" + a.route, body);
     ASSERT_EQ(http.status, 200) << http.body;
@@ -172,10 +185,14 @@ TEST_P(AdversarialTest, AttackEarnsNothing) {
   if (a.max_speedup && r["speedup"].is_number()) {
     EXPECT_LE(r["speedup"].get<double>(), *a.max_speedup) << a.name << ": " << r.dump();
   }
-  // Nothing secret in what the attacker gets back (paths it wrote itself may be echoed).
+  // Nothing secret in what the attacker gets back (paths it wrote itself may be echoed: the
+  // state path is looked for only when the source does not name it; Python's "@" is an operator).
   const std::string key = test::slurp(state / "secret.key");
   const std::string response = r.dump();
-  if (test::slurp(a.file).find("@") == std::string::npos) {
+  const std::string original = test::slurp(a.file);
+  if (original.find("@KEY_FILE@") == std::string::npos &&
+      original.find("@DB_FILE@") == std::string::npos &&
+      original.find("@STATE_DIR@") == std::string::npos) {
     EXPECT_EQ(response.find(state.string()), std::string::npos) << "state path leaked";
   }
   if (key.size() >= 16) {
