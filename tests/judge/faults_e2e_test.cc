@@ -60,10 +60,11 @@ TEST(JudgeFaultsE2E, ScratchFilesystemFullMidGradeIsTheJudgesFault) {
   REQUIRE_ROOT();
   std::string tmpl = (fs::temp_directory_path() / "hpcab-tmpfs-XXXXXX").string();
   const std::string dir = mkdtemp(tmpl.data());
-  // Room for the judge's copy of the runner and the builds, not for one timing part's saved
+  // Room for the judge's copies of the runners and the builds, not for one timing part's saved
   // outputs (jacobi_2d at S saves 351 KiB per call and side, 4 calls per part and side here;
   // saved outputs go when their part ends, so a kernel with small outputs never fills it).
-  const auto runner = fs::file_size(std::string(HPCAB_BINARY_DIR) + "/hpcab-runner");
+  const auto runner = fs::file_size(std::string(HPCAB_BINARY_DIR) + "/hpcab-runner") +
+                      fs::file_size(std::string(HPCAB_BINARY_DIR) + "/hpcab-pyrunner");
   const std::string opts = "size=" + std::to_string(runner + (1536 << 10)) + ",mode=0711";
   {
     Mounted tmpfs(dir, mount("tmpfs", dir.c_str(), "tmpfs", 0, opts.c_str()) == 0);
