@@ -82,12 +82,16 @@ std::string Builder::compiler_version(const std::string& language) {
   if (language == "python") {
     // Numba is optional on a judge host: its absence is part of the version (and numba
     // baselines then fail their probe and are left out).
+    // The BLAS too: Debian's alternatives swap the reference BLAS for OpenBLAS under the same
+    // NumPy, and numpy's (and Numba's np.dot) timings with them.
     o.argv = {compiler, "-I", "-c",
-              "import sys, numpy\n"
+              "import glob, os, sys, numpy\n"
               "try:\n  import numba; nb = numba.__version__\n"
               "except Exception:\n  nb = 'none'\n"
-              "print('Python %d.%d.%d, numpy %s, numba %s' % (sys.version_info[:3] + "
-              "(numpy.__version__, nb)))"};
+              "blas = sorted({os.path.basename(os.path.dirname(os.path.realpath(p)))\n"
+              "               for p in glob.glob('/usr/lib/*/libblas.so.3')}) or ['unknown']\n"
+              "print('Python %d.%d.%d, numpy %s, numba %s, blas %s' % (sys.version_info[:3] + "
+              "(numpy.__version__, nb, '+'.join(blas))))"};
   }
   o.timeout_s = 30;
   auto r = run_process(o);

@@ -60,8 +60,9 @@ class Builder {
   // The compiler command line (without output/input files) for a language and flavor.
   std::vector<std::string> flags(const std::string& language, const std::string& flavor) const;
   // "gcc (Debian 12.2.0-14) 12.2.0" etc.; part of every cache key and of the machine record.
-  // For python: the interpreter with the NumPy and Numba versions ("Python 3.11.2, numpy
-  // 1.24.2, numba 0.56.4"): a baseline timed under one is never reused under another.
+  // For python: the interpreter with the NumPy and Numba versions and the BLAS alternative
+  // ("Python 3.11.2, numpy 1.24.2, numba 0.56.4, blas blas"): a baseline timed under one is
+  // never reused under another.
   std::string compiler_version(const std::string& language);
 
  private:

@@ -86,6 +86,7 @@ TEST_F(PythonBuildTest, TheVersionNamesPythonNumPyAndNumba) {
   EXPECT_EQ(v.rfind("Python 3.", 0), 0u) << v;
   EXPECT_NE(v.find("numpy "), std::string::npos) << v;
   EXPECT_NE(v.find("numba "), std::string::npos) << v;
+  EXPECT_NE(v.find("blas "), std::string::npos) << v;
 }
 
 }  // namespace
