@@ -381,6 +381,15 @@ Result<Case> make_case(const Manifest& m, Precision p, const Plan& plan, uint64_
   return c;
 }
 
+// A check of `m` not yet run (not ok), named for the report.
+KernelCheck new_check(const Manifest& m) {
+  KernelCheck r;
+  r.id = m.id;
+  r.track = m.track;
+  r.numpy_only = !m.has_reference_c();
+  return r;
+}
+
 Status fresh_dir(const fs::path& work) {
   std::error_code ec;
   fs::remove_all(work, ec);
@@ -392,10 +401,7 @@ Status fresh_dir(const fs::path& work) {
 }  // namespace
 
 KernelCheck check_kernel(const Manifest& m, const CheckOptions& o) {
-  KernelCheck r;
-  r.id = m.id;
-  r.track = m.track;
-  r.numpy_only = !m.has_reference_c();
+  KernelCheck r = new_check(m);
   auto fail = [&](std::string why) {
     r.ok = false;
     r.reason = std::move(why);
@@ -543,10 +549,7 @@ KernelCheck check_kernel(const Manifest& m, const CheckOptions& o) {
 }
 
 KernelCheck check_numba(const Manifest& m, const CheckOptions& o) {
-  KernelCheck r;
-  r.id = m.id;
-  r.track = m.track;
-  r.numpy_only = !m.has_reference_c();
+  KernelCheck r = new_check(m);
   auto fail = [&](std::string why) {
     r.ok = false;
     r.reason = std::move(why);
