@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -41,17 +42,10 @@ std::string default_python() {
 Result<std::vector<Manifest>> select(const fs::path& corpus, const std::vector<std::string>& ids) {
   auto all = load_corpus(corpus);
   if (!all || ids.empty()) return all;
+  auto chosen = select_kernels(*all, ids);
+  if (!chosen) return Error{chosen.error().message + " in " + corpus.string()};
   std::vector<Manifest> out;
-  for (const auto& id : ids) {
-    bool found = false;
-    for (const auto& m : *all) {
-      if (m.id == id) {
-        out.push_back(m);
-        found = true;
-      }
-    }
-    if (!found) return Error{"no kernel '" + id + "' in " + corpus.string()};
-  }
+  for (const auto& id : *chosen) out.push_back(*find_kernel(*all, id));
   return out;
 }
 
@@ -77,6 +71,11 @@ int cmd_abi(const fs::path& corpus, const std::string& id, const std::string& pr
   auto kernels = select(corpus, {id});
   if (!kernels) {
     std::cerr << "hpcab: " << kernels.error().message << "\n";
+    return 2;
+  }
+  if (kernels->size() != 1) {
+    std::cerr << "hpcab: '" << id << "' selects " << kernels->size()
+              << " kernels; corpus abi takes one kernel id or path-style key\n";
     return 2;
   }
   const Manifest& m = kernels->front();
@@ -115,9 +114,48 @@ void done_with_work_dir(const CheckOptions& options, bool own_dir, bool keep, bo
   }
 }
 
+// Where the check's selection and record come from (--changed, --record): see CheckRecord.
+struct RecordFiles {
+  std::string changed, record;
+};
+
+// `ids`' kernels, plus with --changed every kernel whose files differ from their recorded hash
+// (then, without ids, only those).
+Result<std::vector<Manifest>> select_for_check(const fs::path& corpus,
+                                               const std::vector<std::string>& ids,
+                                               const RecordFiles& files) {
+  if (files.changed.empty()) return select(corpus, ids);
+  auto recorded = read_check_record(files.changed);
+  if (!recorded) return recorded.error();
+  auto all = load_corpus(corpus);
+  if (!all) return all.error();
+  std::set<std::string> chosen;
+  if (!ids.empty()) {
+    auto named = select_kernels(*all, ids);
+    if (!named) return Error{named.error().message + " in " + corpus.string()};
+    chosen.insert(named->begin(), named->end());
+  }
+  int changed = 0;
+  for (const auto& m : *all) {
+    auto hash = kernel_content_hash(m);
+    if (!hash) return hash.error();
+    auto it = recorded->find(m.id);
+    if (it == recorded->end() || it->second != *hash) {
+      changed += chosen.insert(m.id).second ? 1 : 0;
+    }
+  }
+  std::printf("%d kernel(s) new or changed since %s, %zu named\n", changed, files.changed.c_str(),
+              ids.empty() ? std::size_t{0} : chosen.size() - changed);
+  std::vector<Manifest> out;
+  for (const auto& m : *all) {
+    if (chosen.count(m.id)) out.push_back(m);
+  }
+  return out;
+}
+
 int cmd_check(const fs::path& corpus, const std::vector<std::string>& ids, CheckOptions options,
-              bool keep) {
-  auto kernels = select(corpus, ids);
+              bool keep, const RecordFiles& files) {
+  auto kernels = select_for_check(corpus, ids, files);
   if (!kernels) {
     std::cerr << "hpcab: " << kernels.error().message << "\n";
     return 2;
@@ -132,10 +170,14 @@ int cmd_check(const fs::path& corpus, const std::vector<std::string>& ids, Check
   std::fflush(stdout);
   int failed = 0;
   std::vector<std::string> with_c, numpy_only;
+  CheckRecord passed;
   auto t0 = std::chrono::steady_clock::now();
   for (const auto& m : *kernels) {
     KernelCheck k = check_kernel(m, options);
     failed += k.ok ? 0 : 1;
+    if (k.ok) {
+      if (auto hash = kernel_content_hash(m)) passed[m.id] = *hash;
+    }
     (k.numpy_only ? numpy_only : with_c).push_back(m.id);
     std::printf("%s\n", format_check_row(k).c_str());
     std::fflush(stdout);
@@ -153,6 +195,35 @@ int cmd_check(const fs::path& corpus, const std::vector<std::string>& ids, Check
               list(numpy_only).c_str());
   if (!options.numba) std::printf("numba: not checked (--no-numba)\n");
   done_with_work_dir(options, own_dir, keep, false);
+  if (!files.record.empty()) {
+    // Only a check with Numba and the linter vouches for a kernel; kernels that no longer exist
+    // leave the record, those not checked this time keep their line.
+    if (!options.numba || !options.lint) {
+      std::fprintf(stderr, "hpcab: --record needs the full check (no --no-numba, --no-lint)\n");
+      return 2;
+    }
+    auto record = read_check_record(files.record);
+    auto all = load_corpus(corpus);
+    if (!record || !all) {
+      std::fprintf(stderr, "hpcab: %s\n", (!record ? record.error() : all.error()).message.c_str());
+      return 2;
+    }
+    CheckRecord next;
+    for (const auto& m : *all) {
+      if (passed.count(m.id)) {
+        next[m.id] = passed[m.id];
+      } else if (record->count(m.id) &&
+                 !std::any_of(kernels->begin(), kernels->end(),
+                              [&](const Manifest& k) { return k.id == m.id; })) {
+        next[m.id] = record->at(m.id);
+      }
+    }
+    if (auto st = write_check_record(files.record, next); !st) {
+      std::fprintf(stderr, "hpcab: %s\n", st.error().message.c_str());
+      return 2;
+    }
+    std::printf("recorded %zu passing kernel(s) in %s\n", next.size(), files.record.c_str());
+  }
   return failed == 0 ? 0 : 1;
 }
 
@@ -293,7 +364,8 @@ int main(int argc, char** argv) {
   auto* abi = corpus_cmd->add_subcommand(
       "abi", "print a kernel's C, C++ and Fortran prototypes and its Python def line");
   std::string abi_id, abi_precision = "all", abi_language = "all";
-  abi->add_option("id", abi_id, "kernel id")->required();
+  abi->add_option("id", abi_id, "kernel id or path-style key (loop_level_reasoning/tsvc_2_s000)")
+      ->required();
   abi->add_option("--precision", abi_precision, "fp64, fp32 or all")
       ->check(CLI::IsMember({"fp64", "fp32", "all"}))
       ->capture_default_str();
@@ -310,7 +382,17 @@ int main(int argc, char** argv) {
   options.python = default_python();
   std::string work_dir;
   bool keep = false, no_lint = false, no_numba = false;
-  check->add_option("ids", ids, "kernel ids");
+  check->add_option("ids", ids,
+                    "kernel ids, path-style keys (loop_level_reasoning/tsvc_2_s000) or selectors "
+                    "(tag:llr-focus40, track:<t>, dwarf:<d>, level:<n>, all)");
+  RecordFiles record_files;
+  check
+      ->add_option("--changed", record_files.changed,
+                   "also check every kernel whose files differ from their hash in this record "
+                   "(corpus/checked.tsv); with no ids, only those")
+      ->check(CLI::ExistingFile);
+  check->add_option("--record", record_files.record,
+                    "after the check, record the hash of every kernel that passed in this file");
   check->add_option("--python", options.python, "python3 with NumPy (env HPCAB_PYTHON)")
       ->capture_default_str();
   check->add_option("--work-dir", work_dir, "scratch directory (default: a fresh temp dir)");
@@ -338,7 +420,9 @@ int main(int argc, char** argv) {
   CheckOptions numba_options;
   numba_options.python = default_python();
   bool numba_json = false;
-  numba_status->add_option("ids", numba_ids, "kernel ids");
+  numba_status->add_option("ids", numba_ids,
+                           "kernel ids, path-style keys (loop_level_reasoning/tsvc_2_s000) or "
+                           "selectors (tag:llr-focus40, track:<t>, dwarf:<d>, level:<n>, all)");
   numba_status->add_option("--python", numba_options.python, "python3 with NumPy and Numba")
       ->capture_default_str();
   numba_status->add_flag("--json", numba_json, "print {\"kernels\": [...]} as JSON");
@@ -499,7 +583,7 @@ int main(int argc, char** argv) {
     options.work_dir = work_dir;
     options.lint = !no_lint;
     options.numba = !no_numba;
-    return cmd_check(corpus, ids, options, keep);
+    return cmd_check(corpus, ids, options, keep, record_files);
   }
   if (*numba_status) return cmd_numba_status(corpus, numba_ids, numba_options, numba_json);
   return 2;

@@ -34,6 +34,68 @@ const ScalarSpec* Manifest::scalar(const std::string& n) const {
   return nullptr;
 }
 
+bool Manifest::has_tag(const std::string& tag) const {
+  return std::find(tags.begin(), tags.end(), tag) != tags.end();
+}
+
+std::string Manifest::key() const { return track + "/" + (dwarf.empty() ? "" : dwarf + "/") + id; }
+
+bool valid_kernel_key(std::string_view key) {
+  if (key.empty() || key.size() > 200) return false;
+  int segments = 0;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = key.find('/', start);
+    std::string_view seg = key.substr(start, end == std::string_view::npos ? end : end - start);
+    if (seg.empty() || seg.size() > 64 || seg[0] < 'a' || seg[0] > 'z') return false;
+    for (char c : seg) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    }
+    if (++segments > 3) return false;
+    if (end == std::string_view::npos) return true;
+    start = end + 1;
+  }
+}
+
+const Manifest* find_kernel(const std::vector<Manifest>& corpus, std::string_view key) {
+  const std::size_t slash = key.rfind('/');
+  const std::string_view id = slash == std::string_view::npos ? key : key.substr(slash + 1);
+  for (const auto& m : corpus) {
+    if (m.id != id) continue;
+    return slash == std::string_view::npos || m.key() == key ? &m : nullptr;
+  }
+  return nullptr;
+}
+
+Result<std::vector<std::string>> select_kernels(const std::vector<Manifest>& corpus,
+                                                const std::vector<std::string>& selectors) {
+  std::vector<std::string> out;
+  std::set<std::string> have;
+  for (const auto& sel : selectors) {
+    std::vector<std::string> ids;
+    const auto colon = sel.find(':');
+    const std::string kind = colon == std::string::npos ? "" : sel.substr(0, colon);
+    const std::string arg = colon == std::string::npos ? sel : sel.substr(colon + 1);
+    const Manifest* named = kind.empty() ? find_kernel(corpus, sel) : nullptr;
+    for (const auto& m : corpus) {
+      bool match = sel == "all" || (kind == "track" && m.track == arg) ||
+                   (kind == "dwarf" && m.dwarf == arg) ||
+                   (kind == "level" && std::to_string(m.level) == arg) ||
+                   (kind == "tag" && m.has_tag(arg)) || (named == &m);
+      if (match) ids.push_back(m.id);
+    }
+    if (ids.empty()) {
+      if (kind.empty() && sel != "all") return Error{"unknown kernel '" + sel + "'"};
+      return Error{"selector '" + sel + "' matches no kernel of the corpus"};
+    }
+    std::sort(ids.begin(), ids.end());
+    for (auto& id : ids) {
+      if (have.insert(id).second) out.push_back(id);
+    }
+  }
+  return out;
+}
+
 bool Manifest::supports(Precision p) const {
   return std::find(precisions.begin(), precisions.end(), p) != precisions.end();
 }
@@ -193,10 +255,10 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
     return v.fail_file(std::string("invalid JSON: ") + e.what());
   }
   if (!root.is_object()) return v.fail_file("expected a JSON object at the top level");
-  if (auto st = check_keys(
-          v, "", root,
-          {"id", "name", "track", "dwarf", "level", "description", "precisions", "sizes", "fuzzed",
-           "scalars", "arrays", "initializers", "reduction_length", "bytes", "flops", "oracle"});
+  if (auto st = check_keys(v, "", root,
+                           {"id", "name", "track", "dwarf", "level", "description", "precisions",
+                            "sizes", "fuzzed", "scalars", "arrays", "initializers",
+                            "reduction_length", "bytes", "flops", "oracle", "tags"});
       !st) {
     return st.error();
   }
@@ -243,6 +305,20 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
       return v.fail("oracle", "expected \"c\" or \"numpy\", got " + o.dump());
     }
     m.oracle = o.get<std::string>();
+  }
+  if (root.contains("tags")) {
+    // Tags name kernel sets (`tag:llr-focus40`): lowercase words, so a selector never depends
+    // on case or quoting; a duplicate is a typo, not a no-op.
+    static const std::regex tag_re("[a-z0-9][a-z0-9_-]*");
+    const json& t = root["tags"];
+    if (!t.is_array()) return v.fail("tags", "expected an array of strings, got " + kind_of(t));
+    for (const auto& e : t) {
+      if (!e.is_string() || !std::regex_match(e.get<std::string>(), tag_re)) {
+        return v.fail("tags", "expected tags matching [a-z0-9][a-z0-9_-]*, got " + e.dump());
+      }
+      if (m.has_tag(e.get<std::string>())) return v.fail("tags", "duplicate " + e.dump());
+      m.tags.push_back(e.get<std::string>());
+    }
   }
 
   // precisions

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/dtype.h"
@@ -74,7 +75,12 @@ struct Manifest {
   // "oracle": "c" (reference.c) or "numpy" (reference.py); nullopt: the track's default, which
   // the judge applies (docs/corpus.md, "A NumPy-only kernel").
   std::optional<std::string> oracle;
+  // "tags": names of kernel sets this kernel belongs to (e.g. "llr-focus40"), in manifest order.
+  std::vector<std::string> tags;
 
+  bool has_tag(const std::string& tag) const;
+  // The original judge's path-style key: "<track>/[<dwarf>/]<id>".
+  std::string key() const;
   const ArraySpec* array(const std::string& name) const;
   const ScalarSpec* scalar(const std::string& name) const;
   bool supports(Precision p) const;
@@ -107,6 +113,24 @@ Status check_kernel_files(const Manifest& m);
 // checks folder layout against track/dwarf/id, the kernel's files (check_kernel_files) and that
 // ids are unique. Sorted by id.
 Result<std::vector<Manifest>> load_corpus(const std::filesystem::path& root);
+
+// The kernel a client names, by id ("tsvc_2_s000") or by the original judge's path-style key
+// ("loop_level_reasoning/tsvc_2_s000", "scientific_computing/dense_linear_algebra/gemm": the
+// track, the dwarf where it has one, the id); nullptr for anything else, including a path whose
+// track or dwarf is not the kernel's.
+const Manifest* find_kernel(const std::vector<Manifest>& corpus, std::string_view key);
+
+// Expands kernel selectors to ids: an id or path-style key, `track:<t>`, `dwarf:<d>`,
+// `level:<n>`, `tag:<name>` or `all`. Each selector contributes its kernels sorted by id;
+// duplicates keep their first position. A selector matching nothing, or an unknown id, is an
+// error naming it.
+Result<std::vector<std::string>> select_kernels(const std::vector<Manifest>& corpus,
+                                                const std::vector<std::string>& selectors);
+
+// Whether `key` has the form of a kernel id or path-style key (at most three '/'-separated
+// names of [a-z][a-z0-9_]*, 200 characters in all), before any lookup: request parsers refuse
+// other strings without echoing them into a lookup.
+bool valid_kernel_key(std::string_view key);
 
 // Bytes of all arrays at `sizes` in precision `p`.
 Result<uint64_t> data_bytes(const Manifest& m, const SymbolTable& sizes, Precision p);

@@ -28,7 +28,7 @@ constexpr unsigned char kGuardByte = 0xA7;
 // Arrays of at least kHugeBytes are backed by transparent huge pages where the kernel offers
 // them (madvise mode is Debian's default). Both sides of a paired timing get their buffers
 // here, and with 4 KiB pages the placement a process happens to get decided its speed: on a
-// 2-core VM one s000 runner process in six ran its DRAM-sized calls ~15% slower than another
+// 2-core VM one tsvc_2_s000 runner process in six ran its DRAM-sized calls ~15% slower than another
 // for its whole life, which no number of calls inside that process averages out.
 constexpr std::size_t kHugeBytes = std::size_t{4} << 20;
 constexpr std::size_t kHugeAlign = std::size_t{2} << 20;

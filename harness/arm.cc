@@ -268,12 +268,10 @@ Status check_selector(const Entry& e, const std::string& sel) {
   if (sel == "all") return Ok{};
   auto colon = sel.find(':');
   if (colon == std::string::npos) {
-    for (char c : sel) {
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') {
-        return Error{e.where + ": '" + sel +
-                     "' is neither a kernel id nor a selector (track:<t>, dwarf:<d>, level:<n>, "
-                     "all)"};
-      }
+    if (!valid_kernel_key(sel)) {
+      return Error{e.where + ": '" + sel +
+                   "' is neither a kernel id or path-style key nor a selector (track:<t>, "
+                   "dwarf:<d>, level:<n>, tag:<name>, all)"};
     }
     return Ok{};
   }
@@ -287,9 +285,11 @@ Status check_selector(const Entry& e, const std::string& sel) {
   } else if (kind == "level") {
     Entry tmp{e.key, arg, e.where + " selector '" + sel + "'"};
     if (auto v = parse_int(tmp, 1); !v.ok()) return v.error();
+  } else if (kind == "tag") {
+    if (arg.empty()) return Error{e.where + ": 'tag:' needs a tag name"};
   } else {
     return Error{e.where + ": unknown selector kind '" + kind +
-                 ":' (expected track:, dwarf:, level: or all)"};
+                 ":' (expected track:, dwarf:, level:, tag: or all)"};
   }
   return Ok{};
 }
@@ -504,30 +504,9 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs:
 
 Result<std::vector<std::string>> resolve_kernels(const std::vector<std::string>& selectors,
                                                  const std::vector<Manifest>& corpus) {
-  std::vector<std::string> out;
-  std::set<std::string> have;
-  for (const auto& sel : selectors) {
-    std::vector<std::string> ids;
-    auto colon = sel.find(':');
-    std::string kind = colon == std::string::npos ? "" : sel.substr(0, colon);
-    std::string arg = colon == std::string::npos ? sel : sel.substr(colon + 1);
-    for (const auto& m : corpus) {
-      bool match = sel == "all" || (kind == "track" && m.track == arg) ||
-                   (kind == "dwarf" && m.dwarf == arg) ||
-                   (kind == "level" && std::to_string(m.level) == arg) ||
-                   (kind.empty() && m.id == sel);
-      if (match) ids.push_back(m.id);
-    }
-    if (ids.empty()) {
-      if (kind.empty() && sel != "all") return Error{"KERNELS: unknown kernel id '" + sel + "'"};
-      return Error{"KERNELS: selector '" + sel + "' matches no kernel of the corpus"};
-    }
-    std::sort(ids.begin(), ids.end());
-    for (auto& id : ids) {
-      if (have.insert(id).second) out.push_back(id);
-    }
-  }
-  return out;
+  auto ids = select_kernels(corpus, selectors);
+  if (!ids) return Error{"KERNELS: " + ids.error().message};
+  return ids;
 }
 
 fs::path default_corpus_dir() { return fs::path(::hpcab::source_dir()) / "corpus"; }

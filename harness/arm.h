@@ -92,9 +92,11 @@ inline constexpr std::string_view kInferencePlaceholders[] = {"model", "host", "
 Result<Arm> parse_arm(std::string_view text, const std::string& label,
                       const std::filesystem::path& base_dir);
 
-// Expands KERNELS selectors against a loaded corpus: an id, `track:<t>`, `dwarf:<d>`,
-// `level:<n>` or `all`. Each selector contributes its kernels sorted by id; duplicates keep
-// their first position. A selector matching nothing, or an unknown id, is an error.
+// Expands KERNELS selectors against a loaded corpus: an id or path-style key
+// (`loop_level_reasoning/tsvc_2_s000`), `track:<t>`, `dwarf:<d>`, `level:<n>`, `tag:<name>`
+// (the manifest's `tags`, e.g. `tag:llr-focus40`) or `all`. Each selector contributes its kernels
+// sorted by id; duplicates keep their first position. A selector matching nothing, or an unknown
+// id, is an error.
 Result<std::vector<std::string>> resolve_kernels(const std::vector<std::string>& selectors,
                                                  const std::vector<Manifest>& corpus);
 

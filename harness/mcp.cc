@@ -97,7 +97,7 @@ McpServer::~McpServer() {
 json McpServer::tool_list() const {
   const std::string kernel_doc =
       defaults_.kernel.empty()
-          ? "Kernel id, e.g. s000."
+          ? "Kernel id, e.g. tsvc_2_s000."
           : "Kernel id; defaults to this episode's kernel '" + defaults_.kernel + "'.";
   const json kernel = {{"type", "string"}, {"description", kernel_doc}};
   const json language = {{"type", "string"},

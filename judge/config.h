@@ -96,8 +96,8 @@ struct JudgeConfig {
   double bandwidth_floor_fraction = 0.5;
   // Working sets under bandwidth_floor_dram_bytes sit in cache, where honest code (all slot
   // cores, read-mostly streams) beats the single-threaded copy bandwidth the table measured:
-  // there the floor is bandwidth_floor_cache_fraction of bytes / bandwidth. An honest s111 at S
-  // ran at 0.99 of the 0.5 floor on a 2-core VM; a clock lying by 100x is still far below 0.2.
+  // there the floor is bandwidth_floor_cache_fraction of bytes / bandwidth. An honest tsvc_2_s111
+  // at S ran at 0.99 of the 0.5 floor on a 2-core VM; a clock lying by 100x is still far below 0.2.
   double bandwidth_floor_cache_fraction = 0.2;
   uint64_t bandwidth_floor_dram_bytes = uint64_t{32} << 20;
   std::string bandwidth_file;       // <state_dir>/bandwidth.json: measured once per machine

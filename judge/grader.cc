@@ -152,12 +152,7 @@ Grader::Grader(const JudgeConfig& config, std::vector<Manifest> corpus, GradeEff
 
 Grader::~Grader() = default;
 
-const Manifest* Grader::kernel(const std::string& id) const {
-  for (const auto& m : corpus_) {
-    if (m.id == id) return &m;
-  }
-  return nullptr;
-}
+const Manifest* Grader::kernel(const std::string& id) const { return find_kernel(corpus_, id); }
 
 std::vector<std::string> Grader::baseline_options(const Manifest& m) const {
   std::string spec = "c";
@@ -506,7 +501,8 @@ Result<Calibration> Grader::timed_sizes(const Manifest& m, Precision p, const st
     if (!ns) return ns.error();
     // The fastest call, not the median: a loaded host slows calls down (never speeds them
     // up), and sizes found on one must still give min_call_ms calls when it is quiet. Measured
-    // under a parallel build, the median chose s000 sizes whose quiet call lasted 1.8 ms of 5.
+    // under a parallel build, the median chose tsvc_2_s000 sizes whose quiet call lasted 1.8 ms
+    // of 5.
     return *std::min_element(ns->begin(), ns->end());
   };
   auto c =

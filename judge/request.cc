@@ -1,5 +1,7 @@
 #include "judge/request.h"
 
+#include "common/manifest.h"
+
 namespace hpcab::judge {
 
 namespace {
@@ -104,13 +106,7 @@ std::optional<int> parse_rank_json(const nlohmann::json& value) {
   return std::nullopt;  // negative, fractional, 1e400, too large, or not a number
 }
 
-bool valid_kernel_name(std::string_view s) {
-  if (s.empty() || s.size() > 64 || s[0] < 'a' || s[0] > 'z') return false;
-  for (char c : s) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
-  }
-  return true;
-}
+bool valid_kernel_name(std::string_view s) { return valid_kernel_key(s); }
 
 Status check_json_depth(std::string_view text, int max_depth) {
   int depth = 0;

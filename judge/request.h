@@ -39,7 +39,9 @@ std::optional<int> parse_rank_text(std::string_view s);
 // A rank in a JSON body: such a string, or a non-negative integer below 10^9.
 std::optional<int> parse_rank_json(const nlohmann::json& value);
 
-// Corpus ids: [a-z][a-z0-9_]{0,63}. Anything else (dots, slashes, NUL) names no kernel.
+// Kernel names a client may send: a corpus id ([a-z][a-z0-9_]{0,63}) or the original judge's
+// path-style key of such names ("loop_level_reasoning/tsvc_2_s000", common/manifest.h
+// valid_kernel_key). Anything else (dots, "..", empty segments, NUL) names no kernel.
 bool valid_kernel_name(std::string_view s);
 
 // Submission languages: c, cpp, fortran, python. cuda/hip join when a GPU judge exists.

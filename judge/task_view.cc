@@ -141,6 +141,8 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
                     ") while matching reference_numpy within rtol/atol on every output. POST "
                     "/score to iterate on the public inputs; POST /submit once for the final, "
                     "recorded answer graded on hidden inputs."}});
+  view["key"] = m->key();
+  view["tags"] = m->tags;
   view["timed_sizes"] = timed;
   view["min_call_ms"] = config.min_call_ms;
   return view;

@@ -20,7 +20,7 @@ duration=${LOAD_DURATION:-30}
 mix=${LOAD_MIX:-8:4:1}
 queue_depth=${LOAD_QUEUE_DEPTH:-8}
 
-for f in "$judge_bin" "$load_bin" "$root/tests/solutions/s000.c"; do
+for f in "$judge_bin" "$load_bin" "$root/tests/solutions/tsvc_2_s000.c"; do
   [ -e "$f" ] || { echo "load-judge: missing $f (run make build first)" >&2; exit 1; }
 done
 
@@ -77,7 +77,7 @@ echo "== load: private judge at $url (queue_depth $queue_depth, timed_calls 5)"
 
 rc=0
 "$load_bin" --url "$url" --clients "$clients" --duration "$duration" --mix "$mix" \
-  --kernel s000 --source-dir "$root/tests/solutions" ${LOAD_OUT:+--out "$LOAD_OUT"} || rc=$?
+  --kernel tsvc_2_s000 --source-dir "$root/tests/solutions" ${LOAD_OUT:+--out "$LOAD_OUT"} || rc=$?
 if ! stop_judge; then
   echo "load-judge: the judge did not shut down cleanly" >&2
   [ "$rc" -ne 0 ] || rc=1

@@ -12,7 +12,7 @@
 #   DRILL_WORKERS (8), DRILL_KILL_AFTER_S (45), DRILL_DOWN_S (10), DRILL_OUTAGE_WAIT_S (600, the
 #   arm's OUTAGE_WAIT_S), DRILL_JUDGE_CONFIG (a judge config file; default: small grades, see
 #   below), DRILL_KEEP (1: keep the drill's folder and print it).
-# A short run: DRILL_KERNELS=s000,s111,relu DRILL_REPETITIONS=2 DRILL_WORKERS=2 \
+# A short run: DRILL_KERNELS=tsvc_2_s000,tsvc_2_s111,relu DRILL_REPETITIONS=2 DRILL_WORKERS=2 \
 #   DRILL_KILL_AFTER_S=15 DRILL_DOWN_S=5 scripts/outage-drill.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

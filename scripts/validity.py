@@ -8,7 +8,7 @@ directory, removed on exit) and measures three things:
         1.0 (for scientific-track kernels the credited baseline is c-autopar, a different build
         of the same source, so there the true ratio is measured too and need not be 1.0);
   A/B   honest candidates whose true speed is known: tests/solutions/gemm.c (OpenMP, blocked:
-        faster) and tests/solutions/s000_twice.c (the reference loop run twice: ~2x slower);
+        faster) and tests/solutions/tsvc_2_s000_twice.c (the reference loop run twice: ~2x slower);
         the credit is compared with the true ratio, timed here outside the judge by driving
         build/hpcab-runner directly on the very libraries the judge graded (read from its build
         cache), at the public configuration's sizes, candidate and baseline interleaved;
@@ -38,7 +38,7 @@ import urllib.error
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_KERNELS = ["s000", "gemm", "softmax"]
+DEFAULT_KERNELS = ["tsvc_2_s000", "gemm", "softmax"]
 
 # A/B candidates: (name, kernel, source relative to ROOT, expected direction, goal).
 # The goals are issue 13's: credited >= 1.5 for a truly >= 1.6x faster 2-thread OpenMP gemm,
@@ -46,7 +46,7 @@ DEFAULT_KERNELS = ["s000", "gemm", "softmax"]
 AB_CASES = [
     {"name": "gemm-omp", "kernel": "gemm", "source": "tests/solutions/gemm.c",
      "expect": "faster", "goal": (">=", 1.5)},
-    {"name": "s000-twice", "kernel": "s000", "source": "tests/solutions/s000_twice.c",
+    {"name": "tsvc_2_s000-twice", "kernel": "tsvc_2_s000", "source": "tests/solutions/tsvc_2_s000_twice.c",
      "expect": "slower", "goal": ("<=", 0.7)},
 ]
 
@@ -321,7 +321,7 @@ def measure_true_ratio(args, tmp, manifest, sizes, cand_lib, base_lib, baseline,
     # The c baseline gets one thread (as in the judge) but the whole slot (the judge pins it to
     # the slot's first CPU): the ratio is to measure the code, not the placement. Pinned, a
     # microsecond baseline shares CPU 0 with this driver and other load and loses its cache
-    # between calls while the candidate may run on a quiet CPU: s000's reference against itself
+    # between calls while the candidate may run on a quiet CPU: tsvc_2_s000's reference against itself
     # then read 1.38 back to back on the 2-CPU VM.
     base_threads = 1 if baseline == "c" else ncpu
     base = Runner(args.runner_bin, manifest, base_lib, sizes, base_threads, all_cpus, 0,
@@ -794,7 +794,7 @@ def print_report(r):
                   f"({'met' if w['wall_s'] <= 30 else 'not met'}); overhead <= 20% of wall: "
                   f"{100 * w['overhead_share']:.1f}% "
                   f"({'met' if w['overhead_share'] <= 0.2 else 'not met'})")
-        if c["kernel"] == "s000":
+        if c["kernel"] == "tsvc_2_s000":
             print(f"{c['name']}: /submit <= 60 s: {w['wall_s']:.2f} s "
                   f"({'met' if w['wall_s'] <= 60 else 'not met'})")
 

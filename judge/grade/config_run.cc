@@ -280,7 +280,7 @@ MaybeFailure run_calls(Sides& sides, const std::vector<bool>& checked, ConfigOut
   }
   // Paired calls in A B B A order (the baseline first on odd draws): whatever the call before
   // leaves behind (its saved output's page cache, a CPU's state) then precedes each side
-  // equally often. A fixed A B order left the candidate side slower in 30 of 36 s000 A/A
+  // equally often. A fixed A B order left the candidate side slower in 30 of 36 tsvc_2_s000 A/A
   // configurations.
   for (std::size_t k = 0; k < plan.seeds.size(); ++k) {
     const std::string tag = "call" + std::to_string(k);

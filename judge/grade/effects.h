@@ -51,7 +51,7 @@ class RunnerChannel {
   // configuration's comparisons are done, never per call: what stays on disk (and in the page
   // cache, which a candidate can watch in /proc/meminfo) then never depends on which calls the
   // judge checks. Why at all: a DRAM-sized output saved on each of a part's calls kept a whole
-  // grade's outputs (13 GB for s000) in the page cache, and their writeback ran during later
+  // grade's outputs (13 GB for tsvc_2_s000) in the page cache, and their writeback ran during later
   // timed calls of either side.
   virtual void discard_outputs() = 0;
   // After the runner reported an io fault: whether the judge itself can confirm that the

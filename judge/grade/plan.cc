@@ -143,7 +143,7 @@ void apply_calibration(GradePlan& g, const JudgeConfig& config, const Manifest& 
   }
   // One correctness case at the timed sizes is what the timed configurations already are (they
   // are checked); a hidden preset draw on top would only add a sequential oracle run at a size
-  // that is neither small and varied nor timed (s000's M: 64 M elements, most of a /submit).
+  // that is neither small and varied nor timed (tsvc_2_s000's M: 64 M elements, most of a /submit).
   std::erase_if(g.hidden, [](const ConfigPlan& plan) {
     return plan.kind == ConfigPlan::Kind::kHiddenPreset;
   });

@@ -188,7 +188,7 @@ Result<Calibration> calibrate_sizes(
         // One point (or no growth yet): a call's time grows at least as fast as its data (a
         // streaming kernel; a cubic one grows faster), so step to where the data has grown by
         // the time still missing, within one preset. Stepping a whole preset from a tiny S
-        // (s000: 512 elements to M's 95e6, 1.4 GiB) measured far above the target.
+        // (tsvc_2_s000: 512 elements to M's 95e6, 1.4 GiB) measured far above the target.
         const double hi = std::min(below->first + 1.0, cap);
         const double want = ladder_bytes(m, p, below->first) * 1.1 * target_ns / below->second;
         next = std::max(where_data_reaches(m, p, below->first, hi, want),

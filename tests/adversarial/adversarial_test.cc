@@ -2,7 +2,7 @@
 // a C source (*.c, "language": "c") or a Python module (*.py, "language": "python"), with its
 // expected outcome in a header block of comment lines (`// KEY: value` in C, `# KEY: value` in
 // Python):
-//   // ATTACK: what it tries               // KERNEL: corpus id (default s000)
+//   // ATTACK: what it tries               // KERNEL: corpus id (default tsvc_2_s000)
 //   // ROUTE: score | submit (default)     // PRESET: public preset (default: the judge's)
 //   // PHASES: n (submitted n times, earlier phases must grade ok; C is built with
 //   //            -DATTACK_PHASE=1..n, a Python module has @ATTACK_PHASE@ replaced by 1..n)
@@ -44,7 +44,7 @@ using test::Judge;
 const std::string kAttacks = HPCAB_ATTACKS_DIR;
 
 struct Attack {
-  std::string name, file, language, kernel = "s000", route = "submit", preset, arch;
+  std::string name, file, language, kernel = "tsvc_2_s000", route = "submit", preset, arch;
   std::string verdict, detail;
   int phases = 1;
   std::optional<bool> suspect;

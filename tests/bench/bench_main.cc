@@ -15,9 +15,10 @@ namespace {
 
 constexpr int64_t kElements = int64_t{1} << 24;  // 16 Mi elements
 
-const Manifest& s000() {
+const Manifest& tsvc_2_s000() {
   static const Manifest m = [] {
-    auto r = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000");
+    auto r =
+        load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000");
     if (!r) {
       std::fprintf(stderr, "bench: %s\n", r.error().message.c_str());
       std::exit(1);
@@ -27,7 +28,7 @@ const Manifest& s000() {
   return m;
 }
 
-// Generator throughput: bytes of generated input per second (s000 generates one array, b;
+// Generator throughput: bytes of generated input per second (tsvc_2_s000 generates one array, b;
 // the poisoning of its output a is included in the time, not in the bytes), per distribution
 // and precision, on 1 and 2 threads. bytes_per_second is wall-clock based; on a machine shared
 // with other work the CPU column is the better per-core figure (docs/numerics.md).
@@ -39,11 +40,11 @@ void BM_Generate(benchmark::State& state) {
   spec.threads = static_cast<int>(state.range(0));
   // Refill one allocated draw, as a timing loop does between calls: the figure is the
   // generator's, not the page-fault cost of fresh allocations.
-  Draw d = *generate_draw(s000(), spec);
+  Draw d = *generate_draw(tsvc_2_s000(), spec);
   uint64_t seed = 1;
   for (auto _ : state) {
     spec.seed = seed++;
-    if (!regenerate_draw(s000(), spec, d)) state.SkipWithError("regenerate_draw failed");
+    if (!regenerate_draw(tsvc_2_s000(), spec, d)) state.SkipWithError("regenerate_draw failed");
     benchmark::DoNotOptimize(d.arrays.at("b").data());
   }
   state.SetBytesProcessed(state.iterations() * kElements * (state.range(1) / 8));
@@ -64,7 +65,7 @@ void BM_Compare(benchmark::State& state) {
     DrawSpec spec;
     spec.precision = dtype == DType::kFloat64 ? Precision::kFp64 : Precision::kFp32;
     spec.sizes = {{"N", kElements}};
-    e = generate_draw(s000(), spec)->arrays.at("b");
+    e = generate_draw(tsvc_2_s000(), spec)->arrays.at("b");
   }
   NdArray a = e;
   CompareOptions o;

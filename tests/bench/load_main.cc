@@ -52,7 +52,7 @@ struct Options {
   int clients = 64;
   double duration_s = 30;
   std::string mix = "8:4:1";
-  std::vector<std::string> kernels = {"s000"};
+  std::vector<std::string> kernels = {"tsvc_2_s000"};
   std::string source_dir;  // <dir>/<kernel>.c for /score; default: the /task stub
   int rank = 0;
   double timeout_s = 600;  // one request; grades queue behind each other

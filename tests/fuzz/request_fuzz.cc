@@ -83,7 +83,11 @@ void CheckTarget(std::string_view raw) {
     if (target.path.rfind(prefix, 0) != 0) continue;
     const std::string kernel = target.path.substr(prefix.size());
     if (valid_kernel_name(kernel)) {
-      Require(kernel.find_first_of("./\\") == std::string::npos && kernel.find('\0') == kernel.npos,
+      // Path-style keys ("loop_level_reasoning/tsvc_2_s000") pass, but never a segment that
+      // could climb or restart a path: no dots, backslashes, NULs, empty or leading segments.
+      Require(kernel.find_first_of(".\\") == std::string::npos &&
+                  kernel.find('\0') == kernel.npos && kernel.find("//") == kernel.npos &&
+                  kernel.front() != '/' && kernel.back() != '/',
               "a kernel name that could leave the corpus passed");
     } else {
       CheckErrorBody("unknown kernel '" + kernel + "'");
@@ -92,12 +96,12 @@ void CheckTarget(std::string_view raw) {
   CheckErrorBody("no route GET " + target.path);
 }
 
-// The one kernel the body parser knows: s000 with one size symbol, two presets and both
+// The one kernel the body parser knows: tsvc_2_s000 with one size symbol, two presets and both
 // precisions (what the parser reads of a manifest).
 const hpcab::Manifest& Kernel() {
   static const hpcab::Manifest m = [] {
     hpcab::Manifest k;
-    k.id = "s000";
+    k.id = "tsvc_2_s000";
     k.precisions = {hpcab::Precision::kFp64, hpcab::Precision::kFp32};
     k.size_symbols = {"N"};
     k.presets = {{"S", {{"N", 32000}}}, {"M", {{"N", 1000000}}}};

@@ -32,7 +32,7 @@ std::string slurp(const fs::path& p) {
 // A prompt that breaks any naive quoting: both quote kinds, command substitution, backticks,
 // variables, globs, a backslash, newlines and a leading dash on a line.
 const std::string kHostilePrompt =
-    "# Task: it's \"s000\"\n$(touch pwned) `touch pwned2` ${HOME} $HOME * ?\n"
+    "# Task: it's \"tsvc_2_s000\"\n$(touch pwned) `touch pwned2` ${HOME} $HOME * ?\n"
     "back\\slash 'single' ''' end\n-n --flag\n\n";
 
 // A folder per test whose name itself needs quoting (a space and a single quote), holding the
@@ -61,16 +61,16 @@ class AgentsTest : public ::testing::Test {
     c.workspace = ws_.string();
     c.prompt_file = (ws_ / "PROMPT.md").string();
     c.prompt = kHostilePrompt;
-    c.kernel = "s000";
+    c.kernel = "tsvc_2_s000";
     c.language = "c";
     c.model = "qwen3-coder";
     c.model_url = "http://127.0.0.1:41234";
     c.judge_url = "http://127.0.0.1:8800";
     c.rank = 1;
-    c.run_id = "arm/s000/0#1";
+    c.run_id = "arm/tsvc_2_s000/0#1";
     c.worker = 3;
     c.tool_path = (root_ / "bin" / "hpcab-tool").string();
-    c.reference_c = "/corpus/loop_level_reasoning/s000/reference.c";
+    c.reference_c = "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
     c.library_dir = (root_ / "libs").string();
     return c;
   }
@@ -228,9 +228,9 @@ TEST_F(AgentsTest, CustomCommandGetsEveryPlaceholderAsOneWord) {
   ASSERT_TRUE(line.ok()) << line.error().message;
   auto args = run(*line);
   EXPECT_EQ(args, (std::vector<std::string>{
-                      ws_.string(), (ws_ / "PROMPT.md").string(), kHostilePrompt, "s000", "c",
-                      "qwen3-coder", "http://127.0.0.1:41234", "http://127.0.0.1:8800", "1",
-                      "arm/s000/0#1", "3", c.tool_path, "set", "{literal", "braces}"}))
+                      ws_.string(), (ws_ / "PROMPT.md").string(), kHostilePrompt, "tsvc_2_s000",
+                      "c", "qwen3-coder", "http://127.0.0.1:41234", "http://127.0.0.1:8800", "1",
+                      "arm/tsvc_2_s000/0#1", "3", c.tool_path, "set", "{literal", "braces}"}))
       << *line;
 }
 
@@ -305,9 +305,10 @@ TEST_F(AgentsTest, EnvironmentPerKind) {
     b.model.clear();
     b.model_url.clear();
     auto env = agent_environment(b);
-    EXPECT_EQ(env, (std::map<std::string, std::string>{
-                       {"HPCAB_REFERENCE_C", "/corpus/loop_level_reasoning/s000/reference.c"},
-                       {"HPCAB_LIBRARY_DIR", (root_ / "libs").string()}}))
+    EXPECT_EQ(env,
+              (std::map<std::string, std::string>{
+                  {"HPCAB_REFERENCE_C", "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c"},
+                  {"HPCAB_LIBRARY_DIR", (root_ / "libs").string()}}))
         << kind;
   }
 }
@@ -325,9 +326,9 @@ TEST_F(AgentsTest, WritesMcpConfigurationsNamingTheTool) {
   EXPECT_EQ(server["type"], "stdio");
   EXPECT_EQ(server["env"]["JUDGE_URL"], "http://127.0.0.1:8800");
   EXPECT_EQ(server["env"]["JUDGE_RANK"], "1");
-  EXPECT_EQ(server["env"]["RUN_ID"], "arm/s000/0#1");
+  EXPECT_EQ(server["env"]["RUN_ID"], "arm/tsvc_2_s000/0#1");
   EXPECT_EQ(server["env"]["AGENT"], "claude-code");
-  EXPECT_EQ(server["env"]["KERNEL"], "s000");
+  EXPECT_EQ(server["env"]["KERNEL"], "tsvc_2_s000");
   EXPECT_EQ(server["env"]["HPCAB_SUBMISSION_POLICY"], "single");
   EXPECT_TRUE(fs::is_directory(ws_ / ".hpcab-agent" / "claude"));
 

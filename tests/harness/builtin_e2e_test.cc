@@ -26,7 +26,7 @@ using judge::test::slurp;
 
 const std::string kTool = std::string(HPCAB_BINARY_DIR) + "/hpcab-tool";
 const std::string kReference =
-    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
+    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
 
 struct ToolRun {
   int exit_code = -1;
@@ -112,7 +112,7 @@ class BuiltinE2E : public ::testing::Test {
             {"JUDGE_RANK", "0"},
             {"RUN_ID", "builtin-e2e/" + kind},
             {"AGENT", kind},
-            {"KERNEL", "s000"},
+            {"KERNEL", "tsvc_2_s000"},
             {"LANGUAGE", "c"},
             {"HPCAB_SUBMISSION_POLICY", "single"},
             {"HPCAB_TOOL_STATE", ws_.string()},
@@ -151,7 +151,7 @@ TEST_F(BuiltinE2E, IdentitySubmitsTheReferenceAndIsOk) {
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   json g = json::parse(r.out);
   EXPECT_EQ(g["verdict"], "ok") << r.out;
-  EXPECT_EQ(g["kernel"], "s000");
+  EXPECT_EQ(g["kernel"], "tsvc_2_s000");
   auto rec = recorded("identity");
   EXPECT_EQ(rec.optimizer, "identity");
   EXPECT_EQ(rec.route, "submit");
@@ -162,8 +162,9 @@ TEST_F(BuiltinE2E, IdentitySubmitsTheReferenceAndIsOk) {
 
 TEST_F(BuiltinE2E, ReplaySubmitsAPreparedFileOrNothing) {
   const fs::path prepared = *root_ / "prepared";
-  fs::create_directories(prepared / "s000");
-  fs::copy_file(kReference, prepared / "s000" / "kernel.c", fs::copy_options::overwrite_existing);
+  fs::create_directories(prepared / "tsvc_2_s000");
+  fs::copy_file(kReference, prepared / "tsvc_2_s000" / "kernel.c",
+                fs::copy_options::overwrite_existing);
   auto r = run_tool({"builtin", "replay", "--dir", prepared.string()}, agent_env("replay"), ws_);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_EQ(json::parse(r.out)["verdict"], "ok") << r.out;
@@ -203,7 +204,8 @@ TEST_F(BuiltinE2E, AutoparPollyLibraryIsGradedOk) {
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_EQ(json::parse(r.out)["verdict"], "ok") << r.out << r.err;
   auto rec = recorded("autopar-polly");
-  EXPECT_EQ(fs::path(rec.library_path).filename().string().rfind("s000-autopar-polly-", 0), 0u)
+  EXPECT_EQ(fs::path(rec.library_path).filename().string().rfind("tsvc_2_s000-autopar-polly-", 0),
+            0u)
       << rec.library_path;
 }
 

@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kReference =
-    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
+    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -46,7 +46,7 @@ class BuiltinTest : public ::testing::Test {
     JudgeSettings s;
     s.url = "http://judge.test";
     s.rank = 2;
-    s.run_id = "ctl/s000/0";
+    s.run_id = "ctl/tsvc_2_s000/0";
     s.optimizer = "autopar-gcc";
     s.single_submission = single;
     s.state_dir = root_.string();
@@ -70,7 +70,7 @@ class BuiltinTest : public ::testing::Test {
   BuiltinOptions options(const std::string& kind) {
     BuiltinOptions o;
     o.kind = kind;
-    o.kernel = "s000";
+    o.kernel = "tsvc_2_s000";
     o.language = "c";
     o.reference_c = kReference;
     o.library_dir = (root_ / "shared" / "libraries").string();
@@ -94,9 +94,9 @@ TEST_F(BuiltinTest, IdentitySubmitsTheReferenceSource) {
   json body = json::parse(requests_[0].body);
   EXPECT_EQ(body["source"], slurp(kReference));
   EXPECT_EQ(body["language"], "c");
-  EXPECT_EQ(body["kernel"], "s000");
+  EXPECT_EQ(body["kernel"], "tsvc_2_s000");
   EXPECT_EQ(body["rank"], 2);
-  EXPECT_EQ(body["run_id"], "ctl/s000/0");
+  EXPECT_EQ(body["run_id"], "ctl/tsvc_2_s000/0");
   EXPECT_FALSE(body.contains("library"));
   EXPECT_EQ(json::parse(out_.str())["verdict"], "ok");
 
@@ -130,14 +130,15 @@ TEST_F(BuiltinTest, IdentityNeedsCAndAReference) {
 
 TEST_F(BuiltinTest, ReplayFindsBothLayoutsOrSubmitsNothing) {
   const fs::path dir = root_ / "prepared";
-  fs::create_directories(dir / "s000");
-  std::ofstream(dir / "s000" / "kernel.cpp") << "// nested cpp\n";
-  std::ofstream(dir / "s000.c") << "// flat c\n";
-  std::ofstream(dir / "s000" / "kernel.c") << "// nested c (the flat file wins)\n";
-  EXPECT_EQ(find_prepared_source(dir.string(), "s000", "c"), (dir / "s000.c").string());
-  EXPECT_EQ(find_prepared_source(dir.string(), "s000", "cpp"),
-            (dir / "s000" / "kernel.cpp").string());
-  EXPECT_EQ(find_prepared_source(dir.string(), "s000", "fortran"), std::nullopt);
+  fs::create_directories(dir / "tsvc_2_s000");
+  std::ofstream(dir / "tsvc_2_s000" / "kernel.cpp") << "// nested cpp\n";
+  std::ofstream(dir / "tsvc_2_s000.c") << "// flat c\n";
+  std::ofstream(dir / "tsvc_2_s000" / "kernel.c") << "// nested c (the flat file wins)\n";
+  EXPECT_EQ(find_prepared_source(dir.string(), "tsvc_2_s000", "c"),
+            (dir / "tsvc_2_s000.c").string());
+  EXPECT_EQ(find_prepared_source(dir.string(), "tsvc_2_s000", "cpp"),
+            (dir / "tsvc_2_s000" / "kernel.cpp").string());
+  EXPECT_EQ(find_prepared_source(dir.string(), "tsvc_2_s000", "fortran"), std::nullopt);
 
   auto c = client();
   auto o = options("replay");
@@ -153,7 +154,8 @@ TEST_F(BuiltinTest, ReplayFindsBothLayoutsOrSubmitsNothing) {
   ASSERT_EQ(run(c, o), kExitGraded);
   EXPECT_EQ(requests_.size(), 1u);  // nothing sent
   EXPECT_TRUE(out_.str().empty());
-  EXPECT_NE(err_.str().find("no prepared source for s000 in " + dir.string()), std::string::npos)
+  EXPECT_NE(err_.str().find("no prepared source for tsvc_2_s000 in " + dir.string()),
+            std::string::npos)
       << err_.str();
 
   o.replay_dir = (root_ / "nope").string();
@@ -174,7 +176,7 @@ TEST_F(BuiltinTest, AutoparGccBuildsALibraryAndSubmitsItsPath) {
   EXPECT_EQ(body["language"], "c");
   EXPECT_EQ(fs::path(lib).parent_path(), root_ / "shared" / "libraries");
   EXPECT_TRUE(std::regex_match(fs::path(lib).filename().string(),
-                               std::regex("s000-autopar-gcc-[0-9a-f]{12}\\.so")))
+                               std::regex("tsvc_2_s000-autopar-gcc-[0-9a-f]{12}\\.so")))
       << lib;
   struct stat st {};
   ASSERT_EQ(::stat(lib.c_str(), &st), 0);
@@ -199,7 +201,7 @@ TEST_F(BuiltinTest, AutoparPollyBuildsALibrary) {
   ASSERT_EQ(requests_.size(), 1u);
   const std::string lib = json::parse(requests_[0].body)["library"];
   EXPECT_TRUE(std::regex_match(fs::path(lib).filename().string(),
-                               std::regex("s000-autopar-polly-[0-9a-f]{12}\\.so")))
+                               std::regex("tsvc_2_s000-autopar-polly-[0-9a-f]{12}\\.so")))
       << lib;
   EXPECT_TRUE(fs::is_regular_file(lib));
 }
@@ -207,7 +209,7 @@ TEST_F(BuiltinTest, AutoparPollyBuildsALibrary) {
 TEST_F(BuiltinTest, CompilerFailureShowsItsOutputAndSendsNothing) {
   if (!have("gcc")) GTEST_SKIP() << "gcc not installed";
   const fs::path bad = root_ / "broken.c";
-  std::ofstream(bad) << "void s000_fp64(double *a) { this is not C; }\n";
+  std::ofstream(bad) << "void tsvc_2_s000_fp64(double *a) { this is not C; }\n";
   auto c = client();
   auto o = options("autopar-gcc");
   o.reference_c = bad.string();
@@ -227,7 +229,7 @@ TEST_F(BuiltinTest, CompilerFailureShowsItsOutputAndSendsNothing) {
 TEST_F(BuiltinTest, LibrarySubmissionsFollowTheSinglePolicy) {
   auto c = client(/*single=*/true);
   Submission s;
-  s.kernel = "s000";
+  s.kernel = "tsvc_2_s000";
   ASSERT_TRUE(c.submit_library(s, "/srv/shared/a.so").ok());
   auto again = c.submit_library(s, "/srv/shared/a.so");
   ASSERT_FALSE(again.ok());

@@ -228,7 +228,7 @@ while :; do sleep 0.05; done
 )SH");
   // 2 s, not 1: under a loaded ctest -j the /task fetch and the shell's start-up may take a
   // second, and the trap must be in place before the deadline.
-  Arm a = arm("NAME=wall\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+  Arm a = arm("NAME=wall\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
               "\nWALL_BUDGET_S=2\nLIMIT_RERUN_FACTOR=2\nJUDGE_URLS=" + j.url());
   const auto t0 = std::chrono::steady_clock::now();
   auto s = run_arm(a, options());
@@ -246,7 +246,8 @@ while :; do sleep 0.05; done
   EXPECT_EQ(lines("budgets"),
             (std::vector<std::string>{"You have 2 seconds", "You have 4 seconds"}));
   // Both attempts got SIGTERM first (their trap ran).
-  EXPECT_EQ(lines("terms"), (std::vector<std::string>{"wall/s000/0#1", "wall/s000/0#2"}));
+  EXPECT_EQ(lines("terms"),
+            (std::vector<std::string>{"wall/tsvc_2_s000/0#1", "wall/tsvc_2_s000/0#2"}));
   EXPECT_GE(took, 6.0);
   EXPECT_LT(took, 30.0);
   EXPECT_EQ(processes_with("sleep 3107"), 0) << "a setsid child outlived its episode";
@@ -263,7 +264,7 @@ while python3 "$D/llm.py" openai >> "$D/llm.out"; do :; done
 echo "$RUN_ID refused $?" >> "$D/refused"
 sleep 30
 )SH");
-  Arm a = arm("NAME=tok\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+  Arm a = arm("NAME=tok\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
               "\nWALL_BUDGET_S=60\nTOKEN_BUDGET=150\nINFERENCE_URLS=" + m.url() +
               "\nJUDGE_URLS=" + j.url());
   auto s = run_arm(a, options());
@@ -281,7 +282,7 @@ sleep 30
   // The rerun could spend more than the first attempt: its budget was 300, not what was left.
   EXPECT_GE(t.requests, 3);
   auto db = EpisodeDb::open((dir_ / "harness.db").string());
-  auto reqs = (*db)->requests("tok/s000/0");
+  auto reqs = (*db)->requests("tok/tsvc_2_s000/0");
   ASSERT_TRUE(reqs);
   int refused = 0;
   for (const auto& q : *reqs) refused += q.status == 402;
@@ -303,7 +304,7 @@ echo "$RUN_ID" >> "$D/launches"
 python3 "$D/llm.py" anthropic
 exit 3
 )SH");
-  Arm a = arm("NAME=ctx\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+  Arm a = arm("NAME=ctx\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
               "\nWALL_BUDGET_S=60\nMAX_RELAUNCHES=2\nINFERENCE_URLS=" + m.url() +
               "\nJUDGE_URLS=" + j.url());
   auto s = run_arm(a, options());
@@ -315,7 +316,7 @@ exit 3
   EXPECT_EQ(r[0].exit_code, 126);
   EXPECT_EQ(r[0].attempt, 1);
   EXPECT_EQ(r[0].limit_reruns, 0);
-  EXPECT_EQ(lines("launches"), (std::vector<std::string>{"ctx/s000/0#1"}));
+  EXPECT_EQ(lines("launches"), (std::vector<std::string>{"ctx/tsvc_2_s000/0#1"}));
   EXPECT_EQ(r[0].requests, 1);
 }
 
@@ -330,7 +331,7 @@ TEST_F(DaemonTest, AgentEnvironmentIsAllowListed) {
 env > "$D/env.txt"
 python3 "$D/llm.py" openai
 )SH");
-  Arm a = arm("NAME=env\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+  Arm a = arm("NAME=env\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
               "\nMODEL=m1\nINFERENCE_URLS=" + m.url() + "\nJUDGE_URLS=" + j.url());
   DaemonOptions o = options();
   o.upstream_api_key = "sk-real-upstream-key";
@@ -342,8 +343,8 @@ python3 "$D/llm.py" openai
   EXPECT_EQ(env.find("sk-real-upstream-key"), std::string::npos) << env;
   EXPECT_NE(env.find("JUDGE_URL=" + j.url() + "\n"), std::string::npos) << env;
   EXPECT_NE(env.find("JUDGE_RANK=0\n"), std::string::npos) << env;
-  EXPECT_NE(env.find("RUN_ID=env/s000/0#1\n"), std::string::npos) << env;
-  EXPECT_NE(env.find("KERNEL=s000\n"), std::string::npos) << env;
+  EXPECT_NE(env.find("RUN_ID=env/tsvc_2_s000/0#1\n"), std::string::npos) << env;
+  EXPECT_NE(env.find("KERNEL=tsvc_2_s000\n"), std::string::npos) << env;
   EXPECT_NE(env.find("HPCAB_SUBMISSION_POLICY=single\n"), std::string::npos) << env;
   EXPECT_NE(env.find("PATH=" + kBin + ":"), std::string::npos) << env;
   EXPECT_NE(env.find("HPCAB_USAGE_URL=http://127.0.0.1:"), std::string::npos) << env;
@@ -360,7 +361,7 @@ echo "$RUN_ID $n" >> "$D/launches"
 [ "$n" -ge 3 ] && exit 0
 exit 7
 )SH");
-  Arm a = arm("NAME=flaky\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + flaky +
+  Arm a = arm("NAME=flaky\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" + flaky +
               "\nMAX_RELAUNCHES=2\nWALL_BUDGET_S=60\nJUDGE_URLS=" + j.url());
   auto s = run_arm(a, options());
   ASSERT_TRUE(s) << s.error().message;
@@ -370,10 +371,11 @@ exit 7
   EXPECT_EQ(r[0].exit_code, 0);
   EXPECT_EQ(r[0].attempt, 1) << "relaunches are not new attempts";
   EXPECT_EQ(lines("launches"),
-            (std::vector<std::string>{"flaky/s000/0#1 1", "flaky/s000/0#1 2", "flaky/s000/0#1 3"}));
+            (std::vector<std::string>{"flaky/tsvc_2_s000/0#1 1", "flaky/tsvc_2_s000/0#1 2",
+                                      "flaky/tsvc_2_s000/0#1 3"}));
 
   const std::string broken = agent("broken", "echo x >> \"$D/broken\"; exit 7");
-  Arm b = arm("NAME=broken\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + broken +
+  Arm b = arm("NAME=broken\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" + broken +
               "\nMAX_RELAUNCHES=1\nWALL_BUDGET_S=60\nJUDGE_URLS=" + j.url());
   ASSERT_TRUE(run_arm(b, options()));
   r = rows("broken");
@@ -394,10 +396,10 @@ hpcab-tool submit mine.c > second.json 2> second.err
 echo "$?" > "$D/second_exit"
 )SH");
   const std::string reference =
-      std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
-  Arm a =
-      arm("NAME=sub\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=HPCAB_TEST_REFERENCE=" + reference +
-          " " + cmd + "\nWALL_BUDGET_S=300\nSUBMISSION_POLICY=single\nJUDGE_URLS=" + j.url());
+      std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
+  Arm a = arm("NAME=sub\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=HPCAB_TEST_REFERENCE=" +
+              reference + " " + cmd +
+              "\nWALL_BUDGET_S=300\nSUBMISSION_POLICY=single\nJUDGE_URLS=" + j.url());
   auto s = run_arm(a, options());
   ASSERT_TRUE(s) << s.error().message;
   auto r = rows("sub");
@@ -420,7 +422,7 @@ echo "$?" > "$D/second_exit"
   EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), "command");
   json setup = json::parse(reinterpret_cast<const char*>(sqlite3_column_text(st, 1)));
   EXPECT_EQ(setup["submission_policy"], "single");
-  EXPECT_EQ(setup["kernels"], json::array({"s000"}));
+  EXPECT_EQ(setup["kernels"], json::array({"tsvc_2_s000"}));
   EXPECT_NE(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 2))).find("NAME=sub"),
             std::string::npos);
   sqlite3_finalize(st);
@@ -439,7 +441,7 @@ echo "$RUN_ID" >> "$D/starts"
 [ -f "$D/release" ] && exit 0
 while :; do sleep 0.05; done
 )SH");
-  Arm a = arm("NAME=lock\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+  Arm a = arm("NAME=lock\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
               "\nWALL_BUDGET_S=120\nJUDGE_URLS=" + j.url());
   std::atomic<bool> stop{false};
   DaemonOptions o = options();
@@ -462,7 +464,7 @@ while :; do sleep 0.05; done
   t.join();
   ASSERT_TRUE(first) << first.error().message;
   EXPECT_TRUE(first->interrupted);
-  EXPECT_EQ(lines("terms"), (std::vector<std::string>{"lock/s000/0#1"}));
+  EXPECT_EQ(lines("terms"), (std::vector<std::string>{"lock/tsvc_2_s000/0#1"}));
   auto r = rows("lock");
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].status, "interrupted");
@@ -484,7 +486,7 @@ echo "$RUN_ID" >> "$D/starts"
 python3 -c "import time,os; time.sleep(2.5); open('$D/done','a').write(os.environ['RUN_ID']+'\n')"
 )SH");
   const fs::path arm_file = dir_ / "arm.env";
-  arm("NAME=k9\nKERNELS=s000,s111,s212\nAGENT=command\nAGENT_COMMAND=" + cmd +
+  arm("NAME=k9\nKERNELS=tsvc_2_s000,tsvc_2_s111,tsvc_2_s212\nAGENT=command\nAGENT_COMMAND=" + cmd +
       "\nWALL_BUDGET_S=60\nJUDGE_URLS=" + j.url());
   auto start_daemon = [&] {
     pid_t pid = fork();
@@ -520,9 +522,11 @@ python3 -c "import time,os; time.sleep(2.5); open('$D/done','a').write(os.enviro
   EXPECT_EQ(r[1].attempt, 2) << "the interrupted episode runs again as a new attempt";
   EXPECT_EQ(r[2].attempt, 1);
   // Every episode finished exactly once; the killed attempt never finished (it was swept).
-  EXPECT_EQ(lines("done"), (std::vector<std::string>{"k9/s000/0#1", "k9/s111/0#2", "k9/s212/0#1"}));
+  EXPECT_EQ(lines("done"), (std::vector<std::string>{"k9/tsvc_2_s000/0#1", "k9/tsvc_2_s111/0#2",
+                                                     "k9/tsvc_2_s212/0#1"}));
   EXPECT_EQ(lines("starts"),
-            (std::vector<std::string>{"k9/s000/0#1", "k9/s111/0#1", "k9/s111/0#2", "k9/s212/0#1"}));
+            (std::vector<std::string>{"k9/tsvc_2_s000/0#1", "k9/tsvc_2_s111/0#1",
+                                      "k9/tsvc_2_s111/0#2", "k9/tsvc_2_s212/0#1"}));
 }
 
 // `hpcab-harness status` prints the status line and the episode table; `plan` the pinning.
@@ -530,7 +534,7 @@ TEST_F(DaemonTest, StatusAndPlanCommands) {
   Judge j;
   const std::string cmd = agent("quick", "exit 0");
   const fs::path arm_file = dir_ / "arm.env";
-  Arm a = arm("NAME=st\nKERNELS=s000,s111\nAGENT=command\nAGENT_COMMAND=" + cmd +
+  Arm a = arm("NAME=st\nKERNELS=tsvc_2_s000,tsvc_2_s111\nAGENT=command\nAGENT_COMMAND=" + cmd +
               "\nWORKERS=3\nOUTAGE_WAIT_S=1\nJUDGE_URLS=" + j.url() + ",http://127.0.0.1:1");
   auto run_cli = [&](const std::string& sub) {
     std::string out;
@@ -544,7 +548,7 @@ TEST_F(DaemonTest, StatusAndPlanCommands) {
   std::string plan = run_cli("plan");
   EXPECT_NE(plan.find("worker 1: judge http://127.0.0.1:1 rank 1"), std::string::npos) << plan;
   EXPECT_NE(plan.find("worker 2: judge " + j.url() + " rank 0"), std::string::npos) << plan;
-  EXPECT_NE(plan.find("1 st/s111/0"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("1 st/tsvc_2_s111/0"), std::string::npos) << plan;
   std::string before = run_cli("status");
   EXPECT_NE(before.find("st: done 0 | running 0 | queued 0"), std::string::npos) << before;
   EXPECT_NE(before.find("not yet enqueued 2"), std::string::npos) << before;
@@ -556,8 +560,8 @@ TEST_F(DaemonTest, StatusAndPlanCommands) {
   for (const auto& r : rows("st")) EXPECT_EQ(r.status, "finished") << r.id << " " << log_.str();
   EXPECT_LE(s->retired_workers, 1);
   std::string after = run_cli("status");
-  EXPECT_NE(after.find("st/s000/0"), std::string::npos) << after;
-  EXPECT_NE(after.find("st/s111/0"), std::string::npos) << after;
+  EXPECT_NE(after.find("st/tsvc_2_s000/0"), std::string::npos) << after;
+  EXPECT_NE(after.find("st/tsvc_2_s111/0"), std::string::npos) << after;
   EXPECT_NE(after.find("st: done"), std::string::npos) << after;
 }
 

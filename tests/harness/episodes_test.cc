@@ -66,7 +66,7 @@ std::string parse_error(const std::string& text, const std::string& label = "arm
 
 constexpr const char* kFullEnv = R"arm(# a full arm
 NAME=claude-loops
-KERNELS=s000, track:machine_learning ,level:2
+KERNELS=tsvc_2_s000, track:machine_learning ,level:2
 LANGUAGE="cpp"
 AGENT=claude-code
 AGENT_COMMAND='claude -p "$(cat {prompt_file})" --model {model}'
@@ -90,7 +90,7 @@ TEST(ArmFile, EnvFormatParsesEveryKey) {
   Arm a = parse_ok(kFullEnv);
   EXPECT_EQ(a.name, "claude-loops");
   EXPECT_EQ(a.kernel_selectors,
-            (std::vector<std::string>{"s000", "track:machine_learning", "level:2"}));
+            (std::vector<std::string>{"tsvc_2_s000", "track:machine_learning", "level:2"}));
   EXPECT_EQ(a.language, "cpp");
   EXPECT_EQ(a.agent, "claude-code");
   EXPECT_EQ(a.agent_command, "claude -p \"$(cat {prompt_file})\" --model {model}");
@@ -174,7 +174,7 @@ TEST(ArmFile, LibraryDirForTheAutoparBuiltins) {
 TEST(ArmFile, JsonFormatMatchesEnv) {
   const char* text = R"arm({
     "name": "claude-loops",
-    "kernels": ["s000", "track:machine_learning", "level:2"],
+    "kernels": ["tsvc_2_s000", "track:machine_learning", "level:2"],
     "language": "cpp",
     "agent": "claude-code",
     "agent_command": "claude -p \"$(cat {prompt_file})\" --model {model}",
@@ -283,18 +283,19 @@ TEST(ArmFile, SelectorsResolveAgainstTheRealCorpus) {
   ASSERT_TRUE(ids.ok()) << ids.error().message;
   ASSERT_FALSE(ids->empty());
   for (const auto& id : *ids) EXPECT_EQ(id[0], 's') << id;
-  EXPECT_EQ(ids->front(), "s000");
+  EXPECT_EQ(ids->front(), "tsvc_2_s000");
   EXPECT_TRUE(std::is_sorted(ids->begin(), ids->end()));
   std::size_t loops = 0;
   for (const auto& m : *corpus) loops += m.track == "loop_level_reasoning";
   EXPECT_EQ(ids->size(), loops);
 
   // Listed order across selectors, duplicates dropped at their second mention.
-  auto mixed = resolve_kernels({"s111", "dwarf:dense_linear_algebra", "s000", "s111"}, *corpus);
+  auto mixed = resolve_kernels(
+      {"tsvc_2_s111", "dwarf:dense_linear_algebra", "tsvc_2_s000", "tsvc_2_s111"}, *corpus);
   ASSERT_TRUE(mixed.ok()) << mixed.error().message;
   ASSERT_GE(mixed->size(), 3u);
-  EXPECT_EQ((*mixed)[0], "s111");
-  EXPECT_EQ(mixed->back(), "s000");
+  EXPECT_EQ((*mixed)[0], "tsvc_2_s111");
+  EXPECT_EQ(mixed->back(), "tsvc_2_s000");
   EXPECT_NE(std::find(mixed->begin(), mixed->end(), "gemm"), mixed->end());
 
   auto all = resolve_kernels({"all"}, *corpus);
@@ -303,7 +304,7 @@ TEST(ArmFile, SelectorsResolveAgainstTheRealCorpus) {
 
   auto bad = resolve_kernels({"s999"}, *corpus);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("unknown kernel id 's999'"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("unknown kernel 's999'"), std::string::npos);
   bad = resolve_kernels({"level:99"}, *corpus);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("matches no kernel"), std::string::npos);
@@ -311,14 +312,15 @@ TEST(ArmFile, SelectorsResolveAgainstTheRealCorpus) {
 
 TEST(ArmFile, LoadArmResolvesKernelsAndChecksThePromptTemplate) {
   TempDir t;
-  write(t.path() / "a.env", "NAME=x\nKERNELS=s000,s111\nAGENT=identity\nPROMPT_TEMPLATE=p.md\n");
+  write(t.path() / "a.env",
+        "NAME=x\nKERNELS=tsvc_2_s000,tsvc_2_s111\nAGENT=identity\nPROMPT_TEMPLATE=p.md\n");
   auto missing = load_arm(t.path() / "a.env");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message.find("PROMPT_TEMPLATE"), std::string::npos);
   write(t.path() / "p.md", "{kernel}");
   auto a = load_arm(t.path() / "a.env");
   ASSERT_TRUE(a.ok()) << a.error().message;
-  EXPECT_EQ(a->kernels, (std::vector<std::string>{"s000", "s111"}));
+  EXPECT_EQ(a->kernels, (std::vector<std::string>{"tsvc_2_s000", "tsvc_2_s111"}));
   EXPECT_EQ(a->prompt_template, t.path() / "p.md");
 }
 
@@ -414,7 +416,7 @@ TEST(ArmFile, DeployKeysForTheSlurmLauncher) {
 
 TEST(ArmFile, JudgeConfigMustExistWhenLoaded) {
   TempDir t;
-  write(t.path() / "a.env", "NAME=x\nKERNELS=s000\nAGENT=identity\nJUDGE_CONFIG=j.json\n");
+  write(t.path() / "a.env", "NAME=x\nKERNELS=tsvc_2_s000\nAGENT=identity\nJUDGE_CONFIG=j.json\n");
   auto missing = load_arm(t.path() / "a.env");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message.find("JUDGE_CONFIG"), std::string::npos)
@@ -437,7 +439,7 @@ TEST(ArmFile, ExampleSlurmArmInDeployLoads) {
 Arm pinned_arm() {
   Arm a;
   a.name = "pin";
-  a.kernels = {"s000", "s111", "s212"};
+  a.kernels = {"tsvc_2_s000", "tsvc_2_s111", "tsvc_2_s212"};
   a.repetitions = 2;
   a.workers = 4;
   a.inference_urls = {"http://inf0:8000", "http://inf1:8000"};
@@ -450,11 +452,11 @@ TEST(Plan, EpisodesAreKernelTimesRepetitionWithStableIds) {
   auto plan = plan_episodes(a);
   ASSERT_EQ(plan.size(), 6u);
   // Repetition-major queue order: every kernel once before any repeats.
-  EXPECT_EQ(plan[0].id, "pin/s000/0");
-  EXPECT_EQ(plan[1].id, "pin/s111/0");
-  EXPECT_EQ(plan[2].id, "pin/s212/0");
-  EXPECT_EQ(plan[3].id, "pin/s000/1");
-  EXPECT_EQ(plan[5].id, "pin/s212/1");
+  EXPECT_EQ(plan[0].id, "pin/tsvc_2_s000/0");
+  EXPECT_EQ(plan[1].id, "pin/tsvc_2_s111/0");
+  EXPECT_EQ(plan[2].id, "pin/tsvc_2_s212/0");
+  EXPECT_EQ(plan[3].id, "pin/tsvc_2_s000/1");
+  EXPECT_EQ(plan[5].id, "pin/tsvc_2_s212/1");
   for (std::size_t i = 0; i < plan.size(); ++i) {
     EXPECT_EQ(plan[i].seq, static_cast<int64_t>(i));
     EXPECT_EQ(plan[i].arm, "pin");
@@ -483,7 +485,7 @@ TEST(Plan, FourWorkersTwoInferenceUrlsTwoJudges) {
 // --shard I/N: the shards of one count partition the plan exactly, keeping ids and seq.
 TEST(Plan, ShardsPartitionThePlanExactly) {
   Arm a = pinned_arm();
-  a.kernels = {"s000", "s111", "s212", "s1112", "s113"};
+  a.kernels = {"tsvc_2_s000", "tsvc_2_s111", "tsvc_2_s212", "s1112", "s113"};
   a.repetitions = 3;
   const auto whole = plan_episodes(a);
   ASSERT_EQ(whole.size(), 15u);
@@ -509,7 +511,7 @@ TEST(Plan, ShardsPartitionThePlanExactly) {
   // Shard 1/2 starts with the arm's second episode, id and seq unchanged.
   const auto odd = plan_episodes(a, Shard{1, 2});
   ASSERT_FALSE(odd.empty());
-  EXPECT_EQ(odd[0].id, "pin/s111/0");
+  EXPECT_EQ(odd[0].id, "pin/tsvc_2_s111/0");
   EXPECT_EQ(odd[0].seq, 1);
 }
 
@@ -553,12 +555,12 @@ TEST(Plan, WorkerOffsetPinsAsTheGlobalWorker) {
 
 json fake_task() {
   return {
-      {"kernel", "s000"},
+      {"kernel", "tsvc_2_s000"},
       {"language", "c"},
-      {"signature", "void s000_fp64(double *restrict a) {\n}\n"},
-      {"symbol", "s000_fp64"},
-      {"prototype", "void s000_fp64(double *restrict a);"},
-      {"reference_numpy", "def s000(a, b):\n    a[:] = b + 1\n"},
+      {"signature", "void tsvc_2_s000_fp64(double *restrict a) {\n}\n"},
+      {"symbol", "tsvc_2_s000_fp64"},
+      {"prototype", "void tsvc_2_s000_fp64(double *restrict a);"},
+      {"reference_numpy", "def tsvc_2_s000(a, b):\n    a[:] = b + 1\n"},
       {"abi_doc", "C ABI: arrays sorted by name."},
       {"arrays",
        json::array(
@@ -603,11 +605,11 @@ TEST(Prompt, RendersEveryPlaceholder) {
       "\nABI:{abi}\nliteral { braces } and {Upper} and ${HOME} stay\n";
   auto p = render_prompt(templ, fake_task(), "c", b, "single");
   ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_NE(p->find("K=s000 L=c\n"), std::string::npos) << *p;
+  EXPECT_NE(p->find("K=tsvc_2_s000 L=c\n"), std::string::npos) << *p;
   EXPECT_NE(p->find(budget_sentence(b)), std::string::npos);
   EXPECT_NE(p->find("You may submit once"), std::string::npos);
-  EXPECT_NE(p->find("SIG:void s000_fp64"), std::string::npos);
-  EXPECT_NE(p->find("REF:def s000(a, b):"), std::string::npos);
+  EXPECT_NE(p->find("SIG:void tsvc_2_s000_fp64"), std::string::npos);
+  EXPECT_NE(p->find("REF:def tsvc_2_s000(a, b):"), std::string::npos);
   EXPECT_NE(p->find("ABI:C ABI: arrays sorted by name."), std::string::npos);
   EXPECT_NE(p->find("literal { braces } and {Upper} and ${HOME} stay"), std::string::npos);
   EXPECT_EQ(p->find("{kernel}"), std::string::npos);
@@ -618,7 +620,7 @@ TEST(Prompt, RendersEveryPlaceholder) {
 
   auto def = render_prompt(kDefaultPromptTemplate, fake_task(), "c", b, "single");
   ASSERT_TRUE(def.ok()) << def.error().message;
-  EXPECT_NE(def->find("make `s000` fast"), std::string::npos);
+  EXPECT_NE(def->find("make `tsvc_2_s000` fast"), std::string::npos);
 }
 
 TEST(Prompt, UnknownPlaceholderIsAnError) {
@@ -635,14 +637,14 @@ TEST(Prompt, UnknownPlaceholderIsAnError) {
 
 TEST(Workspace, WritesTaskFilesIntoAFreshFolder) {
   TempDir t;
-  fs::path ws = t.path() / "episodes" / "s000-0";
+  fs::path ws = t.path() / "episodes" / "tsvc_2_s000-0";
   json task = fake_task();
   ASSERT_TRUE(prepare_workspace(ws, task, "the prompt\n").ok());
   EXPECT_EQ(read(ws / "reference.py"), task["reference_numpy"].get<std::string>());
   EXPECT_EQ(read(ws / "kernel.c"), task["signature"].get<std::string>());
   EXPECT_EQ(read(ws / "PROMPT.md"), "the prompt\n");
   std::string abi = read(ws / "ABI.md");
-  EXPECT_NE(abi.find("s000_fp64"), std::string::npos) << abi;
+  EXPECT_NE(abi.find("tsvc_2_s000_fp64"), std::string::npos) << abi;
   EXPECT_NE(abi.find("| a | real | (N) | out |"), std::string::npos) << abi;
   EXPECT_NE(abi.find("C ABI: arrays sorted by name."), std::string::npos) << abi;
   EXPECT_EQ(json::parse(read(ws / "task.json")), task);
@@ -755,12 +757,12 @@ TEST(EpisodeDb, ClaimPinsTheWorkerAndFinishRecordsTheExit) {
     EXPECT_EQ(r.started_at, 10.0 + w);
   }
   // Queue order is plan order.
-  EXPECT_EQ(claimed,
-            (std::vector<std::string>{"pin/s000/0", "pin/s111/0", "pin/s212/0", "pin/s000/1"}));
+  EXPECT_EQ(claimed, (std::vector<std::string>{"pin/tsvc_2_s000/0", "pin/tsvc_2_s111/0",
+                                               "pin/tsvc_2_s212/0", "pin/tsvc_2_s000/1"}));
 
-  ASSERT_TRUE(db->finish("pin/s000/0", {"submitted", 0, 42, "ok"}, 20.0).ok());
-  ASSERT_TRUE(db->fail("pin/s111/0", {"crash", 139, std::nullopt, ""}, 21.0).ok());
-  auto r = db->get("pin/s000/0");
+  ASSERT_TRUE(db->finish("pin/tsvc_2_s000/0", {"submitted", 0, 42, "ok"}, 20.0).ok());
+  ASSERT_TRUE(db->fail("pin/tsvc_2_s111/0", {"crash", 139, std::nullopt, ""}, 21.0).ok());
+  auto r = db->get("pin/tsvc_2_s000/0");
   ASSERT_TRUE(r.ok() && *r);
   EXPECT_EQ((*r)->status, "finished");
   EXPECT_EQ((*r)->exit_reason, "submitted");
@@ -768,17 +770,17 @@ TEST(EpisodeDb, ClaimPinsTheWorkerAndFinishRecordsTheExit) {
   EXPECT_EQ((*r)->final_submission_id, 42);
   EXPECT_EQ((*r)->final_verdict, "ok");
   EXPECT_EQ((*r)->ended_at, 20.0);
-  auto f = db->get("pin/s111/0");
+  auto f = db->get("pin/tsvc_2_s111/0");
   ASSERT_TRUE(f.ok() && *f);
   EXPECT_EQ((*f)->status, "failed");
   EXPECT_EQ((*f)->exit_code, 139);
   EXPECT_FALSE((*f)->final_submission_id.has_value());
 
   // Finishing twice, or an episode that is not running, is refused.
-  auto twice = db->finish("pin/s000/0", {"submitted", 0, 43, "ok"}, 22.0);
+  auto twice = db->finish("pin/tsvc_2_s000/0", {"submitted", 0, 43, "ok"}, 22.0);
   ASSERT_FALSE(twice.ok());
   EXPECT_NE(twice.error().message.find("not running"), std::string::npos);
-  EXPECT_FALSE(db->finish("pin/s212/1", {"x", 0, std::nullopt, ""}, 22.0).ok());
+  EXPECT_FALSE(db->finish("pin/tsvc_2_s212/1", {"x", 0, std::nullopt, ""}, 22.0).ok());
 
   // Two more claims drain the queue; then nothing is waiting.
   EXPECT_TRUE(db->claim("pin", pin_worker(a, 0), 30.0)->has_value());
@@ -808,8 +810,8 @@ TEST(EpisodeDb, ResumeAfterACrashRequeuesRunningWithoutDuplicatingFinished) {
     ASSERT_TRUE(db);
     ASSERT_TRUE(db->enqueue(plan_episodes(a)).ok());
     for (int w = 0; w < 4; ++w) ASSERT_TRUE(db->claim("pin", pin_worker(a, w), 1.0)->has_value());
-    ASSERT_TRUE(db->finish("pin/s000/0", {"submitted", 0, 1, "ok"}, 2.0).ok());
-    ASSERT_TRUE(db->finish("pin/s111/0", {"submitted", 0, 2, "incorrect"}, 2.0).ok());
+    ASSERT_TRUE(db->finish("pin/tsvc_2_s000/0", {"submitted", 0, 1, "ok"}, 2.0).ok());
+    ASSERT_TRUE(db->finish("pin/tsvc_2_s111/0", {"submitted", 0, 2, "incorrect"}, 2.0).ok());
     // No clean shutdown: the object is dropped as a killed process would leave the file.
   }
   // The restarted daemon opens the same file, re-enqueues its plan and resumes.
@@ -825,7 +827,7 @@ TEST(EpisodeDb, ResumeAfterACrashRequeuesRunningWithoutDuplicatingFinished) {
   EXPECT_EQ(counts->queued, 2);
   EXPECT_EQ(counts->running, 0);
   EXPECT_EQ(counts->finished, 2);
-  auto interrupted = db->get("pin/s212/0");
+  auto interrupted = db->get("pin/tsvc_2_s212/0");
   ASSERT_TRUE(interrupted.ok() && *interrupted);
   EXPECT_EQ((*interrupted)->status, "interrupted");
   EXPECT_EQ((*interrupted)->exit_reason, "daemon_died");
@@ -837,15 +839,15 @@ TEST(EpisodeDb, ResumeAfterACrashRequeuesRunningWithoutDuplicatingFinished) {
     ASSERT_TRUE(c.ok()) << c.error().message;
     if (!c->has_value()) break;
     order.push_back((*c)->id);
-    if ((*c)->id == "pin/s212/0" || (*c)->id == "pin/s000/1") {
+    if ((*c)->id == "pin/tsvc_2_s212/0" || (*c)->id == "pin/tsvc_2_s000/1") {
       EXPECT_EQ((*c)->attempt, 2) << (*c)->id;
     } else {
       EXPECT_EQ((*c)->attempt, 1) << (*c)->id;
     }
     ASSERT_TRUE(db->finish((*c)->id, {"submitted", 0, 100 + w, "ok"}, 7.0).ok());
   }
-  EXPECT_EQ(order,
-            (std::vector<std::string>{"pin/s212/0", "pin/s000/1", "pin/s111/1", "pin/s212/1"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"pin/tsvc_2_s212/0", "pin/tsvc_2_s000/1",
+                                             "pin/tsvc_2_s111/1", "pin/tsvc_2_s212/1"}));
   auto rows = db->list("pin");
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->size(), 6u);
@@ -916,12 +918,12 @@ TEST(EpisodeDb, LimitRerunHappensOnceWithTheFactor) {
   auto db = open_db(t.path() / "h.db");
   ASSERT_TRUE(db);
   Arm a = pinned_arm();
-  a.kernels = {"s000"};
+  a.kernels = {"tsvc_2_s000"};
   a.repetitions = 1;
   ASSERT_TRUE(db->enqueue(plan_episodes(a)).ok());
   ASSERT_TRUE(db->claim("pin", pin_worker(a, 0), 1.0)->has_value());
   auto first =
-      db->requeue_for_rerun("pin/s000/0", {"wall_budget", 124, std::nullopt, ""}, 2.0, 2.0);
+      db->requeue_for_rerun("pin/tsvc_2_s000/0", {"wall_budget", 124, std::nullopt, ""}, 2.0, 2.0);
   ASSERT_TRUE(first.ok()) << first.error().message;
   EXPECT_TRUE(*first);
   auto c = db->claim("pin", pin_worker(a, 1), 3.0);
@@ -930,11 +932,11 @@ TEST(EpisodeDb, LimitRerunHappensOnceWithTheFactor) {
   EXPECT_DOUBLE_EQ((*c)->budget_factor, 2.0);
   EXPECT_EQ((*c)->rank, 1);
   auto second =
-      db->requeue_for_rerun("pin/s000/0", {"wall_budget", 124, std::nullopt, ""}, 2.0, 4.0);
+      db->requeue_for_rerun("pin/tsvc_2_s000/0", {"wall_budget", 124, std::nullopt, ""}, 2.0, 4.0);
   ASSERT_TRUE(second.ok());
   EXPECT_FALSE(*second);  // only once: the caller finishes it with 124
-  ASSERT_TRUE(db->finish("pin/s000/0", {"wall_budget", 124, std::nullopt, ""}, 4.0).ok());
-  auto r = db->get("pin/s000/0");
+  ASSERT_TRUE(db->finish("pin/tsvc_2_s000/0", {"wall_budget", 124, std::nullopt, ""}, 4.0).ok());
+  auto r = db->get("pin/tsvc_2_s000/0");
   ASSERT_TRUE(r.ok() && *r);
   EXPECT_EQ((*r)->exit_code, 124);
   EXPECT_EQ((*r)->limit_reruns, 1);
@@ -1036,10 +1038,10 @@ CREATE TABLE arms (name TEXT PRIMARY KEY, agent TEXT NOT NULL, model TEXT NOT NU
   last_run_at REAL NOT NULL);
 INSERT INTO episodes (id, arm, kernel, repetition, seq, attempt, status, exit_reason, exit_code,
   input_tokens, requests, final_submission_id, final_verdict)
-VALUES ('old/s000/0', 'old', 's000', 0, 0, 1, 'finished', 'submitted', 0, 40, 1, 5, 'ok'),
-       ('old/s111/0', 'old', 's111', 0, 1, 0, 'queued', '', NULL, 0, 0, NULL, '');
+VALUES ('old/tsvc_2_s000/0', 'old', 'tsvc_2_s000', 0, 0, 1, 'finished', 'submitted', 0, 40, 1, 5, 'ok'),
+       ('old/tsvc_2_s111/0', 'old', 'tsvc_2_s111', 0, 1, 0, 'queued', '', NULL, 0, 0, NULL, '');
 INSERT INTO requests (episode_id, at, model, route, input, cached, output, latency_ms, status)
-VALUES ('old/s000/0', 1.0, 'm', '/v1/chat/completions', 40, 0, 3, 12.5, 200);
+VALUES ('old/tsvc_2_s000/0', 1.0, 'm', '/v1/chat/completions', 40, 0, 3, 12.5, 200);
 PRAGMA user_version = 2;
 )sql",
                         "writing a version 2 file")
@@ -1055,7 +1057,7 @@ PRAGMA user_version = 2;
   EXPECT_EQ((*rows)[0].final_submission_id, 5);
   EXPECT_EQ((*rows)[0].input_tokens, 40);
   EXPECT_EQ((*rows)[0].infra_failures, 0);
-  auto reqs = db->requests("old/s000/0");
+  auto reqs = db->requests("old/tsvc_2_s000/0");
   ASSERT_TRUE(reqs.ok());
   ASSERT_EQ(reqs->size(), 1u);
   EXPECT_EQ((*reqs)[0].output, 3);
@@ -1064,7 +1066,7 @@ PRAGMA user_version = 2;
   auto c = db->claim("old", pin_worker(a, 0), 2.0);
   ASSERT_TRUE(c.ok() && *c);
   EXPECT_TRUE(db->infra_fail((*c)->id, {"judge_fault", -1, {}, ""}, 3.0).ok());
-  EXPECT_TRUE(db->add_request("old/s111/0", {}, TokenWeights{}).ok());
+  EXPECT_TRUE(db->add_request("old/tsvc_2_s111/0", {}, TokenWeights{}).ok());
   EXPECT_FALSE(db->add_request("old/nope/0", {}, TokenWeights{}).ok());
 }
 

@@ -309,10 +309,10 @@ class OutageE2E : public ::testing::Test {
 // none is infra_failed, and the judge's database holds exactly one submission per episode.
 TEST_F(OutageE2E, JudgeKilledAndRestartedDuringAnArmLosesNoEpisode) {
   RestartableJudge judge(dir_ / "judge");
-  Arm a =
-      arm("NAME=drill\nKERNELS=s000,s111,relu\nREPETITIONS=2\nAGENT=identity\nWORKERS=2\n"
-          "WALL_BUDGET_S=600\nOUTAGE_WAIT_S=120\nJUDGE_URLS=" +
-          judge.url());
+  Arm a = arm(
+      "NAME=drill\nKERNELS=tsvc_2_s000,tsvc_2_s111,relu\nREPETITIONS=2\nAGENT=identity\nWORKERS=2\n"
+      "WALL_BUDGET_S=600\nOUTAGE_WAIT_S=120\nJUDGE_URLS=" +
+      judge.url());
   DaemonOptions o = options();
   Result<RunSummary> summary = Error{"not run"};
   std::thread daemon([&] { summary = run_arm(a, o); });
@@ -365,7 +365,8 @@ TEST_F(OutageE2E, JudgeAnswering503ForAWhileIsWaitedOut) {
   Front front(judge.url());
   front.unavailable_from_next("/submit", 4);
   Arm a =
-      arm("NAME=busy\nKERNELS=s000,s111\nAGENT=identity\nWALL_BUDGET_S=600\nOUTAGE_WAIT_S=120\n"
+      arm("NAME=busy\nKERNELS=tsvc_2_s000,tsvc_2_s111\nAGENT=identity\nWALL_BUDGET_S=600\nOUTAGE_"
+          "WAIT_S=120\n"
           "OUTAGE_BACKOFF_MAX_S=1\nJUDGE_URLS=" +
           front.url());
   auto s = run_arm(a, options());
@@ -406,12 +407,13 @@ TEST_F(OutageE2E, SubmitWhoseAnswerIsLostIsGradedOnce) {
   const fs::path state = dir_ / "tool-state";
   fs::create_directories(state);
   const std::string reference =
-      std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
-  const std::string cmd = "cd " + state.string() + " && JUDGE_URL=" + front.url() +
-                          " RUN_ID=lost/s000/0#1 KERNEL=s000 HPCAB_SUBMISSION_POLICY=single"
-                          " HPCAB_TOOL_STATE=" +
-                          state.string() + " HPCAB_OUTAGE_WAIT_S=60 " + kBin +
-                          "/hpcab-tool submit " + reference + " > out.json 2> err.txt";
+      std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
+  const std::string cmd =
+      "cd " + state.string() + " && JUDGE_URL=" + front.url() +
+      " RUN_ID=lost/tsvc_2_s000/0#1 KERNEL=tsvc_2_s000 HPCAB_SUBMISSION_POLICY=single"
+      " HPCAB_TOOL_STATE=" +
+      state.string() + " HPCAB_OUTAGE_WAIT_S=60 " + kBin + "/hpcab-tool submit " + reference +
+      " > out.json 2> err.txt";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(state / "err.txt");
   const json answer = json::parse(slurp(state / "out.json"));
   EXPECT_EQ(answer["verdict"], "ok");
@@ -424,7 +426,7 @@ TEST_F(OutageE2E, SubmitWhoseAnswerIsLostIsGradedOnce) {
   EXPECT_EQ(submits[0].status, 0);  // dropped
   EXPECT_EQ(submits[1].status, 200);
   EXPECT_EQ(submits[0].key, submits[1].key);
-  EXPECT_EQ(judge.submissions_by_run()["lost/s000/0#1"], 1);
+  EXPECT_EQ(judge.submissions_by_run()["lost/tsvc_2_s000/0#1"], 1);
   // The single-submission marker was written once the grade arrived; nothing is pending.
   EXPECT_TRUE(fs::exists(state / ".hpcab-submitted.lost_s000_0_1"));
   EXPECT_FALSE(fs::exists(state / ".hpcab-pending.lost_s000_0_1.json"));
@@ -436,8 +438,8 @@ TEST_F(OutageE2E, JudgeFaultIsAnInfrastructureFailureAndIsRunAgain) {
   RestartableJudge judge(dir_ / "judge");
   Front front(judge.url());
   front.fault_next_submits(1);
-  Arm a =
-      arm("NAME=fault\nKERNELS=s000\nAGENT=identity\nINFRA_RETRIES=2\nJUDGE_URLS=" + front.url());
+  Arm a = arm("NAME=fault\nKERNELS=tsvc_2_s000\nAGENT=identity\nINFRA_RETRIES=2\nJUDGE_URLS=" +
+              front.url());
   auto s = run_arm(a, options());
   ASSERT_TRUE(s) << s.error().message;
   auto r = rows("fault");
@@ -471,7 +473,7 @@ while [ ! -f "$D/go" ]; do sleep 0.05; done
 python3 "$D/llm.py" || exit 7
 echo done > "$D/second"
 )SH");
-  Arm a = arm("NAME=llm\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+  Arm a = arm("NAME=llm\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
               "\nMODEL=m\nWALL_BUDGET_S=300\nOUTAGE_WAIT_S=120\nOUTAGE_BACKOFF_MAX_S=0.5\n"
               "MAX_RELAUNCHES=0\nINFERENCE_URLS=" +
               model.url() + "\nJUDGE_URLS=" + judge.url());
@@ -519,7 +521,7 @@ except Exception as e:
     sys.exit(9)
 )PY";
   const std::string cmd = agent("llm", "python3 \"$D/llm.py\"");
-  Arm a = arm("NAME=gone\nKERNELS=s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+  Arm a = arm("NAME=gone\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
               "\nMODEL=m\nWALL_BUDGET_S=300\nOUTAGE_WAIT_S=1.5\nINFRA_RETRIES=1\n"
               "MAX_RELAUNCHES=2\nINFERENCE_URLS=" +
               model_url + "\nJUDGE_URLS=" + judge.url());

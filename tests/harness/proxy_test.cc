@@ -863,15 +863,15 @@ TEST_F(ProxyTest, JudgeClientSendsTheProxysTokenCount) {
   s.url = "http://judge.invalid:8800";
   s.usage_url = Url("/hpcab/usage");
   JudgeClient client(s, judge);  // the real usage fetch
-  ASSERT_TRUE(client.score({"s000", "c", "int x;", "", ""}));
-  ASSERT_TRUE(client.submit({"s000", "c", "int x;", "", ""}));
+  ASSERT_TRUE(client.score({"tsvc_2_s000", "c", "int x;", "", ""}));
+  ASSERT_TRUE(client.submit({"tsvc_2_s000", "c", "int x;", "", ""}));
   ASSERT_EQ(bodies.size(), 2u);
   EXPECT_EQ(json::parse(bodies[0])["tokens"], tokens);
   EXPECT_EQ(json::parse(bodies[1])["tokens"], tokens);
 
   // The proxy gone: the call still goes out, with tokens null.
   proxy_->stop();
-  ASSERT_TRUE(client.score({"s000", "c", "int x;", "", ""}));
+  ASSERT_TRUE(client.score({"tsvc_2_s000", "c", "int x;", "", ""}));
   EXPECT_TRUE(json::parse(bodies.back())["tokens"].is_null());
 }
 

@@ -27,7 +27,7 @@ using judge::test::slurp;
 
 const std::string kTool = std::string(HPCAB_BINARY_DIR) + "/hpcab-tool";
 const std::string kReference =
-    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
+    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
 
 struct ToolRun {
   int exit_code = -1;
@@ -78,27 +78,27 @@ std::map<std::string, std::string> agent_env(const Judge& j) {
 
 TEST(ToolE2E, TaskPrintsTheSpec) {
   Judge j;
-  auto r = run_tool({"task", "s000"}, agent_env(j));
+  auto r = run_tool({"task", "tsvc_2_s000"}, agent_env(j));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json t = json::parse(r.out);
-  EXPECT_EQ(t["kernel"], "s000");
-  EXPECT_EQ(t["symbol"], "s000_fp64");
-  EXPECT_NE(t["signature"].get<std::string>().find("s000_fp64"), std::string::npos);
+  EXPECT_EQ(t["kernel"], "tsvc_2_s000");
+  EXPECT_EQ(t["symbol"], "tsvc_2_s000_fp64");
+  EXPECT_NE(t["signature"].get<std::string>().find("tsvc_2_s000_fp64"), std::string::npos);
   EXPECT_NE(r.out.find("\n  \"kernel\""), std::string::npos);  // pretty-printed
 
   // The kernel from KERNEL; the baseline command too.
   auto env = agent_env(j);
-  env["KERNEL"] = "s000";
+  env["KERNEL"] = "tsvc_2_s000";
   auto b = run_tool({"task"}, env);
   ASSERT_EQ(b.exit_code, 0) << b.err;
-  EXPECT_EQ(json::parse(b.out)["kernel"], "s000");
+  EXPECT_EQ(json::parse(b.out)["kernel"], "tsvc_2_s000");
 }
 
 TEST(ToolE2E, ErrorsAreClearAndNonZero) {
   Judge j;
   auto env = agent_env(j);
   env["JUDGE_RANK"] = "1";  // this judge serves rank 0: 421, nothing graded
-  auto wrong_rank = run_tool({"task", "s000"}, env);
+  auto wrong_rank = run_tool({"task", "tsvc_2_s000"}, env);
   EXPECT_EQ(wrong_rank.exit_code, 1);
   EXPECT_NE(wrong_rank.err.find("HTTP 421"), std::string::npos) << wrong_rank.err;
   EXPECT_TRUE(wrong_rank.out.empty());
@@ -107,7 +107,7 @@ TEST(ToolE2E, ErrorsAreClearAndNonZero) {
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_NE(unknown.err.find("HTTP 404"), std::string::npos) << unknown.err;
 
-  auto no_url = run_tool({"task", "s000"}, {});
+  auto no_url = run_tool({"task", "tsvc_2_s000"}, {});
   EXPECT_EQ(no_url.exit_code, 2);
   EXPECT_NE(no_url.err.find("JUDGE_URL"), std::string::npos) << no_url.err;
 
@@ -117,7 +117,7 @@ TEST(ToolE2E, ErrorsAreClearAndNonZero) {
   dead["HPCAB_OUTAGE_WAIT_S"] = "2";
   j.stop();
   const auto t0 = std::chrono::steady_clock::now();
-  auto refused = run_tool({"score", kReference, "--kernel", "s000"}, dead);
+  auto refused = run_tool({"score", kReference, "--kernel", "tsvc_2_s000"}, dead);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(refused.exit_code, 3);
   EXPECT_NE(refused.err.find("unreachable"), std::string::npos) << refused.err;
@@ -127,26 +127,27 @@ TEST(ToolE2E, ErrorsAreClearAndNonZero) {
   EXPECT_GE(took, 2.0);
   EXPECT_LT(took, 30.0);
   // --outage-wait 0: at once.
-  auto at_once = run_tool({"score", kReference, "--kernel", "s000", "--outage-wait", "0"}, dead);
+  auto at_once =
+      run_tool({"score", kReference, "--kernel", "tsvc_2_s000", "--outage-wait", "0"}, dead);
   EXPECT_EQ(at_once.exit_code, 3);
 }
 
 TEST(ToolE2E, ScoreTheReferenceIsOk) {
   Judge j;
   auto env = agent_env(j);
-  env["KERNEL"] = "s000";
+  env["KERNEL"] = "tsvc_2_s000";
   auto r = run_tool({"score", kReference}, env);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   json g = json::parse(r.out);
   EXPECT_EQ(g["verdict"], "ok") << r.out;
-  EXPECT_EQ(g["kernel"], "s000");
+  EXPECT_EQ(g["kernel"], "tsvc_2_s000");
   EXPECT_EQ(g["language"], "c");
 }
 
 TEST(ToolE2E, McpSessionOverStdio) {
   Judge j;
   auto env = agent_env(j);
-  env["KERNEL"] = "s000";
+  env["KERNEL"] = "tsvc_2_s000";
   auto rpc = [](int id, const std::string& method, json params) {
     return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump() +
            "\n";
@@ -192,7 +193,7 @@ TEST(ToolE2E, McpSessionOverStdio) {
 TEST(ToolE2E, SingleSubmissionPolicyRefusesTheSecondSubmit) {
   Judge j;
   auto env = agent_env(j);
-  env["KERNEL"] = "s000";
+  env["KERNEL"] = "tsvc_2_s000";
   env["HPCAB_SUBMISSION_POLICY"] = "single";
   std::string tmpl = (fs::temp_directory_path() / "hpcab-tool-state-XXXXXX").string();
   const fs::path state = mkdtemp(tmpl.data());

@@ -68,7 +68,8 @@ class FakeJudge {
                       {"detail", "judge fault: ..."}}
                      .dump();
       } else if (url.find("/task/") != std::string::npos) {
-        r.body = json{{"kernel", "s000"}, {"signature", "void s000_fp64(...) {}"}}.dump();
+        r.body =
+            json{{"kernel", "tsvc_2_s000"}, {"signature", "void tsvc_2_s000_fp64(...) {}"}}.dump();
       } else {
         r.body = json{{"verdict", "ok"}, {"speedup", 1.5}, {"submission_id", 7}}.dump();
       }
@@ -128,7 +129,7 @@ TEST(McpServer, ScriptedSession) {
   TempDir dir;
   FakeJudge judge;
   JudgeClient client(settings(dir.path()), judge.transport());
-  McpServer server(client, {"s000", "c"});
+  McpServer server(client, {"tsvc_2_s000", "c"});
 
   auto init = server.handle(request(1, "initialize",
                                     {{"protocolVersion", "2025-03-26"},
@@ -171,11 +172,11 @@ TEST(McpServer, ScriptedSession) {
   ASSERT_EQ((*task)["result"]["content"].size(), 1u);
   EXPECT_EQ((*task)["result"]["content"][0]["type"], "text");
   json text = json::parse((*task)["result"]["content"][0]["text"].get<std::string>());
-  EXPECT_EQ(text["signature"], "void s000_fp64(...) {}");
+  EXPECT_EQ(text["signature"], "void tsvc_2_s000_fp64(...) {}");
   ASSERT_EQ(judge.calls().size(), 1u);
   EXPECT_EQ(judge.calls()[0].method, "GET");
   // Default kernel and language, the rank added, the URL's trailing slash dropped.
-  EXPECT_EQ(judge.calls()[0].url, "http://judge.invalid:8800/task/s000?language=c&rank=3");
+  EXPECT_EQ(judge.calls()[0].url, "http://judge.invalid:8800/task/tsvc_2_s000?language=c&rank=3");
 
   auto bad_tool =
       server.handle(request(4, "tools/call", {{"name", "rm_rf"}, {"arguments", json::object()}}));
@@ -272,9 +273,9 @@ TEST(McpServer, ScoreFromFileCarriesRankRunAndOptimizer) {
   TempDir dir;
   FakeJudge judge;
   JudgeClient client(settings(dir.path()), judge.transport());
-  McpServer server(client, {"s000", "c"});
+  McpServer server(client, {"tsvc_2_s000", "c"});
   const fs::path file = dir.path() / "fast.cpp";
-  std::ofstream(file) << "extern \"C\" void s000_fp64() {}\n";
+  std::ofstream(file) << "extern \"C\" void tsvc_2_s000_fp64() {}\n";
 
   auto r = server.handle(request(
       1, "tools/call", {{"name", "score"}, {"arguments", {{"source_file", file.string()}}}}));
@@ -285,12 +286,12 @@ TEST(McpServer, ScoreFromFileCarriesRankRunAndOptimizer) {
   EXPECT_EQ(judge.calls()[0].method, "POST");
   EXPECT_EQ(judge.calls()[0].url, "http://judge.invalid:8800/score");
   json body = json::parse(judge.calls()[0].body);
-  EXPECT_EQ(body["kernel"], "s000");
+  EXPECT_EQ(body["kernel"], "tsvc_2_s000");
   EXPECT_EQ(body["language"], "cpp");  // from the extension
   EXPECT_EQ(body["rank"], 3);
   EXPECT_EQ(body["run_id"], "run-42");
   EXPECT_EQ(body["optimizer"], "claude");
-  EXPECT_EQ(body["source"], "extern \"C\" void s000_fp64() {}\n");
+  EXPECT_EQ(body["source"], "extern \"C\" void tsvc_2_s000_fp64() {}\n");
   EXPECT_FALSE(body.contains("source_file"));  // the judge's source_file is its own shared dir
 
   // Both or neither of source/source_file, a missing file: tool errors, nothing sent.
@@ -310,7 +311,7 @@ TEST(McpServer, JudgeFailuresAreToolErrors) {
   TempDir dir;
   FakeJudge judge;
   JudgeClient client(settings(dir.path()), judge.transport());
-  McpServer server(client, {"s000", "c"});
+  McpServer server(client, {"tsvc_2_s000", "c"});
   judge.status = 404;
   auto r = server.handle(request(1, "tools/call", {{"name", "task"}}));
   ASSERT_TRUE(r);
@@ -334,7 +335,7 @@ TEST(SubmissionPolicy, SecondSubmitIsRefusedWithoutARequest) {
   TempDir dir;
   FakeJudge judge;
   JudgeClient client(settings(dir.path(), /*single=*/true), judge.transport());
-  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  Submission s{"tsvc_2_s000", "c", "void f(void) {}", "", ""};
   auto first = client.submit(s);
   ASSERT_TRUE(first) << first.error().message;
   EXPECT_EQ((*first)["verdict"], "ok");
@@ -355,7 +356,7 @@ TEST(SubmissionPolicy, SecondSubmitIsRefusedWithoutARequest) {
   EXPECT_EQ(judge.calls().size(), 2u);
 
   // The MCP tool reports the refusal as a tool error.
-  McpServer server(again, {"s000", "c"});
+  McpServer server(again, {"tsvc_2_s000", "c"});
   auto r = server.handle(
       request(1, "tools/call", {{"name", "submit"}, {"arguments", {{"source", "int x;"}}}}));
   EXPECT_EQ((*r)["result"]["isError"], true);
@@ -380,7 +381,7 @@ TEST(SubmissionPolicy, ConcurrentSubmitsSendExactlyOne) {
   for (int i = 0; i < 4; ++i) {
     threads.emplace_back([&] {
       JudgeClient client(settings(dir.path(), true), judge.transport());
-      auto r = client.submit({"s000", "c", "void f(void) {}", "", ""});
+      auto r = client.submit({"tsvc_2_s000", "c", "void f(void) {}", "", ""});
       if (r) ++accepted;
       if (!r && client.last_failure() == Failure::kPolicy) ++refused;
     });
@@ -395,7 +396,7 @@ TEST(SubmissionPolicy, NothingGradedKeepsTheSubmission) {
   TempDir dir;
   FakeJudge judge;
   JudgeClient client(settings(dir.path(), true), judge.transport());
-  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  Submission s{"tsvc_2_s000", "c", "void f(void) {}", "", ""};
   judge.status = 400;  // refused: the judge graded nothing
   EXPECT_FALSE(client.submit(s));
   EXPECT_EQ(client.last_failure(), Failure::kHttp);
@@ -426,7 +427,7 @@ TEST(SubmissionPolicy, RefusedConnectionKeepsTheSubmission) {
   TempDir dir;
   FakeJudge judge;
   JudgeClient client(settings(dir.path(), true), judge.transport());
-  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  Submission s{"tsvc_2_s000", "c", "void f(void) {}", "", ""};
   judge.refused = true;
   EXPECT_FALSE(client.submit(s));
   EXPECT_EQ(client.last_failure(), Failure::kTransport);
@@ -441,7 +442,7 @@ TEST(SubmissionPolicy, JudgeFaultKeepsTheSubmissionAndIsNotTheFinalAnswer) {
   TempDir dir;
   FakeJudge judge;
   JudgeClient client(settings(dir.path(), true), judge.transport());
-  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  Submission s{"tsvc_2_s000", "c", "void f(void) {}", "", ""};
   judge.judge_fault = true;
   auto r = client.submit(s);
   ASSERT_TRUE(r);
@@ -467,7 +468,7 @@ TEST(SubmissionPolicy, MultipleAllowsResubmission) {
   TempDir dir;
   FakeJudge judge;
   JudgeClient client(settings(dir.path(), false), judge.transport());
-  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  Submission s{"tsvc_2_s000", "c", "void f(void) {}", "", ""};
   EXPECT_TRUE(client.submit(s));
   EXPECT_TRUE(client.submit(s));
   EXPECT_EQ(judge.calls().size(), 2u);
@@ -480,9 +481,9 @@ TEST(JudgeClient, LocalErrorsSendNothing) {
   JudgeSettings s = settings(dir.path(), true);
   s.url.clear();
   JudgeClient client(s, judge.transport());
-  EXPECT_FALSE(client.task("s000", "c"));
+  EXPECT_FALSE(client.task("tsvc_2_s000", "c"));
   EXPECT_EQ(client.last_failure(), Failure::kLocal);
-  EXPECT_FALSE(client.submit({"s000", "c", "int x;", "", ""}));
+  EXPECT_FALSE(client.submit({"tsvc_2_s000", "c", "int x;", "", ""}));
   EXPECT_EQ(client.last_failure(), Failure::kLocal);
   EXPECT_FALSE(fs::exists(client.submission_marker()));  // the one submission is not used up
   EXPECT_TRUE(judge.calls().empty());
@@ -515,7 +516,7 @@ TEST(JudgeClient, ScoreAndSubmitSendTheEpisodesTokens) {
   JudgeSettings s = settings(dir.path(), /*single=*/true);
   s.usage_url = "http://127.0.0.1:9/hpcab/usage";
   JudgeClient client(s, judge.transport(), usage.fetch());
-  Submission sub{"s000", "c", "void f(void) {}", "", ""};
+  Submission sub{"tsvc_2_s000", "c", "void f(void) {}", "", ""};
   ASSERT_TRUE(client.score(sub));
   ASSERT_TRUE(client.submit(sub));
   ASSERT_EQ(judge.calls().size(), 2u);
@@ -524,13 +525,13 @@ TEST(JudgeClient, ScoreAndSubmitSendTheEpisodesTokens) {
   }
   // One fetch per graded call, at the configured URL; task and baseline send no tokens.
   EXPECT_EQ(usage.urls, (std::vector<std::string>{s.usage_url, s.usage_url}));
-  ASSERT_TRUE(client.task("s000", "c"));
+  ASSERT_TRUE(client.task("tsvc_2_s000", "c"));
   EXPECT_EQ(usage.urls.size(), 2u);
   EXPECT_EQ(client.tokens_used(), 1545);
 
   // The MCP tools go through the same client.
   usage.body = json{{"input", 10}, {"cached", 0}, {"output", 2}}.dump();
-  McpServer server(client, {"s000", "c"});
+  McpServer server(client, {"tsvc_2_s000", "c"});
   auto r = server.handle(
       request(1, "tools/call", {{"name", "score"}, {"arguments", {{"source", "int x;"}}}}));
   EXPECT_EQ((*r)["result"]["isError"], false) << r->dump();
@@ -544,7 +545,7 @@ TEST(JudgeClient, UsageFailuresSendNullTokensAndDoNotFailTheCall) {
   JudgeSettings s = settings(dir.path());
   s.usage_url = "http://127.0.0.1:9/hpcab/usage";
   JudgeClient client(s, judge.transport(), usage.fetch());
-  Submission sub{"s000", "c", "void f(void) {}", "", ""};
+  Submission sub{"tsvc_2_s000", "c", "void f(void) {}", "", ""};
   auto null_tokens = [&] {
     auto r = client.score(sub);
     EXPECT_TRUE(r) << r.error().message;
@@ -601,7 +602,7 @@ TEST(JudgeClient, SilentUsageEndpointTimesOutToNull) {
   s.usage_timeout_s = 0.5;
   JudgeClient client(s, judge.transport());
   const auto t0 = std::chrono::steady_clock::now();
-  ASSERT_TRUE(client.score({"s000", "c", "int x;", "", ""}));
+  ASSERT_TRUE(client.score({"tsvc_2_s000", "c", "int x;", "", ""}));
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(took, 5);
   EXPECT_GE(took, 0.4);
@@ -699,7 +700,7 @@ TEST(OutageRetries, SubmitWaitsOutAnOutageUnderOneIdempotencyKey) {
   JudgeClient client(waiting_settings(dir.path(), /*single=*/true, 30), judge.transport());
   std::vector<OutageEvent> events;
   client.set_outage_observer([&](const OutageEvent& e) { events.push_back(e); });
-  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  Submission s{"tsvc_2_s000", "c", "void f(void) {}", "", ""};
   auto r = client.submit(s);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ((*r)["verdict"], "ok");
@@ -733,7 +734,7 @@ TEST(OutageRetries, EverySubmissionGetsItsOwnKeyAndScoreNone) {
   TempDir dir;
   OutageJudge judge;
   JudgeClient client(waiting_settings(dir.path(), /*single=*/false, 30), judge.transport());
-  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  Submission s{"tsvc_2_s000", "c", "void f(void) {}", "", ""};
   ASSERT_TRUE(client.submit(s));
   ASSERT_TRUE(client.submit(s));
   ASSERT_TRUE(client.score(s));
@@ -757,7 +758,7 @@ TEST(OutageRetries, GivesUpAfterTheWaitAndRecordsIt) {
   std::vector<OutageEvent> events;
   client.set_outage_observer([&](const OutageEvent& e) { events.push_back(e); });
   const auto t0 = std::chrono::steady_clock::now();
-  auto r = client.score({"s000", "c", "void f(void) {}", "", ""});
+  auto r = client.score({"tsvc_2_s000", "c", "void f(void) {}", "", ""});
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_FALSE(r);
   EXPECT_EQ(client.last_failure(), Failure::kTransport);
@@ -780,7 +781,7 @@ TEST(OutageRetries, GivesUpAfterTheWaitAndRecordsIt) {
   busy.down_calls = 1000000;
   busy.down_status = 429;
   JudgeClient b(waiting_settings(dir2.path(), false, 0.2), busy.transport());
-  auto q = b.score({"s000", "c", "void f(void) {}", "", ""});
+  auto q = b.score({"tsvc_2_s000", "c", "void f(void) {}", "", ""});
   ASSERT_FALSE(q);
   EXPECT_EQ(b.last_failure(), Failure::kTransport);
   EXPECT_NE(q.error().message.find("HTTP 429"), std::string::npos) << q.error().message;
@@ -799,7 +800,7 @@ TEST(OutageRetries, AnswersThatAreNotTransientAreNotRetried) {
   JudgeSettings bad = waiting_settings(dir.path(), false, 30);
   bad.url = "judge:8800";
   JudgeClient b(bad, judge.transport());
-  EXPECT_FALSE(b.task("s000", "c"));
+  EXPECT_FALSE(b.task("tsvc_2_s000", "c"));
   EXPECT_EQ(b.last_failure(), Failure::kLocal);
   EXPECT_EQ(judge.calls().size(), 1u);
 }
@@ -814,7 +815,7 @@ TEST(OutageRetries, RetryAfterSetsThePause) {
   st.outage.backoff_max_s = 2;
   JudgeClient client(st, judge.transport());
   const auto t0 = std::chrono::steady_clock::now();
-  ASSERT_TRUE(client.task("s000", "c"));
+  ASSERT_TRUE(client.task("tsvc_2_s000", "c"));
   EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
   EXPECT_EQ(judge.calls().size(), 3u);  // the task, one probe, the task again
 }
@@ -830,7 +831,7 @@ TEST(OutageRetries, CancellingEndsTheWait) {
     cancel.cancel();
   });
   const auto t0 = std::chrono::steady_clock::now();
-  EXPECT_FALSE(client.task("s000", "c", "", "", &cancel));
+  EXPECT_FALSE(client.task("tsvc_2_s000", "c", "", "", &cancel));
   t.join();
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
   EXPECT_EQ(client.last_failure(), Failure::kTransport);
@@ -845,7 +846,7 @@ TEST(OutageRetries, McpSubmitWaitsToo) {
   JudgeSettings st = waiting_settings(dir.path(), /*single=*/true, 30);
   st.outage.backoff_max_s = 0.01;
   JudgeClient client(st, judge.transport());
-  McpServer server(client, {"s000", "c"});
+  McpServer server(client, {"tsvc_2_s000", "c"});
   std::optional<json> reply;
   std::thread t([&] {
     reply = server.handle(
@@ -871,7 +872,7 @@ TEST(OutageRetries, McpSubmitWaitsToo) {
 // recorded) and returns that grade; a different source is refused, and the pending one, not it,
 // is what was sent.
 TEST(OutageRetries, ALostAnswerIsAskedForAgainByTheNextSubmit) {
-  Submission s{"s000", "c", "void f(void) {}", "", ""};
+  Submission s{"tsvc_2_s000", "c", "void f(void) {}", "", ""};
   {
     TempDir dir;
     OutageJudge judge;
@@ -1207,7 +1208,7 @@ class Session {
 };
 
 json score_call(int id, json progress_token = nullptr) {
-  json params = {{"name", "score"}, {"arguments", {{"source", "void s000_fp64(void) {}"}}}};
+  json params = {{"name", "score"}, {"arguments", {{"source", "void tsvc_2_s000_fp64(void) {}"}}}};
   if (!progress_token.is_null()) params["_meta"] = {{"progressToken", progress_token}};
   return request(id, "tools/call", std::move(params));
 }
@@ -1228,7 +1229,7 @@ TEST(McpServer, PingIsAnsweredWhileAScoreIsInFlight) {
   SlowJudge judge(1500);
   TempDir dir;
   JudgeClient client(real_judge(dir.path(), judge));
-  McpServer server(client, {"s000", "c"});
+  McpServer server(client, {"tsvc_2_s000", "c"});
   Session session(server);
   session.send(score_call(1));
   ASSERT_TRUE(eventually([&] { return judge.requests == 1; }, 5));
@@ -1260,7 +1261,7 @@ TEST(McpServer, ProgressNotificationsWhileGrading) {
   JudgeClient client(real_judge(dir.path(), judge));
   McpSettings ms;
   ms.progress_interval_s = 0.2;
-  McpServer server(client, {"s000", "c"}, ms);
+  McpServer server(client, {"tsvc_2_s000", "c"}, ms);
   Session session(server);
   session.send(score_call(1, "tok-1"));
   session.send(score_call(2));  // no progressToken: no notifications
@@ -1302,7 +1303,7 @@ TEST(McpServer, CancelledCallGetsNoReplyAndItsJudgeConnectionIsClosed) {
   JudgeClient client(real_judge(dir.path(), judge));
   McpSettings ms;
   ms.progress_interval_s = 0.1;
-  McpServer server(client, {"s000", "c"}, ms);
+  McpServer server(client, {"tsvc_2_s000", "c"}, ms);
   Session session(server);
   session.send(score_call(7, 77));
   ASSERT_TRUE(eventually([&] { return judge.requests == 1; }, 5));
@@ -1339,7 +1340,7 @@ TEST(McpServer, CallsBeyondTheLimitAreRefused) {
   JudgeClient client(real_judge(dir.path(), judge));
   McpSettings ms;
   ms.max_calls = 2;
-  McpServer server(client, {"s000", "c"}, ms);
+  McpServer server(client, {"tsvc_2_s000", "c"}, ms);
   Session session(server);
   session.send(score_call(1));
   session.send(score_call(2));
@@ -1386,7 +1387,7 @@ TEST(McpServer, EndOfInputFinishesCallsInFlightByDefault) {
   SlowJudge judge(500);
   TempDir dir;
   JudgeClient client(real_judge(dir.path(), judge));
-  McpServer server(client, {"s000", "c"});
+  McpServer server(client, {"tsvc_2_s000", "c"});
   Session session(server);
   session.send(score_call(1));
   session.send(request(2, "ping"));
@@ -1404,7 +1405,7 @@ TEST(McpServer, EndOfInputCancelsCallsAfterTheGrace) {
   JudgeClient client(real_judge(dir.path(), judge));
   McpSettings ms;
   ms.shutdown_grace_s = 0.2;
-  McpServer server(client, {"s000", "c"}, ms);
+  McpServer server(client, {"tsvc_2_s000", "c"}, ms);
   Session session(server);
   session.send(score_call(1));
   ASSERT_TRUE(eventually([&] { return judge.requests == 1; }, 5));

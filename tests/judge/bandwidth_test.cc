@@ -65,7 +65,8 @@ TEST(BandwidthTableTest, CachedTableIsReusedOnlyForTheSameMachine) {
 }
 
 TEST(BandwidthFloorTest, FlagsClaimsFasterThanTheMachineAndNothingElse) {
-  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000");
+  auto m =
+      load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000");
   ASSERT_TRUE(m.ok()) << m.error().message;
   const SymbolTable sizes = {{"N", 1'000'000}};  // 16 MB declared traffic, 16 MB working set
   BandwidthTable t = ladder();                   // 40 GB/s at that size: floor 400 us

@@ -17,16 +17,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* kReference = "def s000(a, b, N):\n    a[:] = b + 1\n";
+const char* kReference = "def tsvc_2_s000(a, b, N):\n    a[:] = b + 1\n";
 
 TEST(PythonModuleText, NumbaFlavorsRebindTheKernelsFunctionUnderNjit) {
-  BuildRequest r{"python", "numba", kReference, {}, "s000"};
+  BuildRequest r{"python", "numba", kReference, {}, "tsvc_2_s000"};
   const std::string numba = python_module_text(r);
   EXPECT_EQ(numba.rfind(kReference, 0), 0u) << "the reference text comes first, unchanged";
-  EXPECT_NE(numba.find("s000 = _hpcab_numba.njit()(s000)"), std::string::npos) << numba;
+  EXPECT_NE(numba.find("tsvc_2_s000 = _hpcab_numba.njit()(tsvc_2_s000)"), std::string::npos)
+      << numba;
   r.flavor = "numba-parallel";
-  EXPECT_NE(python_module_text(r).find("s000 = _hpcab_numba.njit(parallel=True)(s000)"),
-            std::string::npos);
+  EXPECT_NE(
+      python_module_text(r).find("tsvc_2_s000 = _hpcab_numba.njit(parallel=True)(tsvc_2_s000)"),
+      std::string::npos);
   for (const char* as_is : {"numpy", "submission"}) {
     r.flavor = as_is;
     EXPECT_EQ(python_module_text(r), kReference) << as_is;
@@ -52,24 +54,25 @@ class PythonBuildTest : public ::testing::Test {
 };
 
 TEST_F(PythonBuildTest, ASyntaxErrorFailsWithPythonsMessage) {
-  auto r = builder_->build({"python", "submission", "def s000(a, b, N)\n  pass\n", {}, "s000"});
+  auto r = builder_->build(
+      {"python", "submission", "def tsvc_2_s000(a, b, N)\n  pass\n", {}, "tsvc_2_s000"});
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_FALSE(r->ok);
   EXPECT_NE(r->log.find("SyntaxError"), std::string::npos) << r->log;
 }
 
 TEST_F(PythonBuildTest, AGoodModuleIsCachedAsKernelPyAndKeyedByFlavor) {
-  auto a = builder_->build({"python", "numpy", kReference, {}, "s000"});
+  auto a = builder_->build({"python", "numpy", kReference, {}, "tsvc_2_s000"});
   ASSERT_TRUE(a.ok()) << a.error().message;
   ASSERT_TRUE(a->ok) << a->log;
   EXPECT_EQ(fs::path(a->library).filename(), "kernel.py");
   std::ifstream in(a->library);
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), kReference);
-  auto again = builder_->build({"python", "numpy", kReference, {}, "s000"});
+  auto again = builder_->build({"python", "numpy", kReference, {}, "tsvc_2_s000"});
   ASSERT_TRUE(again.ok() && again->ok);
   EXPECT_TRUE(again->cached);
   EXPECT_EQ(again->hash, a->hash);
-  auto numba = builder_->build({"python", "numba", kReference, {}, "s000"});
+  auto numba = builder_->build({"python", "numba", kReference, {}, "tsvc_2_s000"});
   ASSERT_TRUE(numba.ok() && numba->ok) << (numba.ok() ? numba->log : numba.error().message);
   EXPECT_NE(numba->hash, a->hash);
   std::ifstream nin(numba->library);
@@ -77,7 +80,8 @@ TEST_F(PythonBuildTest, AGoodModuleIsCachedAsKernelPyAndKeyedByFlavor) {
 }
 
 TEST_F(PythonBuildTest, BuildTokensAndAMissingFunctionNameAreRefused) {
-  EXPECT_FALSE(builder_->build({"python", "submission", kReference, {"-DX=1"}, "s000"}).ok());
+  EXPECT_FALSE(
+      builder_->build({"python", "submission", kReference, {"-DX=1"}, "tsvc_2_s000"}).ok());
   EXPECT_FALSE(builder_->build({"python", "submission", kReference, {}, ""}).ok());
 }
 

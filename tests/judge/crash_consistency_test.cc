@@ -237,8 +237,8 @@ class Client {
     for (int n = 0; !stop_; ++n) {
       const bool score = n % 4 == 3;
       const std::string run_id = "crash-" + std::to_string(iteration_) + "-" + std::to_string(n);
-      json body = {{"kernel", "s000"},  {"language", "c"},  {"rank", 0},
-                   {"source", source_}, {"run_id", run_id}, {"optimizer", "crash-test"}};
+      json body = {{"kernel", "tsvc_2_s000"}, {"language", "c"},  {"rank", 0},
+                   {"source", source_},       {"run_id", run_id}, {"optimizer", "crash-test"}};
       auto r = http_request("POST", url_ + (score ? "/score" : "/submit"), body.dump(), {}, 300);
       if (!r.ok()) {
         if (!stop_) std::this_thread::sleep_for(milliseconds(50));
@@ -296,7 +296,7 @@ TEST(CrashConsistency, KillNineDuringSubmitsLosesNothingAndLeaksNothing) {
               {"report_baselines", ""},
               {"server", {{"shutdown_grace_s", 20}}}};
   std::ofstream(root / "config.json") << cfg.dump();
-  const std::string source = slurp(kSolutions + "/s000.c");
+  const std::string source = slurp(kSolutions + "/tsvc_2_s000.c");
 
   const int iterations = std::max(20, env_int("HPCAB_CRASH_ITERATIONS", 24));
   const unsigned seed = static_cast<unsigned>(

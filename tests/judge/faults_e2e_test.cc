@@ -17,7 +17,7 @@ namespace hpcab::judge::test {
 namespace {
 
 const std::string kReference =
-    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
+    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
 
 bool can_mount() { return geteuid() == 0; }
 
@@ -97,7 +97,7 @@ TEST(JudgeFaultsE2E, ReadOnlyBuildCacheIsTheJudgesFault) {
   // A source no earlier test built, so the cache must be written.
   const fs::path src = judge.root() / "fresh.c";
   std::ofstream(src) << slurp(kReference) << "\n/* " << std::random_device{}() << " */\n";
-  json r = judge.grade("submit", "s000", src.string());
+  json r = judge.grade("submit", "tsvc_2_s000", src.string());
   ExpectJudgeFault(judge, r, "state");
 }
 
@@ -109,7 +109,7 @@ TEST(JudgeFaultsE2E, MissingRunnerIsTheJudgesFault) {
     if (fs::exists(bin)) removed += fs::remove(bin) ? 1 : 0;
   }
   ASSERT_EQ(removed, 1);
-  json r = judge.grade("submit", "s000", kReference);
+  json r = judge.grade("submit", "tsvc_2_s000", kReference);
   ExpectJudgeFault(judge, r, "runner");
 }
 

@@ -32,7 +32,7 @@ using json = nlohmann::json;
 // A kernel without files: what the body checks read of a manifest.
 Manifest TestKernel() {
   Manifest m;
-  m.id = "s000";
+  m.id = "tsvc_2_s000";
   m.precisions = {Precision::kFp64, Precision::kFp32};
   m.size_symbols = {"N"};
   m.presets = {{"S", {{"N", 1000}}}, {"M", {{"N", 100000}}}};
@@ -68,7 +68,7 @@ TEST_F(GradeBodyTest, UngradeablePublicPresetIsRefusedUpFront) {
   // A sum over N: at N = 1e8, N * epsilon reaches fp64's rtol, so no answer could be graded.
   kernel_.reduction_length = Expr::parse("N").value();
   kernel_.presets["M"] = {{"N", 100000000}};
-  const std::string base = R"({"kernel":"s000","rank":0,"source":"x")";
+  const std::string base = R"({"kernel":"tsvc_2_s000","rank":0,"source":"x")";
   auto r = Parse(base + R"(,"preset":"M"})");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, ErrorKind::kBadRequest);
@@ -91,7 +91,7 @@ TEST_F(GradeBodyTest, PublicPresetOverTheMemoryLimitIsRefusedUpFront) {
   kernel_.presets["M"] = {{"N", 200000}};
   GradeBodyRules rules = Rules();
   rules.memory_bytes = 4 << 20;
-  const std::string base = R"({"kernel":"s000","rank":0,"source":"x")";
+  const std::string base = R"({"kernel":"tsvc_2_s000","rank":0,"source":"x")";
   auto r = Parse(base + R"(,"preset":"M"})", rules);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, ErrorKind::kBadRequest);
@@ -152,31 +152,31 @@ TEST(HttpErrors, ExtraFieldsAndHeadersAndBadUtf8) {
 }
 
 TEST(HttpErrors, JudgeFaultIsA500JudgeError) {
-  HttpResponse r = error_response(judge_fault("score", "s000", "disk on fire"));
+  HttpResponse r = error_response(judge_fault("score", "tsvc_2_s000", "disk on fire"));
   EXPECT_EQ(r.status, 500);
   json body = json::parse(r.body);
   EXPECT_EQ(body["verdict"], "judge_error");
   EXPECT_EQ(body["harness_fault"], true);
   EXPECT_EQ(body["route"], "score");
-  EXPECT_EQ(body["kernel"], "s000");
+  EXPECT_EQ(body["kernel"], "tsvc_2_s000");
   EXPECT_NE(body["error"].get<std::string>().find("disk on fire"), std::string::npos);
 }
 
 TEST_F(GradeBodyTest, EachRefusalHasItsKind) {
   using K = ErrorKind;
-  const std::string ok = R"("kernel":"s000","rank":0)";
+  const std::string ok = R"("kernel":"tsvc_2_s000","rank":0)";
   EXPECT_EQ(KindOf("{bad json"), K::kBadRequest);
   EXPECT_EQ(KindOf("\xff"), K::kBadRequest);
   EXPECT_EQ(KindOf(std::string(100, '[') + std::string(100, ']')), K::kBadRequest);
   EXPECT_EQ(KindOf("[1]"), K::kBadRequest);
-  EXPECT_EQ(KindOf(R"({"kernel":"s000","source":"x"})"), K::kBadRequest);  // no rank
-  EXPECT_EQ(KindOf(R"({"kernel":"s000","rank":-1,"source":"x"})"), K::kBadRequest);
-  EXPECT_EQ(KindOf(R"({"kernel":"s000","rank":"0x1","source":"x"})"), K::kBadRequest);
-  EXPECT_EQ(KindOf(R"({"kernel":"s000","rank":3,"source":"x"})"), K::kMisdirected);
+  EXPECT_EQ(KindOf(R"({"kernel":"tsvc_2_s000","source":"x"})"), K::kBadRequest);  // no rank
+  EXPECT_EQ(KindOf(R"({"kernel":"tsvc_2_s000","rank":-1,"source":"x"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf(R"({"kernel":"tsvc_2_s000","rank":"0x1","source":"x"})"), K::kBadRequest);
+  EXPECT_EQ(KindOf(R"({"kernel":"tsvc_2_s000","rank":3,"source":"x"})"), K::kMisdirected);
   EXPECT_EQ(KindOf(R"({"rank":0,"source":"x"})"), K::kBadRequest);
   EXPECT_EQ(KindOf(R"({"kernel":7,"rank":0,"source":"x"})"), K::kBadRequest);
   EXPECT_EQ(KindOf(R"({"kernel":"nosuch","rank":0,"source":"x"})"), K::kNotFound);
-  EXPECT_EQ(KindOf(R"({"kernel":"../s000","rank":0,"source":"x"})"), K::kNotFound);
+  EXPECT_EQ(KindOf(R"({"kernel":"../tsvc_2_s000","rank":0,"source":"x"})"), K::kNotFound);
   EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","language":"rust"})"), K::kBadRequest);
   EXPECT_EQ(KindOf("{" + ok + R"(,"source":"x","precision":"fp16"})"), K::kBadRequest);
   EXPECT_EQ(KindOf("{" + ok + "}"), K::kBadRequest);  // no source
@@ -211,10 +211,10 @@ TEST_F(GradeBodyTest, EachRefusalHasItsKind) {
 }
 
 TEST_F(GradeBodyTest, MessagesAndTheMisdirectedFields) {
-  auto missing = Parse(R"({"kernel":"s000","source":"x"})");
+  auto missing = Parse(R"({"kernel":"tsvc_2_s000","source":"x"})");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().message, "missing 'rank' (this judge serves rank 0)");
-  auto other = Parse(R"({"kernel":"s000","rank":"2","source":"x"})");
+  auto other = Parse(R"({"kernel":"tsvc_2_s000","rank":"2","source":"x"})");
   ASSERT_FALSE(other.ok());
   HttpResponse r = error_response(other.error());
   EXPECT_EQ(r.status, 421);
@@ -226,20 +226,20 @@ TEST_F(GradeBodyTest, MessagesAndTheMisdirectedFields) {
   auto unknown = Parse(R"({"kernel":"nosuch","rank":0,"source":"x"})");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().message, "unknown kernel 'nosuch'");
-  auto both = Parse(R"({"kernel":"s000","rank":0})");
+  auto both = Parse(R"({"kernel":"tsvc_2_s000","rank":0})");
   ASSERT_FALSE(both.ok());
   EXPECT_EQ(both.error().message, "give exactly one of 'source', 'source_file' or 'library'");
 }
 
 TEST_F(GradeBodyTest, AcceptedBodiesCarryEveryField) {
-  auto r =
-      Parse(R"({"kernel":"s000","rank":"0","language":"cpp","precision":"fp32","source":"int x;",)"
-            R"("build":["-DX=1","-lm"],"workspace_bytes":"8*N","preset":"M","run_id":"r1",)"
-            R"("optimizer":"o","tokens":12})");
+  auto r = Parse(
+      R"({"kernel":"tsvc_2_s000","rank":"0","language":"cpp","precision":"fp32","source":"int x;",)"
+      R"("build":["-DX=1","-lm"],"workspace_bytes":"8*N","preset":"M","run_id":"r1",)"
+      R"("optimizer":"o","tokens":12})");
   ASSERT_TRUE(r.ok()) << r.error().message;
   const GradeRequest& g = r->request;
   EXPECT_EQ(g.route, "score");
-  EXPECT_EQ(g.kernel, "s000");
+  EXPECT_EQ(g.kernel, "tsvc_2_s000");
   EXPECT_EQ(g.language, "cpp");
   EXPECT_EQ(g.precision, "fp32");
   EXPECT_EQ(g.source, "int x;");
@@ -252,8 +252,8 @@ TEST_F(GradeBodyTest, AcceptedBodiesCarryEveryField) {
   EXPECT_EQ(r->shared_file, SharedFile::kNone);
 
   // Nulls are "not given"; a shared file is left for resolve_shared_file.
-  auto f =
-      Parse(R"({"kernel":"s000","rank":0,"source":null,"source_file":"sub/a.c","tokens":null})");
+  auto f = Parse(
+      R"({"kernel":"tsvc_2_s000","rank":0,"source":null,"source_file":"sub/a.c","tokens":null})");
   ASSERT_TRUE(f.ok()) << f.error().message;
   EXPECT_EQ(f->shared_file, SharedFile::kSourceFile);
   EXPECT_EQ(f->shared_path, "sub/a.c");
@@ -275,19 +275,20 @@ TEST_F(GradeBodyTest, SharedFilesResolveInsideTheSharedDir) {
     EXPECT_TRUE(parsed.ok()) << body;
     return resolve_shared_file(std::move(*parsed), shared, 64);
   };
-  auto ok = resolve(R"({"kernel":"s000","rank":0,"source_file":"ok.c"})");
+  auto ok = resolve(R"({"kernel":"tsvc_2_s000","rank":0,"source_file":"ok.c"})");
   ASSERT_TRUE(ok.ok()) << ok.error().message;
   EXPECT_EQ(ok->source, "void f(void) {}\n");
-  auto lib = resolve(R"({"kernel":"s000","rank":0,"library":"ok.c"})");
+  auto lib = resolve(R"({"kernel":"tsvc_2_s000","rank":0,"library":"ok.c"})");
   ASSERT_TRUE(lib.ok());
   EXPECT_EQ(lib->library_path, fs::canonical(dir / "shared" / "ok.c").string());
   EXPECT_FALSE(lib->source.has_value());
   for (const char* escape : {"../outside.c", "link.c", "/etc/passwd", "missing.c", "."}) {
-    auto r = resolve(std::string(R"({"kernel":"s000","rank":0,"source_file":")") + escape + "\"}");
+    auto r = resolve(std::string(R"({"kernel":"tsvc_2_s000","rank":0,"source_file":")") + escape +
+                     "\"}");
     ASSERT_FALSE(r.ok()) << escape;
     EXPECT_EQ(r.error().kind, ErrorKind::kBadRequest) << escape;
   }
-  auto big = resolve(R"({"kernel":"s000","rank":0,"source_file":"big.c"})");
+  auto big = resolve(R"({"kernel":"tsvc_2_s000","rank":0,"source_file":"big.c"})");
   ASSERT_FALSE(big.ok());
   EXPECT_EQ(big.error().kind, ErrorKind::kPayloadTooLarge);
   fs::remove_all(dir);
@@ -374,7 +375,8 @@ TEST(RoutesFaults, AThrowingGradeIsA500JudgeErrorAndTheJudgeKeepsServing) {
   ASSERT_TRUE(port.ok()) << port.error().message;
   server.start();
   const std::string base = "http://127.0.0.1:" + std::to_string(*port);
-  const std::string body = R"({"kernel":"s000","rank":0,"source":"void s000_fp64(void) {}"})";
+  const std::string body =
+      R"({"kernel":"tsvc_2_s000","rank":0,"source":"void tsvc_2_s000_fp64(void) {}"})";
 
   auto first = http_request("POST", base + "/score", body, {}, 10);
   ASSERT_TRUE(first.ok()) << first.error().message;
@@ -382,7 +384,7 @@ TEST(RoutesFaults, AThrowingGradeIsA500JudgeErrorAndTheJudgeKeepsServing) {
   json fault = json::parse(first->body);
   EXPECT_EQ(fault["verdict"], "judge_error");
   EXPECT_EQ(fault["harness_fault"], true);
-  EXPECT_EQ(fault["kernel"], "s000");
+  EXPECT_EQ(fault["kernel"], "tsvc_2_s000");
   EXPECT_NE(fault["error"].get<std::string>().find("cannot stage the build"), std::string::npos)
       << first->body;
 
@@ -392,7 +394,7 @@ TEST(RoutesFaults, AThrowingGradeIsA500JudgeErrorAndTheJudgeKeepsServing) {
   EXPECT_EQ(json::parse(second->body)["verdict"], "ok");
 
   // A baseline job that throws (bad_alloc) is answered the same way.
-  auto baseline = http_request("GET", base + "/baseline/s000?rank=0", "", {}, 10);
+  auto baseline = http_request("GET", base + "/baseline/tsvc_2_s000?rank=0", "", {}, 10);
   ASSERT_TRUE(baseline.ok()) << baseline.error().message;
   EXPECT_EQ(baseline->status, 500);
   EXPECT_EQ(json::parse(baseline->body)["harness_fault"], true);

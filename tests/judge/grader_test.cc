@@ -371,11 +371,11 @@ class GraderTest : public ::testing::Test {
     }
     return *grader_;
   }
-  json grade(const std::string& route, const std::string& kernel = "s000") {
+  json grade(const std::string& route, const std::string& kernel = "tsvc_2_s000") {
     GradeRequest r;
     r.route = route;
     r.kernel = kernel;
-    r.source = "void s000_fp64() {}";
+    r.source = "void tsvc_2_s000_fp64() {}";
     r.run_id = "run-1";
     return grader().grade(r);
   }
@@ -632,7 +632,7 @@ TEST_F(GraderTest, TimedSizesAreChosenByTimeAndHiddenOnesDrawnAroundThem) {
     EXPECT_EQ(c.config.rfind("hidden preset", 0), std::string::npos) << c.config;
   }
   for (const auto& m : corpus_) {
-    if (m.id != "s000") continue;
+    if (m.id != "tsvc_2_s000") continue;
     for (std::size_t i = 0; i < launcher_.roles.size(); ++i) {  // the oracle checks only
       if (launcher_.roles[i] != "oracle") continue;
       EXPECT_NE(launcher_.sizes[i].at("N"), m.presets.at("M").at("N"));
@@ -659,7 +659,7 @@ TEST_F(GraderTest, AnExplicitPresetKeepsItsSizesForThePublicConfiguration) {
   launcher_.candidate.ns_per_element = 0.5;
   GradeRequest r;
   r.route = "score";
-  r.kernel = "s000";
+  r.kernel = "tsvc_2_s000";
   r.source = "x";
   r.preset = "S";
   json j = grader().grade(r);
@@ -779,7 +779,7 @@ TEST_F(GraderTest, SmallDrawsHaveEveryCallChecked) {
   config_.timing_processes = 1;
   std::vector<std::string> cand;
   launcher_.candidate.save_log = &cand;
-  json r = grade("score");  // s000 at S: 8 KiB of arrays, under check_all_bytes
+  json r = grade("score");  // tsvc_2_s000 at S: 8 KiB of arrays, under check_all_bytes
   ASSERT_EQ(r["verdict"], "ok") << r.dump();
   EXPECT_EQ(cand.size(), 12u);
 }
@@ -795,7 +795,7 @@ TEST_F(GraderTest, ThreadsWokenByTheResumeAreNotChargedAsOutsideWork) {
 TEST_F(GraderTest, WorkspaceOutOfRangeIsRejected) {
   GradeRequest r;
   r.route = "submit";
-  r.kernel = "s000";
+  r.kernel = "tsvc_2_s000";
   r.source = "x";
   r.workspace_bytes = "N*N*N*N";
   json j = grader().grade(r);
@@ -804,11 +804,11 @@ TEST_F(GraderTest, WorkspaceOutOfRangeIsRejected) {
 }
 
 TEST_F(GraderTest, UngradeableHiddenConfigurationIsExcludedNotRejected) {
-  // s311's hidden preset M sums 2.2e8 values: reduction length times epsilon reaches rtol, so
-  // no answer could be graded there. The reference must still pass its own /submit.
+  // tsvc_2_s311's hidden preset M sums 2.2e8 values: reduction length times epsilon reaches rtol,
+  // so no answer could be graded there. The reference must still pass its own /submit.
   GradeRequest r;
   r.route = "submit";
-  r.kernel = "s311";
+  r.kernel = "tsvc_2_s311";
   r.source = "x";
   json j = grader().grade(r);
   EXPECT_EQ(j["verdict"], "ok") << j.dump();
@@ -821,8 +821,9 @@ TEST_F(GraderTest, UngradeableHiddenConfigurationIsExcludedNotRejected) {
 }
 
 TEST_F(GraderTest, HiddenPresetOverTheMemoryLimitIsExcludedNotRejected) {
-  // s000's hidden preset M holds 2 x 95e6 reals (1.4 GiB at fp64): over the 1 GiB data budget of
-  // a 4 GiB runner, so the judge cannot run it. It is left out of the verdict, never a failure.
+  // tsvc_2_s000's hidden preset M holds 2 x 95e6 reals (1.4 GiB at fp64): over the 1 GiB data
+  // budget of a 4 GiB runner, so the judge cannot run it. It is left out of the verdict, never a
+  // failure.
   config_.memory_bytes = uint64_t{4} << 30;
   json j = grade("submit");
   EXPECT_EQ(j["verdict"], "ok") << j.dump();
@@ -944,7 +945,7 @@ TEST_F(GraderTest, SidesStartTogetherAndCalibrateOnlyOnceAllSaidHello) {
   }
   json r = grade("submit");
   ASSERT_EQ(r["verdict"], "ok") << r.dump();
-  // The first configuration: the paired public one (s000's baseline c is its own oracle).
+  // The first configuration: the paired public one (tsvc_2_s000's baseline c is its own oracle).
   auto at = [&events](const std::string& e) {
     return std::find(events.begin(), events.end(), e) - events.begin();
   };
@@ -1003,8 +1004,8 @@ TEST_F(GraderTest, ReferenceThatDoesNotBuildIsTheJudgesFault) {
 
 TEST_F(GraderTest, CrashingBaselineIsTheJudgesFault) {
   launcher_.baseline.crash_on_go = true;
-  json r = grade("submit", "s000");
-  // s000's credited baseline is "c", which is also the oracle here.
+  json r = grade("submit", "tsvc_2_s000");
+  // tsvc_2_s000's credited baseline is "c", which is also the oracle here.
   ExpectJudgeFault(r, store_, "internal");
 }
 
@@ -1041,7 +1042,8 @@ TEST_F(GraderTest, ExceptionWhileRunningRemovesTheScratchDirAndStopsTheRunners) 
 // The plan stage (pure)
 
 TEST(GradePlan, ScoreIsStableAndSubmitIsFreshPerNonce) {
-  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000");
+  auto m =
+      load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000");
   ASSERT_TRUE(m);
   JudgeConfig c;
   auto a = plan_grade(c, *m, "score", "fp64", "S", "key", "n1");
@@ -1175,7 +1177,7 @@ TEST_F(PythonBaselineTest, MachineLearningIsCreditedAgainstNumPyWithoutAProbe) {
 }
 
 TEST_F(PythonBaselineTest, AKernelOverrideWinsOverItsTrack) {
-  config_.kernel_baseline["s000"] = "c";
+  config_.kernel_baseline["tsvc_2_s000"] = "c";
   json r = grade("submit");
   EXPECT_EQ(r["baseline"], "c") << r.dump();
   EXPECT_EQ(alone_runs("lib-numba.so"), 0);
@@ -1209,7 +1211,7 @@ TEST_F(PythonBaselineTest, ReportedBaselinesAppearInTheResponseAndTheRecord) {
 
 TEST_F(GraderTest, TheNumPyOracleChecksWhenTheManifestNamesIt) {
   for (auto& m : corpus_) {
-    if (m.id == "s000") m.oracle = "numpy";
+    if (m.id == "tsvc_2_s000") m.oracle = "numpy";
   }
   json r = grade("submit");
   EXPECT_EQ(r["verdict"], "ok") << r.dump();
@@ -1227,9 +1229,9 @@ TEST_F(GraderTest, TheNumPyOracleChecksWhenTheManifestNamesIt) {
 TEST_F(GraderTest, AKernelWithoutReferenceCIsCheckedAndTimedAgainstNumPy) {
   const fs::path dir = fs::temp_directory_path() / ("hpcab-npyonly-" + std::to_string(getpid()));
   fs::create_directories(dir);
-  std::ofstream(dir / "reference.py") << "def s000(a, b, N):\n    a[:] = b + 1\n";
+  std::ofstream(dir / "reference.py") << "def tsvc_2_s000(a, b, N):\n    a[:] = b + 1\n";
   for (auto& m : corpus_) {
-    if (m.id == "s000") m.dir = dir;
+    if (m.id == "tsvc_2_s000") m.dir = dir;
   }
   json r = grade("submit");
   fs::remove_all(dir);
@@ -1244,9 +1246,9 @@ TEST_F(GraderTest, AKernelWithoutReferenceCIsCheckedAndTimedAgainstNumPy) {
 TEST_F(GraderTest, APythonSubmissionIsBuiltAsAModuleOfTheKernelsFunction) {
   GradeRequest req;
   req.route = "submit";
-  req.kernel = "s000";
+  req.kernel = "tsvc_2_s000";
   req.language = "python";
-  req.source = "def s000(a, b, N):\n    a[:] = b + 1\n";
+  req.source = "def tsvc_2_s000(a, b, N):\n    a[:] = b + 1\n";
   json r = grader().grade(req);
   EXPECT_EQ(r["verdict"], "ok") << r.dump();
   EXPECT_EQ(r["language"], "python");
@@ -1254,7 +1256,7 @@ TEST_F(GraderTest, APythonSubmissionIsBuiltAsAModuleOfTheKernelsFunction) {
   const BuildRequest& b = compiler_.requests.front();
   EXPECT_EQ(b.language, "python");
   EXPECT_EQ(b.flavor, "submission");
-  EXPECT_EQ(b.function, "s000");
+  EXPECT_EQ(b.function, "tsvc_2_s000");
   EXPECT_TRUE(b.tokens.empty());
 }
 

@@ -85,7 +85,7 @@ class Judge {
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "shared" / "sub");
     fs::create_directories(dir_ / "state");
-    std::ofstream(dir_ / "shared" / "sub" / "ok.c") << "void s000_fp64(void) {}\n";
+    std::ofstream(dir_ / "shared" / "sub" / "ok.c") << "void tsvc_2_s000_fp64(void) {}\n";
     std::ofstream(dir_ / "outside.c") << kSecret << "\n";
     std::ofstream(dir_ / "shared" / "big.c") << std::string(8192, 'x');
     fs::create_symlink(dir_ / "outside.c", dir_ / "shared" / "link.c");
@@ -262,8 +262,8 @@ void ExpectHealthy(const Judge& judge) {
 
 // A grade body that passes every check (so it reaches the queue: 429), with one field replaced.
 std::string GradeBody(const std::string& field = "", const std::string& raw_value = "") {
-  json body = {{"kernel", "s000"}, {"language", "c"}, {"rank", 0}, {"source", "void f(void) {}"},
-               {"run_id", "r"},    {"optimizer", "o"}};
+  json body = {{"kernel", "tsvc_2_s000"},     {"language", "c"}, {"rank", 0},
+               {"source", "void f(void) {}"}, {"run_id", "r"},   {"optimizer", "o"}};
   std::string text = body.dump();
   if (field.empty()) return text;
   body.erase(field);
@@ -556,8 +556,8 @@ TEST(HostileClientTest, DeeplyNestedJsonGets400WithoutRecursion) {
   const std::vector<std::string> bodies = {
       std::string(100000, '['),
       std::string(100000, '[') + std::string(100000, ']'),
-      "{\"kernel\":\"s000\",\"rank\":0,\"x\":" + std::string(50000, '[') + std::string(50000, ']') +
-          "}",
+      "{\"kernel\":\"tsvc_2_s000\",\"rank\":0,\"x\":" + std::string(50000, '[') +
+          std::string(50000, ']') + "}",
       [] {
         std::string s;
         for (int i = 0; i < 30000; ++i) s += "{\"a\":";
@@ -623,8 +623,8 @@ TEST(HostileClientTest, NonUtf8Gets400WithValidUtf8Errors) {
   EXPECT_FALSE(ErrorOf(reply).empty());
   // In the request target: percent-encoded, or raw bytes.
   for (const std::string target :
-       {"/task/%ff%fe?rank=0", "/task/s000?rank=0&language=%c0%af", "/baseline/%ed%a0%80?rank=0",
-        "/h%ffealth", "/task/s\xff\xfe?rank=0"}) {
+       {"/task/%ff%fe?rank=0", "/task/tsvc_2_s000?rank=0&language=%c0%af",
+        "/baseline/%ed%a0%80?rank=0", "/h%ffealth", "/task/s\xff\xfe?rank=0"}) {
     reply = Exchange(judge.port(), Get(target));
     if (reply.status == 0) continue;  // the HTTP parser may refuse raw bytes outright
     EXPECT_EQ(reply.status, 400) << target;
@@ -683,7 +683,7 @@ TEST(HostileClientTest, OutOfRangeNumbersGet400) {
   }
   // Query ranks.
   for (const std::string rank : {"-1", "1e400", "99999999999999999999", "%2b0", "0%00", ""}) {
-    const Reply reply = Exchange(judge.port(), Get("/task/s000?rank=" + rank));
+    const Reply reply = Exchange(judge.port(), Get("/task/tsvc_2_s000?rank=" + rank));
     EXPECT_EQ(reply.status, 400) << rank;
     EXPECT_NE(ErrorOf(reply).find("rank"), std::string::npos) << reply.body;
   }
@@ -695,8 +695,8 @@ TEST(HostileClientTest, PathTraversalReadsNothingOutside) {
   for (const std::string route : {"/task/", "/baseline/"}) {
     for (const std::string name :
          {"../../etc/passwd", "..%2f..%2fetc%2fpasswd", "%2e%2e%2f%2e%2e%2fetc%2fpasswd",
-          "%2fetc%2fpasswd", "/etc/passwd", "s000%00", "s000%2f..%2fs111", "..", ".",
-          "s000/../s111", "S000", "%2e%2e"}) {
+          "%2fetc%2fpasswd", "/etc/passwd", "tsvc_2_s000%00", "tsvc_2_s000%2f..%2fs111", "..", ".",
+          "tsvc_2_s000/../tsvc_2_s111", "S000", "%2e%2e"}) {
       const Reply reply = Exchange(judge.port(), Get(route + name + "?rank=0"));
       EXPECT_TRUE(reply.status == 404 || reply.status == 400)
           << route << name << ": " << reply.status;
@@ -705,7 +705,8 @@ TEST(HostileClientTest, PathTraversalReadsNothingOutside) {
     }
   }
   // Kernel names in bodies.
-  for (const std::string kernel : {"../../etc/passwd", "/etc/passwd", "s000\\u0000", "s000/."}) {
+  for (const std::string kernel :
+       {"../../etc/passwd", "/etc/passwd", "tsvc_2_s000\\u0000", "tsvc_2_s000/."}) {
     const Reply reply =
         Exchange(judge.port(), Post("/score", GradeBody("kernel", "\"" + kernel + "\"")));
     EXPECT_EQ(reply.status, 404) << kernel << ": " << reply.body;
@@ -727,9 +728,9 @@ TEST(HostileClientTest, PathTraversalReadsNothingOutside) {
     }
   }
   // The NUL case above, spelled as a real \u0000 escape.
-  const Reply nul =
-      Exchange(judge.port(),
-               Post("/score", R"({"kernel":"s000","rank":0,"source_file":"sub/ok.c\u0000x"})"));
+  const Reply nul = Exchange(
+      judge.port(),
+      Post("/score", R"({"kernel":"tsvc_2_s000","rank":0,"source_file":"sub/ok.c\u0000x"})"));
   EXPECT_EQ(nul.status, 400) << nul.body;
   // A file inside is accepted (reaches the queue) unless it is over max_source_bytes.
   json inside = json::parse(GradeBody());

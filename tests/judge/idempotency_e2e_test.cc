@@ -29,11 +29,11 @@ using test::slurp;
 using namespace std::chrono_literals;
 
 const std::string kReference =
-    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
+    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
 
 json SubmitBody(const std::string& source) {
-  return {{"kernel", "s000"}, {"language", "c"},    {"rank", 0},
-          {"source", source}, {"run_id", "idem-1"}, {"optimizer", "test"}};
+  return {{"kernel", "tsvc_2_s000"}, {"language", "c"},    {"rank", 0},
+          {"source", source},        {"run_id", "idem-1"}, {"optimizer", "test"}};
 }
 
 HttpResult Submit(Judge& j, const std::string& key, const json& body) {

@@ -37,7 +37,7 @@ using namespace std::chrono_literals;
 
 Manifest TestKernel() {
   Manifest m;
-  m.id = "s000";
+  m.id = "tsvc_2_s000";
   m.precisions = {Precision::kFp64, Precision::kFp32};
   m.size_symbols = {"N"};
   m.presets = {{"S", {{"N", 1000}}}};
@@ -46,7 +46,7 @@ Manifest TestKernel() {
 
 SubmitIdentity Who(const std::string& source = "void f(void) {}") {
   GradeRequest g;
-  g.kernel = "s000";
+  g.kernel = "tsvc_2_s000";
   g.run_id = "run-1";
   g.source = source;
   return submit_identity(g);
@@ -117,7 +117,7 @@ TEST(SubmitKeysTest, ErrorAnswersReachRepeatsUnchanged) {
 
 TEST(SubmitKeysTest, IdentityCoversEveryFieldOfTheContract) {
   GradeRequest g;
-  g.kernel = "s000";
+  g.kernel = "tsvc_2_s000";
   g.run_id = "r";
   g.source = "x";
   const SubmitIdentity base = submit_identity(g);
@@ -126,7 +126,7 @@ TEST(SubmitKeysTest, IdentityCoversEveryFieldOfTheContract) {
     change(h);
     return !(submit_identity(h) == base);
   };
-  EXPECT_TRUE(differs([](GradeRequest& h) { h.kernel = "s111"; }));
+  EXPECT_TRUE(differs([](GradeRequest& h) { h.kernel = "tsvc_2_s111"; }));
   EXPECT_TRUE(differs([](GradeRequest& h) { h.language = "cpp"; }));
   EXPECT_TRUE(differs([](GradeRequest& h) { h.precision = "fp32"; }));
   EXPECT_TRUE(differs([](GradeRequest& h) { h.source = "y"; }));
@@ -143,7 +143,7 @@ TEST(SubmitKeysTest, IdentityCoversEveryFieldOfTheContract) {
     h.received_at = 1;
   }));
   // A recorded submission has the identity of the request it recorded.
-  KeyedSubmission s{1, 0, "s000", "c", "fp64", "r", "x", "", "{}"};
+  KeyedSubmission s{1, 0, "tsvc_2_s000", "c", "fp64", "r", "x", "", "{}"};
   EXPECT_TRUE(submit_identity(s) == base);
 }
 
@@ -266,9 +266,9 @@ class RoutesKeysTest : public ::testing::Test {
     base_ = "http://127.0.0.1:" + std::to_string(*port);
   }
   HttpResult Post(const std::string& route, const std::optional<std::string>& key,
-                  const std::string& source = "void s000_fp64(void) {}",
+                  const std::string& source = "void tsvc_2_s000_fp64(void) {}",
                   const std::string& run_id = "run-1") {
-    json body = {{"kernel", "s000"},
+    json body = {{"kernel", "tsvc_2_s000"},
                  {"rank", 0},
                  {"source", source},
                  {"run_id", run_id},
@@ -314,8 +314,8 @@ TEST_F(RoutesKeysTest, ARecordedKeyIsReplayedExactlyWithoutGrading) {
 
   // The optimizer and tokens may differ (they are not part of the request's identity).
   json other_optimizer = {
-      {"kernel", "s000"},  {"rank", 0},        {"source", "void s000_fp64(void) {}"},
-      {"run_id", "run-1"}, {"optimizer", "x"}, {"tokens", 5}};
+      {"kernel", "tsvc_2_s000"}, {"rank", 0},        {"source", "void tsvc_2_s000_fp64(void) {}"},
+      {"run_id", "run-1"},       {"optimizer", "x"}, {"tokens", 5}};
   auto third = http_request("POST", base_ + "/submit", other_optimizer.dump(),
                             {{"Idempotency-Key", "ep-1:1"}}, 20);
   ASSERT_TRUE(third.ok());
@@ -334,7 +334,7 @@ TEST_F(RoutesKeysTest, ARepeatWhileTheGradeRunsWaitsForItsAnswer) {
   // The repeat is held by its key, not queued: give it time to arrive, then finish the grade.
   EXPECT_EQ(repeat.wait_for(300ms), std::future_status::timeout);
   // Another request under the same key is refused at once, while the grade still runs.
-  auto other = Post("/submit", "ep-2:1", "void s000_fp64(void) { /* v2 */ }");
+  auto other = Post("/submit", "ep-2:1", "void tsvc_2_s000_fp64(void) { /* v2 */ }");
   EXPECT_EQ(other.status, 409) << other.body;
   EXPECT_EQ(json::parse(other.body)["differs"], json::array({"source"}));
   grader_->hold(false);
@@ -350,13 +350,13 @@ TEST_F(RoutesKeysTest, ARepeatWhileTheGradeRunsWaitsForItsAnswer) {
 
 TEST_F(RoutesKeysTest, TheSameKeyForAnotherRequestIs409) {
   ASSERT_EQ(Post("/submit", "ep-3:1").status, 200);
-  auto source = Post("/submit", "ep-3:1", "void s000_fp64(void) { }");
+  auto source = Post("/submit", "ep-3:1", "void tsvc_2_s000_fp64(void) { }");
   EXPECT_EQ(source.status, 409) << source.body;
   const json body = json::parse(source.body);
   EXPECT_EQ(body["differs"], json::array({"source"}));
   EXPECT_NE(body["error"].get<std::string>().find("submission 1"), std::string::npos)
       << source.body;
-  auto run = Post("/submit", "ep-3:1", "void s000_fp64(void) {}", "run-2");
+  auto run = Post("/submit", "ep-3:1", "void tsvc_2_s000_fp64(void) {}", "run-2");
   EXPECT_EQ(run.status, 409);
   EXPECT_EQ(json::parse(run.body)["differs"], json::array({"run_id"}));
   EXPECT_EQ(grader_->started(), 1);
@@ -403,7 +403,7 @@ TEST_F(RoutesKeysTest, AFullQueueReleasesTheKey) {
   std::vector<std::future<HttpResult>> busy;
   for (int i = 0; i < 3; ++i) {
     busy.push_back(std::async(std::launch::async, [this, i] {
-      return Post("/submit", "busy-" + std::to_string(i), "void s000_fp64(void) {}",
+      return Post("/submit", "busy-" + std::to_string(i), "void tsvc_2_s000_fp64(void) {}",
                   "run-" + std::to_string(i));
     }));
     if (i < 2) {
@@ -412,7 +412,7 @@ TEST_F(RoutesKeysTest, AFullQueueReleasesTheKey) {
   }
   for (int i = 3; i < 6; ++i) {
     busy.push_back(std::async(std::launch::async, [this, i] {
-      return Post("/submit", "busy-" + std::to_string(i), "void s000_fp64(void) {}",
+      return Post("/submit", "busy-" + std::to_string(i), "void tsvc_2_s000_fp64(void) {}",
                   "run-" + std::to_string(i));
     }));
   }

@@ -68,11 +68,11 @@ TEST(JudgeE2E, HealthAndTask) {
 TEST(JudgeE2E, TaskStubsCompileInEveryLanguage) {
   Judge j;
   for (const char* lang : {"c", "cpp", "fortran"}) {
-    auto t = j.get(std::string("/task/s000?rank=0&language=") + lang);
+    auto t = j.get(std::string("/task/tsvc_2_s000?rank=0&language=") + lang);
     ASSERT_EQ(t.status, 200);
     std::string stub = json::parse(t.body)["signature"];
-    auto r =
-        j.post("/score", {{"kernel", "s000"}, {"language", lang}, {"rank", 0}, {"source", stub}});
+    auto r = j.post("/score",
+                    {{"kernel", "tsvc_2_s000"}, {"language", lang}, {"rank", 0}, {"source", stub}});
     auto rj = json::parse(r.body);
     EXPECT_EQ(rj["build_ok"], true) << lang << ": " << rj["detail"];
     // The empty stub writes nothing: poisoned outputs make it incorrect, not a pass.
@@ -82,40 +82,44 @@ TEST(JudgeE2E, TaskStubsCompileInEveryLanguage) {
 
 TEST(JudgeE2E, RequestErrorsHaveTheirStatusCodes) {
   Judge j(json{{"server", {{"max_body_bytes", 100000}}}});
-  auto wrong_rank = j.post("/score", {{"kernel", "s000"}, {"rank", 3}, {"source", "x"}});
+  auto wrong_rank = j.post("/score", {{"kernel", "tsvc_2_s000"}, {"rank", 3}, {"source", "x"}});
   EXPECT_EQ(wrong_rank.status, 421);
   EXPECT_NE(wrong_rank.body.find("rank 0"), std::string::npos);
   EXPECT_NE(wrong_rank.body.find("rank 3"), std::string::npos);
-  EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"source", "x"}}).status, 400);  // no rank
-  EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", "-1"}, {"source", "x"}}).status, 400);
-  EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", "٣"}, {"source", "x"}}).status, 400);
+  EXPECT_EQ(j.post("/score", {{"kernel", "tsvc_2_s000"}, {"source", "x"}}).status, 400);  // no rank
+  EXPECT_EQ(j.post("/score", {{"kernel", "tsvc_2_s000"}, {"rank", "-1"}, {"source", "x"}}).status,
+            400);
+  EXPECT_EQ(j.post("/score", {{"kernel", "tsvc_2_s000"}, {"rank", "٣"}, {"source", "x"}}).status,
+            400);
   EXPECT_EQ(j.get("/task/gemm?rank=1").status, 421);
   EXPECT_EQ(j.get("/task/gemm").status, 400);
   EXPECT_EQ(j.get("/task/nope?rank=0").status, 404);
   EXPECT_EQ(j.get("/task/..%2F..%2Fetc%2Fpasswd?rank=0").status, 404);
   EXPECT_EQ(j.get("/nothing").status, 404);
   EXPECT_EQ(j.post("/score", {{"kernel", "nope"}, {"rank", 0}, {"source", "x"}}).status, 404);
-  EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", 0}}).status, 400);  // no source
-  EXPECT_EQ(
-      j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source", "x"}, {"library", "y.so"}})
-          .status,
-      400);
-  EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source", "x"}, {"build", {"-O0"}}})
+  EXPECT_EQ(j.post("/score", {{"kernel", "tsvc_2_s000"}, {"rank", 0}}).status, 400);  // no source
+  EXPECT_EQ(j.post("/score",
+                   {{"kernel", "tsvc_2_s000"}, {"rank", 0}, {"source", "x"}, {"library", "y.so"}})
                 .status,
             400);
   EXPECT_EQ(j.post("/score",
-                   {{"kernel", "s000"}, {"rank", 0}, {"source", "x"}, {"build", {"-ffast-math"}}})
+                   {{"kernel", "tsvc_2_s000"}, {"rank", 0}, {"source", "x"}, {"build", {"-O0"}}})
                 .status,
             400);
-  auto big =
-      j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source", std::string(200000, 'x')}});
+  EXPECT_EQ(
+      j.post("/score",
+             {{"kernel", "tsvc_2_s000"}, {"rank", 0}, {"source", "x"}, {"build", {"-ffast-math"}}})
+          .status,
+      400);
+  auto big = j.post("/score",
+                    {{"kernel", "tsvc_2_s000"}, {"rank", 0}, {"source", std::string(200000, 'x')}});
   EXPECT_EQ(big.status, 413);
   EXPECT_TRUE(json::parse(big.body).contains("error"));
 }
 
 TEST(JudgeE2E, MalformedJsonIs400) {
   Judge j;
-  auto r = http_request("POST", j.url() + "/score", "{\"kernel\": \"s000\", ");
+  auto r = http_request("POST", j.url() + "/score", "{\"kernel\": \"tsvc_2_s000\", ");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->status, 400);
   EXPECT_NE(json::parse(r->body)["error"].get<std::string>().find("not valid JSON"),
@@ -129,7 +133,7 @@ TEST(JudgeE2E, MalformedJsonIs400) {
 
 TEST(JudgeE2E, ReferenceResubmittedIsCorrectAndRecorded) {
   Judge j;
-  auto r = j.grade("submit", "s000", ref("loop_level_reasoning/s000"));
+  auto r = j.grade("submit", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"));
   EXPECT_EQ(r["verdict"], "ok") << r.dump();
   EXPECT_EQ(r["correct"], true);
   EXPECT_EQ(r["public_correct"], true);
@@ -144,8 +148,8 @@ TEST(JudgeE2E, ReferenceResubmittedIsCorrectAndRecorded) {
   ASSERT_TRUE(rec->has_value());
   const SubmissionRecord& s = **rec;
   EXPECT_EQ(s.verdict, "ok");
-  EXPECT_EQ(s.kernel, "s000");
-  EXPECT_EQ(s.source, slurp(ref("loop_level_reasoning/s000")));
+  EXPECT_EQ(s.kernel, "tsvc_2_s000");
+  EXPECT_EQ(s.source, slurp(ref("loop_level_reasoning/tsvc_2_s000")));
   EXPECT_EQ(s.run_id, "e2e");
   EXPECT_EQ(s.optimizer, "test");
   EXPECT_FALSE(s.machine.empty());
@@ -179,16 +183,16 @@ TEST(JudgeE2E, FailuresAreVerdicts) {
     std::string file, verdict, detail;
   };
   std::vector<Case> cases = {
-      {"s000_wrong.c", "incorrect", "a[256]"},
-      {"s000_unwritten.c", "incorrect", "a[511]"},
-      {"s000_syntax_error.c", "build_error", "error"},
-      {"s000_segfault.c", "crash", "Segmentation fault"},
-      {"s000_infinite_loop.c", "timeout", "did not finish"},
-      {"s000_alloc_bomb.c", "memory", "memory limit"},
-      {"s000_const_write.c", "rejected", "const"},
+      {"tsvc_2_s000_wrong.c", "incorrect", "a[256]"},
+      {"tsvc_2_s000_unwritten.c", "incorrect", "a[511]"},
+      {"tsvc_2_s000_syntax_error.c", "build_error", "error"},
+      {"tsvc_2_s000_segfault.c", "crash", "Segmentation fault"},
+      {"tsvc_2_s000_infinite_loop.c", "timeout", "did not finish"},
+      {"tsvc_2_s000_alloc_bomb.c", "memory", "memory limit"},
+      {"tsvc_2_s000_const_write.c", "rejected", "const"},
   };
   for (const auto& c : cases) {
-    auto r = j.grade("score", "s000", kSolutions + "/" + c.file);
+    auto r = j.grade("score", "tsvc_2_s000", kSolutions + "/" + c.file);
     EXPECT_EQ(r["verdict"], c.verdict) << c.file << ": " << r.dump();
     EXPECT_NE(r["detail"].get<std::string>().find(c.detail), std::string::npos)
         << c.file << ": " << r["detail"];
@@ -200,7 +204,7 @@ TEST(JudgeE2E, FailuresAreVerdicts) {
 
 TEST(JudgeE2E, ForkBombIsContained) {
   Judge j(json{{"call_timeout_s", 3}});
-  auto r = j.grade("score", "s000", kSolutions + "/s000_fork_bomb.c");
+  auto r = j.grade("score", "tsvc_2_s000", kSolutions + "/tsvc_2_s000_fork_bomb.c");
   // Forking thousands of spinners may outlast the call timeout; if the call returns, the census
   // finds the children.
   EXPECT_TRUE(r["verdict"] == "timeout" || r["verdict"] == "rejected") << r.dump();
@@ -218,17 +222,17 @@ TEST(JudgeE2E, ForkBombIsContained) {
 
 TEST(JudgeE2E, ScoreIsNotAnAnswerAndUsesOtherDraws) {
   Judge j;
-  auto s = j.grade("score", "s000", ref("loop_level_reasoning/s000"));
+  auto s = j.grade("score", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"));
   EXPECT_EQ(s["verdict"], "ok") << s.dump();
   EXPECT_FALSE(s.contains("submission_id"));
   EXPECT_NE(s["baseline_protocol"].get<std::string>().find("cached"), std::string::npos);
   auto store = j.store();
   EXPECT_EQ(*store->count_submissions(), 0);
   // Tuned to the public configuration: /score cannot tell, /submit's hidden draws can.
-  auto pub = j.grade("score", "s000", kSolutions + "/s000_overfit.c");
+  auto pub = j.grade("score", "tsvc_2_s000", kSolutions + "/tsvc_2_s000_overfit.c");
   EXPECT_EQ(pub["verdict"], "ok") << pub.dump();
   EXPECT_EQ(*store->count_submissions(), 0);
-  auto sub = j.grade("submit", "s000", kSolutions + "/s000_overfit.c");
+  auto sub = j.grade("submit", "tsvc_2_s000", kSolutions + "/tsvc_2_s000_overfit.c");
   EXPECT_EQ(sub["verdict"], "overfit") << sub.dump();
   EXPECT_EQ(sub["public_correct"], true);
   EXPECT_EQ(sub["hidden_correct"], false);
@@ -239,8 +243,8 @@ TEST(JudgeE2E, ScoreIsNotAnAnswerAndUsesOtherDraws) {
 
 TEST(JudgeE2E, KeyNeverLeaves) {
   Judge j;
-  j.grade("submit", "s000", ref("loop_level_reasoning/s000"));
-  j.grade("score", "s000", kSolutions + "/s000_wrong.c");
+  j.grade("submit", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"));
+  j.grade("score", "tsvc_2_s000", kSolutions + "/tsvc_2_s000_wrong.c");
   j.get("/metrics");
   std::string key = slurp(j.state() / "secret.key");
   ASSERT_EQ(key.size(), 32u);
@@ -269,8 +273,8 @@ TEST(JudgeE2E, KeyNeverLeaves) {
 
 TEST(JudgeE2E, QueueFullIs429) {
   Judge j(json{{"queue_depth", 1}, {"grade_workers", 1}, {"call_timeout_s", 4}});
-  std::string loop = slurp(kSolutions + "/s000_infinite_loop.c");
-  json body = {{"kernel", "s000"}, {"rank", 0}, {"source", loop}};
+  std::string loop = slurp(kSolutions + "/tsvc_2_s000_infinite_loop.c");
+  json body = {{"kernel", "tsvc_2_s000"}, {"rank", 0}, {"source", loop}};
   // One grade runs (worker busy for the timeout), one waits (depth 1): the rest are refused.
   std::vector<std::future<int>> codes;
   for (int i = 0; i < 4; ++i) {
@@ -303,7 +307,8 @@ TEST(JudgeE2E, MetricsArePrometheusText) {
             std::string::npos)
       << m.body;
   EXPECT_NE(m.body.find("# TYPE hpcab_queue_waiting gauge"), std::string::npos);
-  EXPECT_EQ(j.grade("score", "s000", ref("loop_level_reasoning/s000"))["verdict"], "ok");
+  EXPECT_EQ(j.grade("score", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"))["verdict"],
+            "ok");
   auto after = j.get("/metrics").body;
   EXPECT_NE(after.find("hpcab_grades_total{route=\"score\",verdict=\"ok\"} 1"), std::string::npos)
       << after;
@@ -318,9 +323,10 @@ TEST(JudgeE2E, MetricsArePrometheusText) {
 TEST(JudgeE2E, KillingARunnerMidGradeYieldsAVerdict) {
   Judge j(json{{"call_timeout_s", 60}});
   // Warm the baseline cache so the only running runner is the candidate's.
-  ASSERT_EQ(j.grade("score", "s000", ref("loop_level_reasoning/s000"))["verdict"], "ok");
+  ASSERT_EQ(j.grade("score", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"))["verdict"],
+            "ok");
   auto pending = std::async(std::launch::async, [&j] {
-    return j.grade("score", "s000", kSolutions + "/s000_infinite_loop.c");
+    return j.grade("score", "tsvc_2_s000", kSolutions + "/tsvc_2_s000_infinite_loop.c");
   });
   // Wait for the runner to exist, then kill it by hand: this judge's own runner only (a
   // host-wide match killed the runners of tests running beside it). The spinning candidate is
@@ -356,7 +362,7 @@ TEST(JudgeE2E, KillingARunnerMidGradeYieldsAVerdict) {
 TEST(JudgeE2E, SharedDirectoryInputModes) {
   std::string tmpl = (fs::temp_directory_path() / "hpcab-shared-XXXXXX").string();
   fs::path shared = mkdtemp(tmpl.data());
-  fs::copy_file(ref("loop_level_reasoning/s000"), shared / "s000.c");
+  fs::copy_file(ref("loop_level_reasoning/tsvc_2_s000"), shared / "tsvc_2_s000.c");
   // A prebuilt library, built the way the judge builds sources.
   ProcessOptions cc;
   cc.argv = {"gcc",
@@ -364,31 +370,36 @@ TEST(JudgeE2E, SharedDirectoryInputModes) {
              "-fPIC",
              "-shared",
              "-o",
-             (shared / "s000.so").string(),
-             ref("loop_level_reasoning/s000")};
+             (shared / "tsvc_2_s000.so").string(),
+             ref("loop_level_reasoning/tsvc_2_s000")};
   ASSERT_TRUE(run_process(cc)->success());
   fs::permissions(shared, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
   {
     Judge j(json{{"shared_dir", shared.string()}, {"input_mode", "any"}});
-    auto by_file = j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source_file", "s000.c"}});
+    auto by_file = j.post(
+        "/score", {{"kernel", "tsvc_2_s000"}, {"rank", 0}, {"source_file", "tsvc_2_s000.c"}});
     ASSERT_EQ(by_file.status, 200) << by_file.body;
     EXPECT_EQ(json::parse(by_file.body)["verdict"], "ok") << by_file.body;
-    auto by_lib = j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"library", "s000.so"}});
+    auto by_lib =
+        j.post("/score", {{"kernel", "tsvc_2_s000"}, {"rank", 0}, {"library", "tsvc_2_s000.so"}});
     ASSERT_EQ(by_lib.status, 200) << by_lib.body;
     EXPECT_EQ(json::parse(by_lib.body)["verdict"], "ok") << by_lib.body;
     // Anything resolving outside the shared directory is refused.
     for (const char* escape : {"../../../etc/passwd", "/etc/passwd", "missing.c"}) {
-      auto r = j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source_file", escape}});
+      auto r = j.post("/score", {{"kernel", "tsvc_2_s000"}, {"rank", 0}, {"source_file", escape}});
       EXPECT_EQ(r.status, 400) << escape;
     }
     fs::create_symlink("/etc/passwd", shared / "link.c");
-    EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"source_file", "link.c"}}).status,
+    EXPECT_EQ(j.post("/score", {{"kernel", "tsvc_2_s000"}, {"rank", 0}, {"source_file", "link.c"}})
+                  .status,
               400);
   }
   {
     Judge j(json{{"shared_dir", shared.string()}, {"input_mode", "source"}});
-    EXPECT_EQ(j.post("/score", {{"kernel", "s000"}, {"rank", 0}, {"library", "s000.so"}}).status,
-              400);
+    EXPECT_EQ(
+        j.post("/score", {{"kernel", "tsvc_2_s000"}, {"rank", 0}, {"library", "tsvc_2_s000.so"}})
+            .status,
+        400);
   }
   fs::remove_all(shared);
 }
@@ -396,8 +407,9 @@ TEST(JudgeE2E, SharedDirectoryInputModes) {
 TEST(JudgeE2E, ShutdownIsBoundedWhileAGradeRuns) {
   Judge j(json{{"call_timeout_s", 120}, {"server", {{"shutdown_grace_s", 1}}}});
   auto pending = std::async(std::launch::async, [url = j.url()] {
-    json body = {
-        {"kernel", "s000"}, {"rank", 0}, {"source", slurp(kSolutions + "/s000_infinite_loop.c")}};
+    json body = {{"kernel", "tsvc_2_s000"},
+                 {"rank", 0},
+                 {"source", slurp(kSolutions + "/tsvc_2_s000_infinite_loop.c")}};
     return http_request("POST", url + "/score", body.dump(), {}, 60);
   });
   std::this_thread::sleep_for(std::chrono::seconds(2));  // the grade is spinning by now
@@ -480,23 +492,26 @@ TEST_F(AccessE2E, TokensTlsAndAdminRoutes) {
   EXPECT_FALSE(http_request("GET", plain_url + "/health", "", {}, 10).ok());
 
   // No token, an unknown token: 401 with a Bearer challenge and a JSON error.
-  auto none = call("GET", "/task/s000?rank=0", "");
+  auto none = call("GET", "/task/tsvc_2_s000?rank=0", "");
   EXPECT_EQ(none.status, 401);
   EXPECT_EQ(none.headers["www-authenticate"].rfind("Bearer", 0), 0u);
   EXPECT_TRUE(json::parse(none.body).contains("error"));
-  auto wrong = call("GET", "/task/s000?rank=0", "wrong-" + kAgentToken);
+  auto wrong = call("GET", "/task/tsvc_2_s000?rank=0", "wrong-" + kAgentToken);
   EXPECT_EQ(wrong.status, 401);
   EXPECT_NE(wrong.headers["www-authenticate"].find("invalid_token"), std::string::npos);
   EXPECT_EQ(call("POST", "/submit", "", "{}").status, 401);  // nothing is graded
 
   // Agent token: the grading routes; admin routes are 403.
-  EXPECT_EQ(call("GET", "/task/s000?rank=0", kAgentToken).status, 200);
+  EXPECT_EQ(call("GET", "/task/tsvc_2_s000?rank=0", kAgentToken).status, 200);
   EXPECT_EQ(call("GET", "/metrics", kAgentToken).status, 200);
   EXPECT_EQ(call("GET", "/admin/submissions", kAgentToken).status, 403);
 
-  const std::string source = slurp(ref("loop_level_reasoning/s000"));
-  json body = {
-      {"kernel", "s000"}, {"rank", 0}, {"source", source}, {"run_id", "acl"}, {"optimizer", "e2e"}};
+  const std::string source = slurp(ref("loop_level_reasoning/tsvc_2_s000"));
+  json body = {{"kernel", "tsvc_2_s000"},
+               {"rank", 0},
+               {"source", source},
+               {"run_id", "acl"},
+               {"optimizer", "e2e"}};
   auto submitted = call("POST", "/submit", kAgentToken, body.dump());
   ASSERT_EQ(submitted.status, 200) << submitted.body;
   const json graded = json::parse(submitted.body);
@@ -504,14 +519,14 @@ TEST_F(AccessE2E, TokensTlsAndAdminRoutes) {
   const int64_t id = graded["submission_id"].get<int64_t>();
 
   // Admin token: the listing (filtered) and the full record.
-  auto list = call("GET", "/admin/submissions?kernel=s000&run_id=acl&limit=10", kAdminToken);
+  auto list = call("GET", "/admin/submissions?kernel=tsvc_2_s000&run_id=acl&limit=10", kAdminToken);
   ASSERT_EQ(list.status, 200) << list.body;
   const json lj = json::parse(list.body);
   EXPECT_EQ(lj["total"], 1);
   ASSERT_EQ(lj["submissions"].size(), 1u);
   const json& row = lj["submissions"][0];
   EXPECT_EQ(row["submission_id"], id);
-  EXPECT_EQ(row["kernel"], "s000");
+  EXPECT_EQ(row["kernel"], "tsvc_2_s000");
   EXPECT_EQ(row["verdict"], graded["verdict"]);
   EXPECT_EQ(row["optimizer"], "e2e");
   EXPECT_FALSE(row.contains("source"));  // the listing is a summary
@@ -538,7 +553,7 @@ TEST_F(AccessE2E, TokensTlsAndAdminRoutes) {
   EXPECT_EQ(call("GET", "/admin/submissions?limit=1001", kAdminToken).status, 400);
   EXPECT_EQ(call("GET", "/admin/submissions?limit=ten", kAdminToken).status, 400);
   EXPECT_EQ(call("GET", "/admin/submissions?offset=-1", kAdminToken).status, 400);
-  EXPECT_EQ(call("GET", "/admin/submissions?kernal=s000", kAdminToken).status, 400);
+  EXPECT_EQ(call("GET", "/admin/submissions?kernal=tsvc_2_s000", kAdminToken).status, 400);
   EXPECT_EQ(call("POST", "/admin/submissions", kAdminToken, "{}").status, 405);
 
   // The results page and its source links: admin only on a judge with tokens.
@@ -578,7 +593,7 @@ TEST_F(AccessE2E, GroupReadableTokenFileRefusesToStart) {
 
 TEST_F(AccessE2E, WithoutTokenFilesTheApiIsOpenButAdminIsDisabled) {
   Judge j;
-  EXPECT_EQ(j.get("/task/s000?rank=0").status, 200);
+  EXPECT_EQ(j.get("/task/tsvc_2_s000?rank=0").status, 200);
   // The results page is open like the rest of the API (a local single-user judge).
   auto results = j.get("/results");
   EXPECT_EQ(results.status, 200);

@@ -50,7 +50,7 @@ inline json test_judge_settings(const json& settings = json::object()) {
               // The presets as they are: calibrating timed sizes would add seconds to every test
               // judge's first grade of a kernel. The calibration tests set it.
               {"min_call_ms", 0},
-              // No hidden preset draw: the presets are at the paper's scale (s000's M holds
+              // No hidden preset draw: the presets are at the paper's scale (tsvc_2_s000's M holds
               // 1.4 GiB of arrays, about 15 s of a /submit here). The tests of hidden presets
               // (ReferenceE2E) set them.
               {"hidden_presets", json::array()},

@@ -34,8 +34,8 @@ namespace fs = std::filesystem;
 const std::string kBin = HPCAB_BINARY_DIR;
 const std::string kCorpus = std::string(HPCAB_SOURCE_DIR) + "/corpus";
 const std::string kGemm = kCorpus + "/scientific_computing/dense_linear_algebra/gemm";
-const std::string kS000 = kCorpus + "/loop_level_reasoning/s000";
-const std::string kS212 = kCorpus + "/loop_level_reasoning/s212";
+const std::string kS000 = kCorpus + "/loop_level_reasoning/tsvc_2_s000";
+const std::string kS212 = kCorpus + "/loop_level_reasoning/tsvc_2_s212";
 const char* kGemmSizes = "NI=24,NJ=20,NK=16";  // no two alike: a transposed view shows
 
 std::string slurp(const fs::path& p) {
@@ -284,11 +284,11 @@ def gemm(A, B, C, NI, NJ, NK, alpha, beta):
   }
 }
 
-// A result returned instead of written: one array for a kernel with one output (s000), a
-// tuple in the manifest's order of outputs for one with several (s212: a, b).
+// A result returned instead of written: one array for a kernel with one output (tsvc_2_s000), a
+// tuple in the manifest's order of outputs for one with several (tsvc_2_s212: a, b).
 TEST_F(PyRunnerTest, ReturnedResultsAreDelivered) {
   const auto one = write_module("ret1", R"(
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     return b + 1
 )");
   auto p = py(kS000, one, "N=1000", "fp64", "py1");
@@ -298,7 +298,7 @@ def s000(a, b, N):
   EXPECT_TRUE(saved("py1", "call0", "a").bytes_equal(saved("c1", "call0", "a")));
 
   const auto several = write_module("ret2", R"(
-def s212(a, b, c, d, N):
+def tsvc_2_s212(a, b, c, d, N):
     a2, b2 = a.copy(), b.copy()
     b2[:N - 1] += a[1:] * d[:N - 1]
     a2[:N - 1] *= c[:N - 1]
@@ -322,15 +322,15 @@ TEST_F(PyRunnerTest, UndeliverableResultsEndTheRunner) {
     std::string kernel, sizes, text, in_log;
   };
   const std::vector<Case> cases = {
-      {kS000, "N=100", "def s000(a, b, N):\n    return b[:-1] + 1\n",
-       "ValueError: s000() returned an array of shape (99,) for output a of shape (100,)"},
-      {kS000, "N=100", "def s000(a, b, N):\n    return 1.0\n",
-       "ValueError: s000() returned an array of shape () for output a of shape (100,)"},
-      {kS212, "N=100", "def s212(a, b, c, d, N):\n    return (a,)\n",
-       "ValueError: s212() returned 1 values for its 2 outputs"},
-      {kS212, "N=100", "def s212(a, b, c, d, N):\n    return a\n",
-       "TypeError: s212() returned numpy.ndarray: with 2 outputs"},
-      {kS000, "N=100", "def s000(a, b, N):\n    return b.astype(complex)\n", "TypeError"},
+      {kS000, "N=100", "def tsvc_2_s000(a, b, N):\n    return b[:-1] + 1\n",
+       "ValueError: tsvc_2_s000() returned an array of shape (99,) for output a of shape (100,)"},
+      {kS000, "N=100", "def tsvc_2_s000(a, b, N):\n    return 1.0\n",
+       "ValueError: tsvc_2_s000() returned an array of shape () for output a of shape (100,)"},
+      {kS212, "N=100", "def tsvc_2_s212(a, b, c, d, N):\n    return (a,)\n",
+       "ValueError: tsvc_2_s212() returned 1 values for its 2 outputs"},
+      {kS212, "N=100", "def tsvc_2_s212(a, b, c, d, N):\n    return a\n",
+       "TypeError: tsvc_2_s212() returned numpy.ndarray: with 2 outputs"},
+      {kS000, "N=100", "def tsvc_2_s000(a, b, N):\n    return b.astype(complex)\n", "TypeError"},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE(cases[i].text);
@@ -351,14 +351,15 @@ TEST_F(PyRunnerTest, ExceptionsInTheCallExitWithStatus3) {
   for (const char* raise : {"raise RuntimeError('boom at call')", "raise SystemExit(0)"}) {
     SCOPED_TRACE(raise);
     auto p =
-        py(kS000, write_module("raises", std::string("def s000(a, b, N):\n    ") + raise), "N=64");
+        py(kS000, write_module("raises", std::string("def tsvc_2_s000(a, b, N):\n    ") + raise),
+           "N=64");
     ASSERT_EQ(p->receive(), "hello") << p->log();
     ASSERT_EQ(p->ask("prep 1 auto 1"), "ready");
     EXPECT_EQ(p->ask("go"), "<eof>");
     EXPECT_EQ(p->wait(), 3);
     const std::string log = p->log();
     EXPECT_NE(log.find("Traceback (most recent call last)"), std::string::npos) << log;
-    EXPECT_NE(log.find("s000() failed"), std::string::npos) << log;
+    EXPECT_NE(log.find("tsvc_2_s000() failed"), std::string::npos) << log;
   }
 }
 
@@ -480,12 +481,12 @@ TEST_F(PyRunnerTest, LoadErrors) {
   const std::vector<Case> cases = {
       {"import hpcab_no_such_module\n",
        "cannot import PATH: ModuleNotFoundError: No module named 'hpcab_no_such_module'"},
-      {"def s000(a, b, N)\n    pass\n",
+      {"def tsvc_2_s000(a, b, N)\n    pass\n",
        "cannot import PATH: SyntaxError: expected ':' (m2.py, line 1)"},
       {"raise SystemExit(5)\n", "cannot import PATH: SystemExit: 5"},
-      {"def other(a, b, N):\n    pass\n", "PATH defines no function named 's000'"},
-      {"s000 = 3\n", "'s000' in PATH is not callable (int)"},
-      {"def s000(a, b, N):\n    pass\n",
+      {"def other(a, b, N):\n    pass\n", "PATH defines no function named 'tsvc_2_s000'"},
+      {"tsvc_2_s000 = 3\n", "'tsvc_2_s000' in PATH is not callable (int)"},
+      {"def tsvc_2_s000(a, b, N):\n    pass\n",
        "PATH defines no function named 'kernel'",
        {"--function", "kernel"}},
   };
@@ -506,7 +507,7 @@ TEST_F(PyRunnerTest, LoadErrors) {
       0u)
       << reply;
   EXPECT_EQ(missing->wait(), 2);
-  std::ofstream(dir_ / "text.txt") << "def s000(a, b, N):\n    a[:] = b + 1\n";
+  std::ofstream(dir_ / "text.txt") << "def tsvc_2_s000(a, b, N):\n    a[:] = b + 1\n";
   auto not_py = py(kS000, dir_ / "text.txt", "N=16");
   EXPECT_EQ(not_py->receive(), "error load cannot import " + (dir_ / "text.txt").string() +
                                    ": not a Python source file (.py)");
@@ -524,7 +525,7 @@ TEST_F(PyRunnerTest, ExecIsDeniedForkIsHarmless) {
   const auto module = write_module("execs", R"(
 import errno, os, subprocess
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     a[:] = b + 1
     try:
         subprocess.run(["/bin/true"], check=True)
@@ -562,7 +563,7 @@ def s000(a, b, N):
 // returns it again (a cache keyed by call count) delivers the first draw's answer for the second
 // draw, which differs from the honest one; the judge's comparison then fails it.
 TEST_F(PyRunnerTest, ResultCacheGetsFreshInputs) {
-  const auto honest = write_module("honest", "def s000(a, b, N):\n    a[:] = b + 1\n");
+  const auto honest = write_module("honest", "def tsvc_2_s000(a, b, N):\n    a[:] = b + 1\n");
   auto p = py(kS000, honest, "N=500", "fp64", "honest");
   run_calls(*p, {21, 22});
   EXPECT_FALSE(saved("honest", "call0", "a").bytes_equal(saved("honest", "call1", "a")));
@@ -571,7 +572,7 @@ TEST_F(PyRunnerTest, ResultCacheGetsFreshInputs) {
 _results = {}
 _calls = 0
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     global _calls
     _calls += 1
     if _calls > 1:
@@ -606,7 +607,7 @@ _keep = Finalized()
 weakref.finalize(_keep, mark)
 print("hello from the module")
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     print("hello from the call")
     a[:] = b + 1
 )");

@@ -76,7 +76,7 @@ TEST_F(PythonE2E, GemmInPythonIsOkWithSpeedupsAgainstNumPyNumbaAndC) {
 }
 
 TEST_F(PythonE2E, LoopLevelIsCreditedAgainstNumbaAndReportsC) {
-  json r = judge_->grade("submit", "s000", kSolutions + "/s000.c");
+  json r = judge_->grade("submit", "tsvc_2_s000", kSolutions + "/tsvc_2_s000.c");
   ASSERT_EQ(r["verdict"], "ok") << r.dump();
   EXPECT_EQ(r["baseline"], "numba") << r.dump();
   EXPECT_FALSE(r.contains("baselines_unavailable")) << r.dump();
@@ -101,25 +101,27 @@ TEST_F(PythonE2E, TheTaskGivesAPythonStub) {
 }
 
 TEST_F(PythonE2E, SyntaxAndImportErrorsAreBuildErrors) {
-  json r =
-      judge_->grade("score", "s000", module("syntax", "def s000(a, b, N)\n  pass\n"), "python");
+  json r = judge_->grade("score", "tsvc_2_s000",
+                         module("syntax", "def tsvc_2_s000(a, b, N)\n  pass\n"), "python");
   EXPECT_EQ(r["verdict"], "build_error") << r.dump();
   EXPECT_NE(r["detail"].get<std::string>().find("SyntaxError"), std::string::npos) << r.dump();
-  r = judge_->grade("score", "s000", module("noname", "def other(a, b, N):\n  a[:] = b + 1\n"),
-                    "python");
+  r = judge_->grade("score", "tsvc_2_s000",
+                    module("noname", "def other(a, b, N):\n  a[:] = b + 1\n"), "python");
   EXPECT_EQ(r["verdict"], "build_error") << r.dump();
-  r = judge_->grade("score", "s000", module("import", "import no_such_module_here\n"), "python");
+  r = judge_->grade("score", "tsvc_2_s000", module("import", "import no_such_module_here\n"),
+                    "python");
   EXPECT_EQ(r["verdict"], "build_error") << r.dump();
   EXPECT_NE(r["detail"].get<std::string>().find("no_such_module_here"), std::string::npos);
 }
 
 TEST_F(PythonE2E, AReturnedResultIsDeliveredAndAWrongOneIsIncorrect) {
-  // s000: a = b + 1 (one output, returned instead of written).
-  json r = judge_->grade("score", "s000",
-                         module("returned", "def s000(a, b, N):\n    return b + 1\n"), "python");
+  // tsvc_2_s000: a = b + 1 (one output, returned instead of written).
+  json r =
+      judge_->grade("score", "tsvc_2_s000",
+                    module("returned", "def tsvc_2_s000(a, b, N):\n    return b + 1\n"), "python");
   EXPECT_EQ(r["verdict"], "ok") << r.dump();
-  r = judge_->grade("score", "s000", module("wrong", "def s000(a, b, N):\n    return b + 2\n"),
-                    "python");
+  r = judge_->grade("score", "tsvc_2_s000",
+                    module("wrong", "def tsvc_2_s000(a, b, N):\n    return b + 2\n"), "python");
   EXPECT_EQ(r["verdict"], "incorrect") << r.dump();
 }
 
@@ -149,14 +151,14 @@ TEST_F(PythonE2E, ANumPyOnlyKernelIsGradedEndToEnd) {
 }
 
 TEST_F(PythonE2E, BaselineListsEveryBaselineTheKernelHas) {
-  auto b = judge_->get("/baseline/s000?rank=0&preset=S");
+  auto b = judge_->get("/baseline/tsvc_2_s000?rank=0&preset=S");
   ASSERT_EQ(b.status, 200) << b.body;
   json j = json::parse(b.body);
   for (const char* name : {"c", "c-autopar", "numpy", "numba", "numba-parallel"}) {
     const bool timed = j["baselines"].contains(name) && j["baselines"][name].get<double>() > 0;
     EXPECT_TRUE(timed || j["unavailable"].contains(name)) << name << ": " << b.body;
   }
-  EXPECT_TRUE(j["baselines"].contains("numba")) << b.body;  // s000's reference compiles
+  EXPECT_TRUE(j["baselines"].contains("numba")) << b.body;  // tsvc_2_s000's reference compiles
 }
 
 }  // namespace

@@ -23,7 +23,8 @@ namespace {
 // small at the paper's presets (the whole corpus, corpus-check, pays for the others): not gemm,
 // whose c-autopar build takes seconds per call at S, so choosing its baseline costs a minute;
 // not softmax, whose S (4.2e6 elements) is timed as it is and costs half a minute per grade.
-const std::set<std::string> kSample = {"s311", "s000", "jacobi_2d", "cumsum", "cross_entropy"};
+const std::set<std::string> kSample = {"tsvc_2_s311", "tsvc_2_s000", "jacobi_2d", "cumsum",
+                                       "cross_entropy"};
 
 // HPCAB_KERNELS=a,b: only these kernels (a rerun of the ones that failed), at the default
 // min_call_ms like the whole corpus.
@@ -89,7 +90,7 @@ std::string excluded_m(const json& r) {
 
 TEST(ReferenceE2E, EveryReferencePassesItsOwnSubmit) {
   // With one hidden correctness draw at preset M. make test's sample runs under a 2 GiB memory
-  // limit (a 512 MiB data budget), so the M draws that do not fit (s000, cross_entropy) are
+  // limit (a 512 MiB data budget), so the M draws that do not fit (tsvc_2_s000, cross_entropy) are
   // excluded, as on a judge with little memory, and jacobi_2d's (64 MiB) runs; corpus-check
   // (and HPCAB_KERNELS) run at the default 8 GiB.
   const bool sample = !all_kernels() && chosen_kernels().empty();
@@ -97,10 +98,12 @@ TEST(ReferenceE2E, EveryReferencePassesItsOwnSubmit) {
   if (sample) settings["memory_bytes"] = int64_t{2} << 30;
   auto r = every_reference_passes(settings, false);
   if (!sample) return;
-  // Both reasons a hidden configuration is excluded, never a rejection: s311's M sums 2.2e8
-  // values (ungradeable), s000's M holds 1.4 GiB of arrays (over the budget).
-  EXPECT_NE(excluded_m(r["s311 fp64"]).find("ungradeable"), std::string::npos) << r["s311 fp64"];
-  EXPECT_NE(excluded_m(r["s000 fp64"]).find("memory limit"), std::string::npos) << r["s000 fp64"];
+  // Both reasons a hidden configuration is excluded, never a rejection: tsvc_2_s311's M sums 2.2e8
+  // values (ungradeable), tsvc_2_s000's M holds 1.4 GiB of arrays (over the budget).
+  EXPECT_NE(excluded_m(r["tsvc_2_s311 fp64"]).find("ungradeable"), std::string::npos)
+      << r["tsvc_2_s311 fp64"];
+  EXPECT_NE(excluded_m(r["tsvc_2_s000 fp64"]).find("memory limit"), std::string::npos)
+      << r["tsvc_2_s000 fp64"];
   EXPECT_EQ(excluded_m(r["jacobi_2d fp64"]), "") << r["jacobi_2d fp64"];
 }
 
@@ -111,27 +114,28 @@ TEST(ReferenceE2E, EveryReferencePassesAtItsTimedSizes) {
                          true);
 }
 
-// Timed sizes chosen by time, for real: with min_call_ms set, the first grade calibrates s000
-// (the baseline timed alone at sizes up its preset ladder), /score then runs at the calibrated
-// size every time, /task shows it, and a /submit's reference is still ok and not suspect.
+// Timed sizes chosen by time, for real: with min_call_ms set, the first grade calibrates
+// tsvc_2_s000 (the baseline timed alone at sizes up its preset ladder), /score then runs at the
+// calibrated size every time, /task shows it, and a /submit's reference is still ok and not
+// suspect.
 TEST(CalibrationE2E, ScoreRunsAtTheCalibratedSizeAndTaskShowsIt) {
   Judge judge({{"min_call_ms", 2}, {"timed_calls", 6}});
   const std::string ref =
-      std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000/reference.c";
-  json first = judge.grade("score", "s000", ref);
+      std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
+  json first = judge.grade("score", "tsvc_2_s000", ref);
   ASSERT_EQ(first.value("verdict", ""), "ok") << first.dump();
   EXPECT_EQ(first["preset"], "timed");
   ASSERT_TRUE(first.contains("calibration")) << first.dump();
   const int64_t n = first["calibration"]["sizes"]["N"].get<int64_t>();
-  EXPECT_GT(n, 512) << "2 ms of s000 is far more than preset S's 512 elements";
+  EXPECT_GT(n, 512) << "2 ms of tsvc_2_s000 is far more than preset S's 512 elements";
   EXPECT_GE(first["calibration"]["baseline_ns"].get<double>(), 2e6);
   EXPECT_EQ(first["configs"][0]["sizes"]["N"], n);
-  json second = judge.grade("score", "s000", ref);
+  json second = judge.grade("score", "tsvc_2_s000", ref);
   EXPECT_EQ(second["configs"][0]["sizes"]["N"], n);  // stable: iterations compare
-  auto task = judge.get("/task/s000?rank=0");
+  auto task = judge.get("/task/tsvc_2_s000?rank=0");
   ASSERT_EQ(task.status, 200);
   EXPECT_EQ(json::parse(task.body)["timed_sizes"]["N"], n);
-  json submit = judge.grade("submit", "s000", ref);
+  json submit = judge.grade("submit", "tsvc_2_s000", ref);
   EXPECT_EQ(submit.value("verdict", ""), "ok") << submit.dump();
   EXPECT_FALSE(submit.value("suspect", true)) << submit.value("detail", "");
 }

@@ -131,18 +131,19 @@ TEST_F(ResultsBrowser, HeadlessChromiumShowsRecordedSubmissionsAndRunsNoInjected
            {"submit_fuzzed_configs", 0},
            {"hidden_presets", json::array()}});
   ASSERT_FALSE(j.url().empty());
-  // Three recorded answers in two kernels: s000's reference (with <script> in its run id,
-  // optimizer and source), a wrong s000, and an s111 that does not compile.
-  const std::string s000_source = kScriptComment + slurp(ref("loop_level_reasoning/s000"));
-  const json ok =
-      j.grade("submit", "s000", ref("loop_level_reasoning/s000"), "c",
-              {{"source", s000_source}, {"run_id", kScriptRun}, {"optimizer", kImgOptimizer}});
+  // Three recorded answers in two kernels: tsvc_2_s000's reference (with <script> in its run id,
+  // optimizer and source), a wrong tsvc_2_s000, and an tsvc_2_s111 that does not compile.
+  const std::string tsvc_2_s000_source =
+      kScriptComment + slurp(ref("loop_level_reasoning/tsvc_2_s000"));
+  const json ok = j.grade(
+      "submit", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"), "c",
+      {{"source", tsvc_2_s000_source}, {"run_id", kScriptRun}, {"optimizer", kImgOptimizer}});
   ASSERT_EQ(ok["verdict"], "ok") << ok.dump();
-  const json wrong = j.grade("submit", "s000", kSolutions + "/s000_wrong.c", "c",
+  const json wrong = j.grade("submit", "tsvc_2_s000", kSolutions + "/tsvc_2_s000_wrong.c", "c",
                              {{"run_id", "browser-run"}, {"optimizer", "wrong-on-purpose"}});
   ASSERT_EQ(wrong["verdict"], "incorrect") << wrong.dump();
-  const json other = j.grade("submit", "s111", kSolutions + "/s000_syntax_error.c", "c",
-                             {{"run_id", "browser-run"}, {"optimizer", "typo"}});
+  const json other = j.grade("submit", "tsvc_2_s111", kSolutions + "/tsvc_2_s000_syntax_error.c",
+                             "c", {{"run_id", "browser-run"}, {"optimizer", "typo"}});
   ASSERT_EQ(other["verdict"], "build_error") << other.dump();
   const int64_t ok_id = ok["submission_id"].get<int64_t>();
   const int64_t wrong_id = wrong["submission_id"].get<int64_t>();
@@ -167,8 +168,8 @@ TEST_F(ResultsBrowser, HeadlessChromiumShowsRecordedSubmissionsAndRunsNoInjected
     // The kernels, each in its section; the page's own title (a script would have changed it).
     EXPECT_NE(dom.find("<title>HPCAgent-Bench results (judge rank 0)</title>"), std::string::npos)
         << dom;
-    EXPECT_NE(dom.find("<section class=\"kernel\" id=\"kernel-s000\">"), std::string::npos);
-    EXPECT_NE(dom.find("<section class=\"kernel\" id=\"kernel-s111\">"), std::string::npos);
+    EXPECT_NE(dom.find("<section class=\"kernel\" id=\"kernel-tsvc_2_s000\">"), std::string::npos);
+    EXPECT_NE(dom.find("<section class=\"kernel\" id=\"kernel-tsvc_2_s111\">"), std::string::npos);
     EXPECT_NE(dom.find("3 of 3 recorded submissions"), std::string::npos);
 
     // Each row: verdict, credited speedup ("—" when unsolved), optimizer, source link.
@@ -186,7 +187,7 @@ TEST_F(ResultsBrowser, HeadlessChromiumShowsRecordedSubmissionsAndRunsNoInjected
     const std::string other_row = RowOf(dom, other_id);
     EXPECT_NE(other_row.find(">build_error</td>"), std::string::npos) << other_row;
     EXPECT_NE(other_row.find("class=\"num speedup\">—</td>"), std::string::npos) << other_row;
-    // Best first: the solved s000 row comes before the unsolved one.
+    // Best first: the solved tsvc_2_s000 row comes before the unsolved one.
     EXPECT_LT(dom.find(ok_row), dom.find(wrong_row));
 
     // Attacker text is text: shown escaped, never an element, never run.
@@ -205,13 +206,13 @@ TEST_F(ResultsBrowser, HeadlessChromiumShowsRecordedSubmissionsAndRunsNoInjected
   const std::string source_url = j.url() + "/results/" + std::to_string(ok_id) + "/source";
   const std::string shown = DumpDom(source_url);
   EXPECT_NE(shown.find("&lt;script&gt;document.body.appendChild"), std::string::npos) << shown;
-  EXPECT_NE(shown.find("s000_fp64"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("tsvc_2_s000_fp64"), std::string::npos) << shown;
   EXPECT_EQ(shown.find("<owned"), std::string::npos) << shown;
   EXPECT_EQ(shown.find("<script"), std::string::npos) << shown;
   HttpResult source = j.get("/results/" + std::to_string(ok_id) + "/source");
   ASSERT_EQ(source.status, 200);
   EXPECT_EQ(source.headers["content-type"], "text/plain; charset=utf-8");
-  EXPECT_EQ(source.body, s000_source);
+  EXPECT_EQ(source.body, tsvc_2_s000_source);
 }
 
 }  // namespace

@@ -78,9 +78,10 @@ TEST(ResultsPage, FormatsTimesAndSpeedups) {
 
 TEST(ResultsPage, GroupsByKernelBestSpeedupFirst) {
   ResultsPageView v;
-  v.rows = {Row(1, "s000", "ok", 1.0, "slow"),           Row(2, "gemm", "ok", 3.5, "tiler"),
-            Row(3, "s000", "incorrect", std::nullopt),   Row(4, "s000", "ok", 2.25, "fast"),
-            Row(5, "s000", "build_error", std::nullopt), Row(6, "gemm", "timeout", std::nullopt)};
+  v.rows = {
+      Row(1, "tsvc_2_s000", "ok", 1.0, "slow"),           Row(2, "gemm", "ok", 3.5, "tiler"),
+      Row(3, "tsvc_2_s000", "incorrect", std::nullopt),   Row(4, "tsvc_2_s000", "ok", 2.25, "fast"),
+      Row(5, "tsvc_2_s000", "build_error", std::nullopt), Row(6, "gemm", "timeout", std::nullopt)};
   v.rows[3].suspect = true;
   v.rows[2].library = true;
   v.total = 6;
@@ -96,24 +97,24 @@ TEST(ResultsPage, GroupsByKernelBestSpeedupFirst) {
   EXPECT_NE(html.find("6 of 6 recorded submissions"), std::string::npos);
   // Kernels in name order, one section each; the summary names the best of each.
   const auto gemm = At(html, "<section class=\"kernel\" id=\"kernel-gemm\">");
-  const auto s000 = At(html, "<section class=\"kernel\" id=\"kernel-s000\">");
-  EXPECT_LT(gemm, s000);
-  EXPECT_NE(html.find("<a href=\"#kernel-s000\">s000</a></td><td class=\"num\">4</td>"
+  const auto tsvc_2_s000 = At(html, "<section class=\"kernel\" id=\"kernel-tsvc_2_s000\">");
+  EXPECT_LT(gemm, tsvc_2_s000);
+  EXPECT_NE(html.find("<a href=\"#kernel-tsvc_2_s000\">tsvc_2_s000</a></td><td class=\"num\">4</td>"
                       "<td class=\"num\">2</td><td class=\"num\">2.250</td>"
                       "<td class=\"text\">fast</td>"),
             std::string::npos)
       << html;
-  // Within s000: 2.25 (id 4), 1.0 (id 1), then the unsolved newest first (5, 3).
+  // Within tsvc_2_s000: 2.25 (id 4), 1.0 (id 1), then the unsolved newest first (5, 3).
   const auto r4 = At(html, "<tr id=\"submission-4\">");
   const auto r1 = At(html, "<tr id=\"submission-1\">");
   const auto r5 = At(html, "<tr id=\"submission-5\">");
   const auto r3 = At(html, "<tr id=\"submission-3\">");
-  EXPECT_LT(s000, r4);
+  EXPECT_LT(tsvc_2_s000, r4);
   EXPECT_LT(r4, r1);
   EXPECT_LT(r1, r5);
   EXPECT_LT(r5, r3);
   EXPECT_LT(At(html, "<tr id=\"submission-2\">"), At(html, "<tr id=\"submission-6\">"));
-  EXPECT_LT(At(html, "<tr id=\"submission-6\">"), s000);
+  EXPECT_LT(At(html, "<tr id=\"submission-6\">"), tsvc_2_s000);
   // The columns of one row.
   const std::string row4 = html.substr(r4, html.find("</tr>", r4) - r4);
   for (const std::string cell :
@@ -135,7 +136,7 @@ TEST(ResultsPage, GroupsByKernelBestSpeedupFirst) {
 
 TEST(ResultsPage, AttackerControlledTextIsEscapedNeverMarkup) {
   ResultsPageView v;
-  SubmissionSummary r = Row(7, "s000", "ok", 1.5, kAttackAttr);
+  SubmissionSummary r = Row(7, "tsvc_2_s000", "ok", 1.5, kAttackAttr);
   r.run_id = kAttack;
   r.language = "<b>c</b>";
   r.verdict = "<i>ok</i>";
@@ -177,7 +178,7 @@ TEST(ResultsPage, EmptyFilteredAndTruncatedPagesSaySo) {
   EXPECT_NE(f.find("<a href=\"results\">all submissions</a>"), std::string::npos);
 
   ResultsPageView cut;
-  cut.rows = {Row(9, "s000", "ok", 1.0)};
+  cut.rows = {Row(9, "tsvc_2_s000", "ok", 1.0)};
   cut.total = 40;
   cut.limit = 1;
   const std::string c = render_results_page(cut);
@@ -216,7 +217,7 @@ TEST(ResultsPage, ContentSecurityPolicyAllowsOnlyThePagesOwnStyle) {
 
 TEST(ResultsPage, SourceTextIsVerbatimOrNamesTheLibrary) {
   SubmissionRecord r;
-  r.kernel = "s000";
+  r.kernel = "tsvc_2_s000";
   r.source = "/* " + kAttack + " */\nvoid f(void) {}\n";
   EXPECT_EQ(render_source_text(3, r), r.source);
   SubmissionRecord lib;
@@ -244,8 +245,9 @@ class ResultsRoutes : public ::testing::Test {
     auto s = Store::open((dir_ / "judge.db").string());
     ASSERT_TRUE(s.ok()) << s.error().message;
     store_ = std::move(*s);
-    Record("s000", "ok", 1.25, "/* " + kAttack + " */\nvoid s000(void) {}\n", "");
-    Record("s000", "incorrect", std::nullopt, "void s000(void) { /* wrong */ }\n", "");
+    Record("tsvc_2_s000", "ok", 1.25, "/* " + kAttack + " */\nvoid tsvc_2_s000(void) {}\n", "");
+    Record("tsvc_2_s000", "incorrect", std::nullopt, "void tsvc_2_s000(void) { /* wrong */ }\n",
+           "");
     Record("gemm", "ok", 4.0, "", "/shared/libgemm.so");
   }
   void TearDown() override {
@@ -314,14 +316,14 @@ TEST_F(ResultsRoutes, PageAndSourceOnAnOpenJudge) {
     EXPECT_EQ(Header(page, "Content-Security-Policy"), results_content_security_policy());
     EXPECT_NE(page.body.find("3 of 3 recorded submissions"), std::string::npos);
     EXPECT_NE(page.body.find("id=\"kernel-gemm\""), std::string::npos);
-    EXPECT_NE(page.body.find("id=\"kernel-s000\""), std::string::npos);
+    EXPECT_NE(page.body.find("id=\"kernel-tsvc_2_s000\""), std::string::npos);
     EXPECT_NE(page.body.find("class=\"num speedup\">1.250</td>"), std::string::npos);
     EXPECT_NE(page.body.find("class=\"num speedup\">—</td>"), std::string::npos);
     EXPECT_NE(page.body.find("<a href=\"results/3/source\">library</a>"), std::string::npos);
     EXPECT_EQ(page.body.find("<script"), std::string::npos);
     EXPECT_EQ(page.body.find("<img"), std::string::npos);
   }
-  const HttpResponse filtered = Get("/results?kernel=s000&verdict=ok&limit=5");
+  const HttpResponse filtered = Get("/results?kernel=tsvc_2_s000&verdict=ok&limit=5");
   ASSERT_EQ(filtered.status, 200);
   EXPECT_NE(filtered.body.find("1 of 1 recorded submission<"), std::string::npos);
   EXPECT_EQ(filtered.body.find("id=\"kernel-gemm\""), std::string::npos);
@@ -330,7 +332,7 @@ TEST_F(ResultsRoutes, PageAndSourceOnAnOpenJudge) {
   const HttpResponse source = Get("/results/1/source");
   ASSERT_EQ(source.status, 200) << source.body;
   EXPECT_EQ(source.content_type, "text/plain; charset=utf-8");
-  EXPECT_EQ(source.body, "/* " + kAttack + " */\nvoid s000(void) {}\n");
+  EXPECT_EQ(source.body, "/* " + kAttack + " */\nvoid tsvc_2_s000(void) {}\n");
   EXPECT_NE(Header(source, "Content-Security-Policy").find("sandbox"), std::string::npos);
   const HttpResponse library = Get("/results/3/source");
   ASSERT_EQ(library.status, 200);
@@ -348,7 +350,7 @@ TEST_F(ResultsRoutes, BadRequestsGetJsonErrors) {
   EXPECT_EQ(Get("/results?limit=0").status, 400);
   EXPECT_EQ(Get("/results?limit=1001").status, 400);
   EXPECT_EQ(Get("/results?offset=1").status, 400);  // the page lists from the newest
-  const HttpResponse typo = Get("/results?kernal=s000");
+  const HttpResponse typo = Get("/results?kernal=tsvc_2_s000");
   EXPECT_EQ(typo.status, 400);
   EXPECT_NE(ErrorOf(typo).find("unknown query parameter 'kernal'"), std::string::npos);
   EXPECT_EQ(Get("/", nullptr, "", "POST").status, 405);
@@ -370,7 +372,7 @@ TEST_F(ResultsRoutes, WithTokensOnlyAnAdminReadsThePage) {
     EXPECT_EQ(Get(target, &both).status, 401) << target;
     const HttpResponse agent = Get(target, &both, kAgent);
     EXPECT_EQ(agent.status, 403) << target;
-    EXPECT_EQ(agent.body.find("s000"), std::string::npos);  // nothing of the page
+    EXPECT_EQ(agent.body.find("tsvc_2_s000"), std::string::npos);  // nothing of the page
     EXPECT_EQ(Get(target, &both, kAdmin).status, 200) << target;
   }
   // Token files but no admin file: nobody may read it (agents would read each other's sources).

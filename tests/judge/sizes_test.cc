@@ -19,7 +19,7 @@ Manifest Corpus(const std::string& path) {
 }
 
 TEST(SizeLadder, PresetsAtIntegersGeometricInBetween) {
-  Manifest m = Corpus("loop_level_reasoning/s000");  // N: S 512, M 95e6, L 157e6, XL 260e6
+  Manifest m = Corpus("loop_level_reasoning/tsvc_2_s000");  // N: S 512, M 95e6, L 157e6, XL 260e6
   EXPECT_EQ(ladder_sizes(m, 0), m.presets.at("S"));
   EXPECT_EQ(ladder_sizes(m, 1), m.presets.at("M"));
   EXPECT_EQ(ladder_sizes(m, 3), m.presets.at("XL"));
@@ -29,7 +29,7 @@ TEST(SizeLadder, PresetsAtIntegersGeometricInBetween) {
 }
 
 TEST(SizeLadder, UnusableSizes) {
-  Manifest m = Corpus("loop_level_reasoning/s311");
+  Manifest m = Corpus("loop_level_reasoning/tsvc_2_s311");
   EXPECT_FALSE(unusable_sizes(m, Precision::kFp64, m.presets.at("S"), uint64_t{1} << 30));
   // A sum of 2.2e8 values is ungradeable at fp64; 8 MiB does not fit 1 MiB.
   auto why = unusable_sizes(m, Precision::kFp64, m.presets.at("M"), uint64_t{1} << 40);
@@ -68,7 +68,7 @@ struct Model {
 };
 
 TEST(SizeSearch, FindsTheSmallestSizeAtTheTargetInAFewMeasurements) {
-  Manifest m = Corpus("loop_level_reasoning/s000");
+  Manifest m = Corpus("loop_level_reasoning/tsvc_2_s000");
   Model model{1.0, 1, "N"};  // 1 ns per element: 2 ms at N = 2e6
   auto c = calibrate_sizes(m, Precision::kFp64, 2e6, uint64_t{8} << 30,
                            [&](const SymbolTable& s) { return model(s); });
@@ -99,10 +99,10 @@ TEST(SizeSearch, NeverMeasuresFarAboveTheTargetOnACubicKernel) {
 }
 
 TEST(SizeSearch, FromATinySStepsByTheDataNotByAWholePreset) {
-  // s000's S holds 512 elements, its M 95e6: one preset up from S would measure a 95 ms call
+  // tsvc_2_s000's S holds 512 elements, its M 95e6: one preset up from S would measure a 95 ms call
   // (and draw 1.4 GiB of inputs) for a 2 ms target. A fixed cost per call (1 us here) makes S
   // look slower than its work, so the data step undershoots and the secant finishes.
-  Manifest m = Corpus("loop_level_reasoning/s000");
+  Manifest m = Corpus("loop_level_reasoning/tsvc_2_s000");
   double largest = 0;
   int calls = 0;
   auto measure = [&](const SymbolTable& s) -> Result<double> {
@@ -166,8 +166,8 @@ TEST(SizeSearch, NeverBelowTheSmallestUsableSize) {
 }
 
 TEST(SizeSearch, CapsAtTheLargestUsableSize) {
-  // s311 is ungradeable above ~4.5e6 elements at fp64: the search stops there, unreached.
-  Manifest m = Corpus("loop_level_reasoning/s311");
+  // tsvc_2_s311 is ungradeable above ~4.5e6 elements at fp64: the search stops there, unreached.
+  Manifest m = Corpus("loop_level_reasoning/tsvc_2_s311");
   auto c = calibrate_sizes(
       m, Precision::kFp64, 1e12, uint64_t{8} << 30,
       [](const SymbolTable& s) -> Result<double> { return static_cast<double>(s.at("N")); });
@@ -178,7 +178,7 @@ TEST(SizeSearch, CapsAtTheLargestUsableSize) {
 }
 
 TEST(SizeSearch, AMeasurementErrorIsReturned) {
-  Manifest m = Corpus("loop_level_reasoning/s000");
+  Manifest m = Corpus("loop_level_reasoning/tsvc_2_s000");
   auto c =
       calibrate_sizes(m, Precision::kFp64, 1e6, uint64_t{8} << 30,
                       [](const SymbolTable&) -> Result<double> { return Error{"runner crashed"}; });

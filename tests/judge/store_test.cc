@@ -227,7 +227,7 @@ class StoreTest : public ::testing::Test {
 TEST_F(StoreTest, CalibrationsRoundTripPerKeyAndTarget) {
   auto store = Open();
   ASSERT_TRUE(store);
-  CalibrationKey key{"s000", "fp64", "c", "machine", "hash", 10};
+  CalibrationKey key{"tsvc_2_s000", "fp64", "c", "machine", "hash", 10};
   auto none = store->get_calibration(key);
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->has_value());

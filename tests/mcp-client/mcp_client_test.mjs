@@ -65,12 +65,12 @@ async function timedPing(client) {
 const transport = new StdioClientTransport({
   command: tool,
   args: ["mcp"],
-  env: { PATH: process.env.PATH ?? "/usr/bin:/bin", JUDGE_URL: judgeUrl, KERNEL: "s000",
+  env: { PATH: process.env.PATH ?? "/usr/bin:/bin", JUDGE_URL: judgeUrl, KERNEL: "tsvc_2_s000",
          RUN_ID: "mcp-sdk-test", AGENT: "sdk", HPCAB_MCP_PROGRESS_INTERVAL: "1" },
   stderr: "inherit",
 });
 const client = new Client({ name: "hpcab-mcp-sdk-test", version: "1.0.0" });
-const source = "void s000_fp64(void) {}";
+const source = "void tsvc_2_s000_fp64(void) {}";
 let failed = false;
 try {
   await client.connect(transport);

@@ -45,7 +45,7 @@ TEST(Csv, MalformedInputIsAnErrorNamingTheLine) {
 TEST(Observations, CsvRoundTripsEveryColumn) {
   Observation o;
   o.arm = "a,1";
-  o.kernel = "s000";
+  o.kernel = "tsvc_2_s000";
   o.track = "loop_level_reasoning";
   o.level = 1;
   o.repetition = 2;
@@ -64,7 +64,7 @@ TEST(Observations, CsvRoundTripsEveryColumn) {
   o.wall_s = 3.5;
   o.judge_rank = 1;
   o.submission_id = 7;
-  o.run_id = "a,1/s000/2#2";
+  o.run_id = "a,1/tsvc_2_s000/2#2";
   auto rows = parse_observations_csv(observations_csv({o}), "x.csv");
   ASSERT_TRUE(rows) << rows.error().message;
   ASSERT_EQ(rows->size(), 1u);

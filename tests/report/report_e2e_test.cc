@@ -63,7 +63,7 @@ urllib.request.urlopen(req, timeout=30).read()
   const fs::path db = dir / "harness.db";
   auto write_arm = [&](const std::string& name, const std::string& body) {
     fs::path p = dir / (name + ".env");
-    std::ofstream(p) << "NAME=" << name << "\nKERNELS=jacobi_2d,s000\nWALL_BUDGET_S=300\n"
+    std::ofstream(p) << "NAME=" << name << "\nKERNELS=jacobi_2d,tsvc_2_s000\nWALL_BUDGET_S=300\n"
                      << "JUDGE_URLS=" << j.url() << "\nSTATE_DB=" << db.string() << "\n"
                      << body;
     auto arm = harness::load_arm(p);
@@ -98,7 +98,7 @@ urllib.request.urlopen(req, timeout=30).read()
   for (const auto& r : *rows) {
     EXPECT_TRUE(r.solved) << r.arm << " " << r.kernel << " " << r.verdict;
     EXPECT_TRUE(r.speedup.has_value());
-    EXPECT_EQ(r.track, r.kernel == "s000" ? "loop_level_reasoning" : "scientific_computing");
+    EXPECT_EQ(r.track, r.kernel == "tsvc_2_s000" ? "loop_level_reasoning" : "scientific_computing");
     EXPECT_EQ(r.submissions, 1);
     ASSERT_TRUE(r.submission_id.has_value());
     EXPECT_EQ(r.run_id, r.arm + "/" + r.kernel + "/0#1");
@@ -164,7 +164,8 @@ TEST(ReportE2E, ExtractLeavesOutEpisodesThatNeverReachedAGrade) {
   const fs::path dir = mkdtemp(tmpl.data());
   const fs::path db_path = dir / "harness.db";
   {
-    std::ofstream(dir / "x.env") << "NAME=x\nKERNELS=s000,s111,s212,s231,s271,s311\n"
+    std::ofstream(dir / "x.env") << "NAME=x\nKERNELS=tsvc_2_s000,tsvc_2_s111,tsvc_2_s212,tsvc_2_"
+                                    "s231,tsvc_2_s271,tsvc_2_s311\n"
                                  << "AGENT=identity\nSTATE_DB=" << db_path.string() << "\n";
     auto arm = harness::load_arm(dir / "x.env");
     ASSERT_TRUE(arm) << arm.error().message;
@@ -182,7 +183,7 @@ TEST(ReportE2E, ExtractLeavesOutEpisodesThatNeverReachedAGrade) {
     ASSERT_TRUE((*db)->infra_fail(take(), {"judge_unreachable", -1, {}, ""}, 2.0));  // left out
     ASSERT_TRUE((*db)->fail(take(), {"task_unavailable", -1, {}, ""}, 2.0));         // never ran
     take();                                                                          // running
-    // s311 stays queued.
+    // tsvc_2_s311 stays queued.
   }
   const fs::path obs = dir / "observations.csv";
   Outcome ex = run(kBin + "/hpcab report extract --harness-db " + db_path.string() + " --out " +

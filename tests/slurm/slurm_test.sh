@@ -107,7 +107,7 @@ write_arm() {
   local name=$1 kernels=$2 command=$3 inference=$4 agents=${5:-1} workers=${6:-2}
   mkdir -p "$work"
   # Small grades: the judge e2e tests' settings (tests/judge/judge_process.h), no hidden preset
-  # draw either: at the paper's presets s000's M holds 1.4 GiB of arrays, and two workers
+  # draw either: at the paper's presets tsvc_2_s000's M holds 1.4 GiB of arrays, and two workers
   # grading it at once got a runner killed for memory on the 2-core test VM.
   cat >"$work/judge.json" <<EOF
 {"bandwidth_file": "$build/test-bandwidth.json", "timed_calls": 5, "hidden_variants": 2,
@@ -155,7 +155,7 @@ case "$case_name" in
   smoke)
     cluster_up
     rm -rf "$work"
-    write_arm slurm-smoke s000,s111 "$smoke_agent" 1
+    write_arm slurm-smoke tsvc_2_s000,tsvc_2_s111 "$smoke_agent" 1
     export HPCAB_RUN_ROOT=$work/runs
     t0=$SECONDS
     rc=0
@@ -193,7 +193,7 @@ case "$case_name" in
     cluster_up
     rm -rf "$work"
     name=slurm-two-agents
-    write_arm "$name" s000,relu,cumsum identity 0 2 1
+    write_arm "$name" tsvc_2_s000,relu,cumsum identity 0 2 1
     export HPCAB_RUN_ROOT=$work/runs
     t0=$SECONDS
     rc=0
@@ -225,7 +225,7 @@ case "$case_name" in
           fail "harness-$i: submission (rank $rank, id $sid) not in the merged database"
       done < <(sql "$hdb" "SELECT rank, final_submission_id FROM episodes")
     done
-    want="$name/cumsum/0 $name/relu/0 $name/s000/0"
+    want="$name/cumsum/0 $name/relu/0 $name/tsvc_2_s000/0"
     got=$(printf '%s\n' "${all[@]}" | sort | tr '\n' ' ')
     [ "${got% }" = "$want" ] || fail "episodes across the two databases: '$got', want '$want' (each exactly once)"
     [ "$(sql "$run/judge.db" "SELECT count(DISTINCT kernel) FROM submissions")" = 3 ] || fail "not every kernel graded"
@@ -238,7 +238,7 @@ case "$case_name" in
   mismatch)
     cluster_up
     rm -rf "$work"
-    write_arm slurm-mismatch s000 "$smoke_agent" 1
+    write_arm slurm-mismatch tsvc_2_s000 "$smoke_agent" 1
     export HPCAB_RUN_ROOT=$work/runs
     mkdir -p "$HPCAB_RUN_ROOT"
     rc=0
@@ -263,7 +263,7 @@ touch "$work/started.\$KERNEL"
 while [ ! -f "$work/go" ]; do sleep 0.1; done
 exec hpcab-tool builtin identity
 AGENT
-    write_arm "$name" s000,s111 "sh $work/agent.sh" 1
+    write_arm "$name" tsvc_2_s000,tsvc_2_s111 "sh $work/agent.sh" 1
     port=$(sed -n 's/^JUDGE_PORT=//p' "$work/$name.env")
     export HPCAB_RUN_ROOT=$work/runs HPCAB_RESTART_PAUSE_S=2
     submit_in_background
@@ -272,11 +272,11 @@ AGENT
     deadline=$((SECONDS + 120))
     while [ $SECONDS -lt $deadline ]; do
       judge=$(judges | head -n 1)
-      [ -n "$judge" ] && [ -f "$work/started.s000" ] && [ -f "$work/started.s111" ] && break
+      [ -n "$judge" ] && [ -f "$work/started.tsvc_2_s000" ] && [ -f "$work/started.tsvc_2_s111" ] && break
       [ ! -f "$rc_file" ] || fail "the job ended before its agents ran: $(cat "$work/submit.out")"
       sleep 0.5
     done
-    [ -n "$judge" ] && [ -f "$work/started.s000" ] && [ -f "$work/started.s111" ] ||
+    [ -n "$judge" ] && [ -f "$work/started.tsvc_2_s000" ] && [ -f "$work/started.tsvc_2_s111" ] ||
       fail "agents or judge never came up"
     judge_cmd=$(tr '\0' ' ' <"/proc/$judge/cmdline")
     # Both agents submit; once the judge is grading, kill it the way a node failure or the OOM
@@ -351,7 +351,7 @@ AGENT
     mkdir -p "$work"
     # The agents sleep under a name of this run, so that the test counts its own processes only.
     printf 'exec -a %q sleep 297\n' "$work/agent-sleep" >"$work/agent.sh"
-    write_arm "$name" s000,s111 "bash $work/agent.sh" 1
+    write_arm "$name" tsvc_2_s000,tsvc_2_s111 "bash $work/agent.sh" 1
     export HPCAB_RUN_ROOT=$work/runs HPCAB_JUDGE_RESTARTS=0
     submit_in_background
     # Wait until both agents run (their workspaces exist and their sleep is up), then kill the
@@ -403,7 +403,7 @@ if [ "\$n" -le $faults ]; then
 fi
 exec hpcab-tool builtin identity
 AGENT
-      write_arm "$arm" s000 "sh $d/agent.sh" 0 1 1
+      write_arm "$arm" tsvc_2_s000 "sh $d/agent.sh" 0 1 1
       echo "INFRA_RETRIES=1" >>"$work/$arm.env"
       rc=0
       "$root/deploy/slurm/submit.sh" "$work/$arm.env" --wait >"$d/submit.out" 2>&1 || rc=$?

@@ -48,7 +48,8 @@ TEST(CorpusCheck, LinterRejectsDegenerateKernels) {
 }
 
 TEST(CorpusCheck, GoodKernelPasses) {
-  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000");
+  auto m =
+      load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000");
   ASSERT_TRUE(m.ok());
   testing::TempDir work;
   CheckOptions o;
@@ -235,11 +236,12 @@ TEST(CorpusCheck, NumbaStatusCommandPrintsJson) {
 }
 
 TEST(CorpusCheck, PresetSMustBeGradeableAtEveryPrecision) {
-  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s311");
+  auto m =
+      load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s311");
   ASSERT_TRUE(m.ok());
   std::vector<std::string> others;
   EXPECT_TRUE(check_presets_gradeable(*m, &others).ok());
-  // s311 sums N values: its M, L and XL presets are ungradeable at both precisions.
+  // tsvc_2_s311 sums N values: its M, L and XL presets are ungradeable at both precisions.
   EXPECT_NE(std::find(others.begin(), others.end(), "M fp64"), others.end());
   m->presets["S"] = m->presets["M"];
   auto st = check_presets_gradeable(*m, nullptr);
@@ -248,9 +250,10 @@ TEST(CorpusCheck, PresetSMustBeGradeableAtEveryPrecision) {
 }
 
 TEST(CorpusCheck, PresetSMustFitTheMemoryLimit) {
-  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000");
+  auto m =
+      load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000");
   ASSERT_TRUE(m.ok());
-  // s000 holds two arrays of N reals. Under an 8 GiB runner (a 2 GiB data budget) its M
+  // tsvc_2_s000 holds two arrays of N reals. Under an 8 GiB runner (a 2 GiB data budget) its M
   // (95e6 elements: 1.4 GiB at fp64) fits, L and XL do at fp32 only.
   std::vector<std::string> others;
   EXPECT_TRUE(check_presets_fit(*m, uint64_t{8} << 30, &others).ok());
@@ -273,7 +276,7 @@ TEST(CorpusCheck, PresetSMustFitTheMemoryLimit) {
 
 TEST(CorpusCheck, PresetsOverTheMemoryBudgetAreListedInTheRow) {
   KernelCheck k;
-  k.id = "s000";
+  k.id = "tsvc_2_s000";
   k.track = "loop_level_reasoning";
   k.ok = true;
   k.cases = 10;
@@ -285,7 +288,8 @@ TEST(CorpusCheck, PresetsOverTheMemoryBudgetAreListedInTheRow) {
 }
 
 TEST(CorpusCheck, MissingPythonIsAClearFailure) {
-  auto m = load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/s000");
+  auto m =
+      load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000");
   ASSERT_TRUE(m.ok());
   testing::TempDir work;
   CheckOptions o;

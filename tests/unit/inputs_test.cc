@@ -54,10 +54,10 @@ bool same_draw(const Draw& x, const Draw& y) {
 
 TEST(Inputs, BitIdenticalAcrossRunsAndThreadCounts) {
   // Large enough (M presets) that the OpenMP loops really split across threads.
-  for (const char* rel :
-       {"scientific_computing/dense_linear_algebra/gemm",
-        "scientific_computing/sparse_linear_algebra/spmv",
-        "scientific_computing/dense_linear_algebra/cholesky", "loop_level_reasoning/s4112"}) {
+  for (const char* rel : {"scientific_computing/dense_linear_algebra/gemm",
+                          "scientific_computing/sparse_linear_algebra/spmv",
+                          "scientific_computing/dense_linear_algebra/cholesky",
+                          "loop_level_reasoning/tsvc_2_s4112"}) {
     Manifest m = corpus_kernel(rel);
     SymbolTable sizes = m.presets.at("S");
     for (auto& [k, v] : sizes) v = std::min<int64_t>(m.presets.at("M").at(k), 4 * v);
@@ -75,7 +75,7 @@ TEST(Inputs, BitIdenticalAcrossRunsAndThreadCounts) {
 }
 
 TEST(Inputs, ElementDependsOnlyOnSeedNameAndIndex) {
-  Manifest m = corpus_kernel("loop_level_reasoning/s000");
+  Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s000");
   Draw small = draw(m, 7, {{"N", 100}}, 0, Distribution::kUniform);
   Draw large = draw(m, 7, {{"N", 50000}}, 0, Distribution::kUniform);
   const double* a = small.arrays.at("b").as<double>();
@@ -84,7 +84,7 @@ TEST(Inputs, ElementDependsOnlyOnSeedNameAndIndex) {
 }
 
 TEST(Inputs, DistributionsLookRight) {
-  Manifest m = corpus_kernel("loop_level_reasoning/s000");  // b: domain any
+  Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s000");  // b: domain any
   const int64_t n = 200000;
   auto stats = [&](Distribution d) {
     Draw x = draw(m, 11, {{"N", n}}, 0, d);
@@ -150,7 +150,7 @@ TEST(Inputs, EveryDistributionAndPrecisionBitIdenticalForAnyThreadCount) {
 
 TEST(Inputs, EveryDistributionIsAPrefixOfALargerDraw) {
   // An element depends on its index only, not on where the array (or a chunk) ends.
-  Manifest m = corpus_kernel("loop_level_reasoning/s000");
+  Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s000");
   for (Precision p : {Precision::kFp64, Precision::kFp32}) {
     for (Distribution dist : kAllDists) {
       for (int64_t small : {1, 255, 256, 257, 1001}) {
@@ -168,7 +168,7 @@ TEST(Inputs, ValuesAreTheDocumentedTransformsOfPhiloxBlocks) {
   // Element 2k / 2k+1 from philox(seed, stream_id(name), k): uniform takes one 64-bit half
   // each; normal is Box-Muller (cos, sin) of (1 - u(w0:w1), u(w2:w3)); lognormal its exp.
   // libm is the reference here; the generator's own functions agree to a few ulp.
-  Manifest m = corpus_kernel("loop_level_reasoning/s000");
+  Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s000");
   const int64_t n = 4099;
   const uint64_t seed = 12345, stream = stream_id("b");
   for (Distribution dist : kAllDists) {
@@ -199,7 +199,7 @@ TEST(Inputs, ValuesAreTheDocumentedTransformsOfPhiloxBlocks) {
 }
 
 TEST(Inputs, StatisticsOfAMillionDraws) {
-  Manifest m = corpus_kernel("loop_level_reasoning/s000");  // b: domain any
+  Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s000");  // b: domain any
   const int64_t n = 1000000;
   struct Moments {
     double mean, var, lo, hi, log_mean, log_var;
@@ -389,7 +389,7 @@ TEST(Inputs, SeedChoosesDistributionUnlessForced) {
   EXPECT_EQ(distribution_for_seed(0), Distribution::kUniform);
   EXPECT_EQ(distribution_for_seed(1), Distribution::kNormal);
   EXPECT_EQ(distribution_for_seed(2), Distribution::kLognormal);
-  Manifest m = corpus_kernel("loop_level_reasoning/s000");
+  Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s000");
   EXPECT_EQ(draw(m, 4, {{"N", 10}}).distribution, Distribution::kNormal);
   EXPECT_EQ(draw(m, 4, {{"N", 10}}, 0, Distribution::kLognormal).distribution,
             Distribution::kLognormal);
@@ -432,7 +432,7 @@ TEST(Inputs, Fp32PositiveDomainNeverRoundsToZero) {
 }
 
 TEST(Inputs, IntegerRangesAndOutputsPoisoned) {
-  Manifest m = corpus_kernel("loop_level_reasoning/s4112");  // ip int32 in [0, N-1]
+  Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s4112");  // ip int32 in [0, N-1]
   Draw d = draw(m, 5, {{"N", 1000}});
   const NdArray& ip = d.arrays.at("ip");
   ASSERT_EQ(ip.dtype(), DType::kInt32);
@@ -445,8 +445,8 @@ TEST(Inputs, IntegerRangesAndOutputsPoisoned) {
   }
   EXPECT_GT(seen.size(), 500u);  // not a constant
 
-  Manifest s000 = corpus_kernel("loop_level_reasoning/s000");
-  Draw o = draw(s000, 5, {{"N", 100}});
+  Manifest tsvc_2_s000 = corpus_kernel("loop_level_reasoning/tsvc_2_s000");
+  Draw o = draw(tsvc_2_s000, 5, {{"N", 100}});
   for (int64_t i = 0; i < 100; ++i) ASSERT_TRUE(std::isnan(o.arrays.at("a").as<double>()[i]));
   Manifest crc = corpus_kernel("scientific_computing/combinational_logic/crc16");
   Draw c = draw(crc, 5, crc.presets.at("S"));

@@ -250,10 +250,11 @@ TEST(Corpus, TheRealCorpusHasTheTwentyFourPublicIds) {
   std::set<std::string> ids;
   for (const auto& m : *all) ids.insert(m.id);
   for (const char* id :
-       {"s000",       "s111",           "s212",       "s231",   "s271",          "s311",
-        "s321",       "s4112",          "gemm",       "atax",   "cholesky",      "jacobi_2d",
-        "heat_3d",    "floyd_warshall", "spmv",       "crc16",  "relu",          "softmax",
-        "layer_norm", "matmul",         "max_pool2d", "cumsum", "cross_entropy", "conv2d"}) {
+       {"tsvc_2_s000", "tsvc_2_s111", "tsvc_2_s212",   "tsvc_2_s231",    "tsvc_2_s271",
+        "tsvc_2_s311", "tsvc_2_s321", "tsvc_2_s4112",  "gemm",           "atax",
+        "cholesky",    "jacobi_2d",   "heat_3d",       "floyd_warshall", "spmv",
+        "crc16",       "relu",        "softmax",       "layer_norm",     "matmul",
+        "max_pool2d",  "cumsum",      "cross_entropy", "conv2d"}) {
     EXPECT_TRUE(ids.count(id)) << id;
   }
   // swish is NumPy-only: kernel.json and reference.py, "oracle": "numpy".

@@ -1,5 +1,5 @@
 // ATTACK: embed the judge's key file into the library at build time (.incbin)
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: build_error
 // EXPECT-DETAIL: secret.key
@@ -8,7 +8,7 @@
 
 __asm__(".section .rodata\n.global stolen_key\nstolen_key:\n.incbin \"@KEY_FILE@\"\n.text\n");
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

@@ -1,5 +1,5 @@
 // ATTACK: #include the judge's database by absolute path
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: build_error
 // EXPECT-DETAIL: judge.db
@@ -10,7 +10,7 @@ static const char stolen[] = {
 #include "@DB_FILE@"
 };
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

@@ -1,5 +1,5 @@
 // ATTACK: compute on the first call only, then replay the remembered answer (call counter)
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: incorrect
 // EXPECT-DETAIL: expected
@@ -11,7 +11,7 @@
 static int calls;
 static double *cache;
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

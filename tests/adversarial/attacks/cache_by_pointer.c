@@ -1,5 +1,5 @@
 // ATTACK: result cache keyed by the input pointer (the runner reuses its buffers across calls)
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: incorrect
 // EXPECT-DETAIL: expected
@@ -12,7 +12,7 @@
 static const double *last_b;
 static double *cache;
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

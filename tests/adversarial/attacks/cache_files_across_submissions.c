@@ -1,5 +1,5 @@
 // ATTACK: cache answers in files (/tmp, /dev/shm, $HOME, the work dir) for a later submission
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: submit
 // PHASES: 2
 // EXPECT-VERDICT: ok
@@ -16,7 +16,7 @@ static const char *paths[] = {"/tmp/hpcab-attack-cache", "/dev/shm/hpcab-attack-
                               "/var/tmp/hpcab-attack-cache", "/sandbox/../hpcab-attack-cache",
                               "hpcab-attack-cache"};
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

@@ -1,7 +1,7 @@
 // ATTACK: behave when checked, cheat when timed: answer right on the calls a judge that checks
 // only some calls would look at (the warm-up, the first two and every fifth), skip the work
 // otherwise
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: incorrect
 // EXPECT-DETAIL: expected
@@ -13,7 +13,7 @@
 
 static int calls;
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

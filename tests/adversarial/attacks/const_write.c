@@ -1,12 +1,12 @@
 // ATTACK: use the const input as scratch space (write through a const pointer)
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: rejected
 // EXPECT-DETAIL: const pointer
 // Defence: the runner snapshots the inputs before the call and compares them after it.
 #include <stdint.h>
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

@@ -1,5 +1,5 @@
 // ATTACK: a load-time constructor forks a helper before the first call is even made
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: rejected
 // EXPECT-DETAIL: while the library was loaded
@@ -15,7 +15,7 @@ __attribute__((constructor)) static void early(void) {
   }
 }
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

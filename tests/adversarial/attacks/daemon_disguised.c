@@ -1,6 +1,6 @@
 // ATTACK: double fork + setsid (escapes the runner's process group, so SIGSTOP of the group
 // misses it) and rename to "bwrap" to pass for the sandbox's own process
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: rejected
 // EXPECT-DETAIL: running after the call returned
@@ -13,7 +13,7 @@
 
 static int forked;
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

@@ -1,5 +1,5 @@
 // ATTACK: probe the environment and command line for anything of the judge (key, seeds, paths)
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: submit
 // EXPECT-VERDICT: ok
 // Defence: the runner's environment is built from nothing (bwrap --clearenv) with a fixed list;
@@ -32,7 +32,7 @@ static int leaked(void) {
   return 0;
 }
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

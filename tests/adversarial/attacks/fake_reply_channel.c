@@ -1,5 +1,5 @@
 // ATTACK: write a fake "done 1" straight onto the runner's reply channel (fd 3), then compute
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: rejected
 // EXPECT-DETAIL: reply channel
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

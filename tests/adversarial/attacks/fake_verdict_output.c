@@ -1,5 +1,5 @@
 // ATTACK: print fake verdicts and timing lines on stdout and stderr
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: submit
 // EXPECT-VERDICT: ok
 // EXPECT-SUSPECT: false
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

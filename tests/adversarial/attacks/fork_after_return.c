@@ -1,5 +1,5 @@
 // ATTACK: fork a helper process that keeps running after the call (named hpcab-evil)
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: rejected
 // EXPECT-DETAIL: running after the call returned
@@ -12,7 +12,7 @@
 
 static int forked;
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

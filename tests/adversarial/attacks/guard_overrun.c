@@ -1,12 +1,12 @@
 // ATTACK: write past the end of the output array (an over-wide vector tail)
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: rejected
 // EXPECT-DETAIL: past its end
 // Defence: every argument array sits between guard zones that are checked after each call.
 #include <stdint.h>
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

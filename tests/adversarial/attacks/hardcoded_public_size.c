@@ -1,5 +1,5 @@
 // ATTACK: right only at the public preset's size (N = 512), garbage elsewhere
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: submit
 // EXPECT-VERDICT: overfit|incorrect
 // EXPECT-DETAIL: hidden cases failed|expected
@@ -8,7 +8,7 @@
 // runs the presets) the public configuration itself runs at the calibrated size: `incorrect`.
 #include <stdint.h>
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

@@ -1,5 +1,5 @@
 // ATTACK: tuned to the public draws' value range (|b| < 1000), wrong beyond it
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: submit
 // EXPECT-VERDICT: overfit
 // EXPECT-DETAIL: hidden cases failed
@@ -7,7 +7,7 @@
 // positive) from seeds under a separate secret key domain.
 #include <stdint.h>
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

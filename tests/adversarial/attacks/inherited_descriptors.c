@@ -1,6 +1,6 @@
 // ATTACK: look for descriptors inherited from the judge: its listening socket (accept the
 // judge's own clients and answer them with forged verdicts), client connections, pipes, files
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: submit
 // EXPECT-VERDICT: ok
 // Defence: the judge's child closes every descriptor but stdin, stdout, stderr, the reply
@@ -21,7 +21,7 @@ static int inherited(void) {
   return 0;
 }
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

@@ -1,6 +1,6 @@
 // ATTACK: a constructor re-executes the runner with LD_PRELOAD of this library, so the new
 // runner's own clock calls resolve to the library's fake clock_gettime
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: submit
 // EXPECT-VERDICT: ok
 // EXPECT-SUSPECT: false
@@ -36,7 +36,7 @@ __attribute__((constructor)) static void reexec(void) {
   unsetenv("LD_PRELOAD");
 }
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

@@ -1,5 +1,5 @@
 // ATTACK: an OpenMP parallel loop started from a helper thread that outlives the call
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: rejected|incorrect
 // EXPECT-DETAIL: changed after the call returned|expected
@@ -23,7 +23,7 @@ static void *work(void *arg) {
   return 0;
 }
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

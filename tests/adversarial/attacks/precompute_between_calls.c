@@ -1,7 +1,7 @@
 // ATTACK: a helper thread keeps recomputing the answer from the input buffer between calls
 // (while the judge writes the next draw into it, outside the clock); the call itself only copies
 // the helper's latest result
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: rejected|incorrect
 // EXPECT-DETAIL: escapes the clock|expected
@@ -28,7 +28,7 @@ static void *helper(void *arg) {
   return 0;
 }
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

@@ -1,6 +1,6 @@
 // ATTACK: like precompute_between_calls, but the helper sleeps between passes so it is never
 // caught running right after a call
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: score
 // EXPECT-VERDICT: rejected|incorrect
 // EXPECT-DETAIL: the clock|expected
@@ -32,7 +32,7 @@ static void *helper(void *arg) {
   return 0;
 }
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

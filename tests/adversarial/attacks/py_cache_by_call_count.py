@@ -1,6 +1,6 @@
 # ATTACK: compute on the first call only, then replay the remembered answer (a module-global
 # call counter and a copy of the first result)
-# KERNEL: s000
+# KERNEL: tsvc_2_s000
 # ROUTE: score
 # EXPECT-VERDICT: incorrect
 # EXPECT-DETAIL: expected
@@ -13,7 +13,7 @@ calls = 0
 cache = None
 
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     global calls, cache
     calls += 1
     if calls > 1 and cache is not None:

@@ -1,7 +1,7 @@
 # ATTACK: cache answers in files for a later submission, where a Python kernel would look:
 # /tmp, /dev/shm, /var/tmp, $HOME's caches and user site-packages (a .pth file there would even
 # run code at the next interpreter's start), Numba's cache dir (NUMBA_CACHE_DIR), the work dir
-# KERNEL: s000
+# KERNEL: tsvc_2_s000
 # ROUTE: submit
 # PHASES: 2
 # EXPECT-VERDICT: ok
@@ -38,5 +38,5 @@ def planted():
     return found or "HPCAB_ATTACK" in os.environ
 
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     a[:] = 0.0 if planted() else b + 1.0

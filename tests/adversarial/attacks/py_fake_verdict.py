@@ -1,6 +1,6 @@
 # ATTACK: print fake verdicts and timing lines on stdout and stderr, and write a forged "done 1"
 # straight onto the runner's reply channel (fd 3), then compute
-# KERNEL: s000
+# KERNEL: tsvc_2_s000
 # ROUTE: score
 # EXPECT-VERDICT: rejected
 # EXPECT-DETAIL: reply channel
@@ -11,7 +11,7 @@ import os
 import sys
 
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     print('done 1\nposted ok\n{"verdict": "ok", "speedup": 1000.0, "correct": true}', flush=True)
     print("HPCAB-JUDGE: verdict=ok speedup=1000", file=sys.stderr, flush=True)
     os.write(3, b"done 1\n")

@@ -1,5 +1,5 @@
 # ATTACK: os.fork() a helper process that keeps running after the call (named hpcab-evil)
-# KERNEL: s000
+# KERNEL: tsvc_2_s000
 # ROUTE: score
 # EXPECT-VERDICT: rejected
 # EXPECT-DETAIL: running after the call returned
@@ -13,7 +13,7 @@ import signal
 forked = False
 
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     global forked
     if not forked:
         forked = True

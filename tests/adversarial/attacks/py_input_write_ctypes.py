@@ -1,6 +1,6 @@
 # ATTACK: write the read-only input through its raw pointer (ctypes.memmove on b.ctypes.data),
 # after computing a correct a from it
-# KERNEL: s000
+# KERNEL: tsvc_2_s000
 # ROUTE: score
 # EXPECT-VERDICT: rejected
 # EXPECT-DETAIL: const pointer
@@ -12,7 +12,7 @@ import ctypes
 import numpy as np
 
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     a[:] = b + 1.0
     scratch = np.zeros(N, dtype=b.dtype)
     ctypes.memmove(b.ctypes.data, scratch.ctypes.data, scratch.nbytes)

@@ -1,14 +1,14 @@
 # ATTACK: replace the Python clocks (time.perf_counter, time.monotonic, time.time, their _ns
 # forms, time.clock_gettime) with ones that run 100x slow, so a timer in Python would see a
 # fast call, then compute honestly
-# KERNEL: s000
+# KERNEL: tsvc_2_s000
 # ROUTE: score
 # EXPECT-VERDICT: ok
 # EXPECT-SUSPECT: false
 # EXPECT-MAX-SPEEDUP: 1
 # Defence: the runner times the call in C++ with clock_gettime(CLOCK_MONOTONIC) from libc, never
 # through Python's time module: patching the module changes nothing the judge reads. (Patching
-# libc's clock_gettime itself is py_clock_patch_ctypes.) This module's honest s000 earned
+# libc's clock_gettime itself is py_clock_patch_ctypes.) This module's honest tsvc_2_s000 earned
 # 0.04-0.08 against C at S on the 2-core dev VM (0.02-0.3 at calibrated sizes); the bound is
 # the C reference itself, which a Python streaming add does not beat, and a runner clock slowed
 # 100x would put this far above it.
@@ -33,5 +33,5 @@ time.clock_gettime = lambda clk: _real["clock_gettime"](clk) / 100
 time.clock_gettime_ns = lambda clk: _real["clock_gettime_ns"](clk) // 100
 
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     a[:] = b + 1.0

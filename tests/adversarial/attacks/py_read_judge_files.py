@@ -1,6 +1,6 @@
 # ATTACK: read the key file, the database, the state and scratch dirs, the judge's /proc, the
 # environment and command line of every process in sight (/proc/1, /proc/self)
-# KERNEL: s000
+# KERNEL: tsvc_2_s000
 # ROUTE: submit
 # EXPECT-VERDICT: ok
 # Defence: the sandbox mounts only the system read-only, a private /tmp and the session dir; its
@@ -44,5 +44,5 @@ def reachable():
     return False
 
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     a[:] = 0.0 if reachable() else b + 1.0

@@ -1,12 +1,12 @@
 # ATTACK: open TCP sockets to the judge's own port and to an outside address (to reach the judge's
 # API, or to send the inputs out and fetch answers)
-# KERNEL: s000
+# KERNEL: tsvc_2_s000
 # ROUTE: score
 # EXPECT-VERDICT: ok
 # EXPECT-MAX-SPEEDUP: 1
 # Defence: seccomp denies every socket family but AF_UNIX (PermissionError at socket()), and the
 # sandbox's own network namespace has only a loopback on which nothing listens. Any connection
-# that opens makes this module answer wrongly. (The failed attempts only slow its honest s000:
+# that opens makes this module answer wrongly. (The failed attempts only slow its honest tsvc_2_s000:
 # 0.015 against C at S; the bound is the C reference.)
 import socket
 
@@ -28,5 +28,5 @@ def connected():
     return False
 
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     a[:] = 0.0 if connected() else b + 1.0

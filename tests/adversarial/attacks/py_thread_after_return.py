@@ -1,5 +1,5 @@
 # ATTACK: return at once and let a threading.Thread write the outputs after the clock stopped
-# KERNEL: s000
+# KERNEL: tsvc_2_s000
 # ROUTE: score
 # EXPECT-VERDICT: rejected|incorrect
 # EXPECT-DETAIL: the clock|expected
@@ -21,5 +21,5 @@ def work(a, b):
     a[:] = b + 1.0
 
 
-def s000(a, b, N):
+def tsvc_2_s000(a, b, N):
     threading.Thread(target=work, args=(a, b), daemon=True).start()

@@ -1,5 +1,5 @@
 // ATTACK: read the key file, the database, the state and scratch dirs, the judge's /proc
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: submit
 // EXPECT-VERDICT: ok
 // Defence: the sandbox mounts only the system read-only, a private /tmp and the session dir;
@@ -34,7 +34,7 @@ static int reachable(void) {
   return 0;
 }
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

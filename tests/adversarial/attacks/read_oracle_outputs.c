@@ -1,5 +1,5 @@
 // ATTACK: look for the oracle's answers: other sessions' files, other processes
-// KERNEL: s000
+// KERNEL: tsvc_2_s000
 // ROUTE: submit
 // EXPECT-VERDICT: ok
 // Defence: the oracle runs in a different sandboxed process with its own session dir; outputs
@@ -27,7 +27,7 @@ static int sees_others(void) {
   return others;
 }
 
-void s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
+void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

@@ -1,6 +1,6 @@
 // ATTACK: the same clock patch on a small streaming kernel, where calls are so short that the
 // judge's clock cannot resolve the lie (the runner reports 1/100 of the real time)
-// KERNEL: s231
+// KERNEL: tsvc_2_s231
 // ROUTE: score
 // ARCH: x86_64
 // EXPECT-VERDICT: ok
@@ -10,7 +10,7 @@
 // 96 KiB at preset S, N = 64); the judge measured this machine's bandwidth at that working-set
 // size once (STREAM-style, cached in the state dir), and a median call faster than a fraction
 // of bytes / bandwidth is marked suspect, not credited. (On a slow or loaded host the calls may
-// last long enough for the clock audit to see the lie first: suspect either way.) Not s000:
+// last long enough for the clock audit to see the lie first: suspect either way.) Not tsvc_2_s000:
 // at the paper's S (512 elements, 8 KiB) a call is mostly the runner's fixed cost, and 1/100
 // of it lands on the floor itself.
 #define _GNU_SOURCE
@@ -54,7 +54,7 @@ __attribute__((constructor)) static void patch(void) {
 #endif
 }
 
-void s231_fp64(double *restrict aa, const double *restrict bb, const int64_t N,
+void tsvc_2_s231_fp64(double *restrict aa, const double *restrict bb, const int64_t N,
                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;

@@ -1,7 +1,0 @@
-import numpy as np
-
-
-def s271(a, b, c, N):
-    """a[i] += b[i] * c[i] wherever b[i] > 0; other elements of a are left unchanged."""
-    mask = b > 0
-    a[mask] += b[mask] * c[mask]
