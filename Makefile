@@ -31,7 +31,7 @@ test: build
 # resubmitted to a real judge at each precision (must be ok, never suspect). `make test` runs a
 # fixed sample of the second part.
 corpus-check: build
-	@$(BUILD_DIR)/hpcab --corpus corpus corpus check
+	@$(BUILD_DIR)/hpcab --corpus corpus corpus check --record corpus/checked.tsv
 	@HPCAB_ALL_KERNELS=1 $(BUILD_DIR)/tests/judge_e2e_tests --gtest_filter='ReferenceE2E.*'
 
 # Every attack of tests/adversarial against a judge with its default timed sizes (make test runs

@@ -17,6 +17,7 @@
 
 #include "common/abi.h"
 #include "common/build_info.h"
+#include "common/check_record.h"
 #include "common/corpus_check.h"
 #include "common/http_client.h"
 #include "common/manifest.h"

@@ -3,14 +3,12 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <tuple>
 
 #include "common/abi.h"
 #include "common/compare.h"
-#include "common/hmac.h"
 #include "common/inputs.h"
 #include "common/invoke.h"
 #include "common/npy.h"
@@ -620,58 +618,6 @@ json check_json(const KernelCheck& k) {
             {"numba_parallel", status(k.numba_parallel)}};
   if (!k.ok) j["reason"] = k.reason;
   return j;
-}
-
-Result<std::string> kernel_content_hash(const Manifest& m) {
-  std::string all;
-  for (const char* name : {"kernel.json", "reference.py", "reference.c"}) {
-    const fs::path file = m.dir / name;
-    std::error_code ec;
-    if (std::string(name) == "reference.c" && !fs::exists(file, ec)) continue;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{file.string() + ": cannot read"};
-    std::string text((std::istreambuf_iterator<char>(in)), {});
-    all += std::string(name) + "\n" + std::to_string(text.size()) + "\n" + text;
-  }
-  return to_hex(sha256(all));
-}
-
-Result<CheckRecord> read_check_record(const fs::path& file) {
-  CheckRecord out;
-  std::error_code ec;
-  if (!fs::exists(file, ec)) return out;
-  std::ifstream in(file);
-  if (!in) return Error{file.string() + ": cannot read"};
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (line.empty() || line[0] == '#') continue;
-    const auto tab = line.find('\t');
-    if (tab == std::string::npos || tab == 0 || line.size() - tab - 1 != 64) {
-      return Error{file.string() + ":" + std::to_string(n) +
-                   ": expected '<kernel id>\\t<64 hex digits>'"};
-    }
-    out[line.substr(0, tab)] = line.substr(tab + 1);
-  }
-  return out;
-}
-
-Status write_check_record(const fs::path& file, const CheckRecord& record) {
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) return Error{tmp.string() + ": cannot write"};
-    out << "# Kernels that passed the last full `hpcab corpus check` (make corpus-check), with "
-           "the\n"
-           "# SHA-256 of their files: make test checks those whose files changed since.\n";
-    for (const auto& [id, hash] : record) out << id << '\t' << hash << '\n';
-    if (!out.flush()) return Error{tmp.string() + ": write failed"};
-  }
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) return Error{file.string() + ": " + ec.message()};
-  return Ok{};
 }
 
 }  // namespace hpcab

@@ -155,13 +155,14 @@ python3 "$D/llm.py" anthropic-stream || exit 6
 python3 "$D/llm.py" openai-stream || exit 6
 sleep 0.3
 )SH");
-  Arm a =
-      arm("NAME=pin\nKERNELS=track:loop_level_reasoning\nAGENT=command\n"
-          "AGENT_COMMAND=" +
-          cmd +
-          "\nWORKERS=4\nWALL_BUDGET_S=60\nMAX_RELAUNCHES=0\n"
-          "INFERENCE_URLS=" +
-          m0.url() + "," + m1.url() + "\nJUDGE_URLS=" + j0.url() + "," + j1.url());
+  Arm a = arm(
+      "NAME=pin\nKERNELS=tsvc_2_s000,tsvc_2_s111,tsvc_2_s212,tsvc_2_s231,tsvc_2_s271,tsvc_2_s311,"
+      "tsvc_2_s321,tsvc_2_s4112\nAGENT=command\n"
+      "AGENT_COMMAND=" +
+      cmd +
+      "\nWORKERS=4\nWALL_BUDGET_S=60\nMAX_RELAUNCHES=0\n"
+      "INFERENCE_URLS=" +
+      m0.url() + "," + m1.url() + "\nJUDGE_URLS=" + j0.url() + "," + j1.url());
   auto s = run_arm(a, options());
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_EQ(s->counts.finished, 8) << log_.str();
@@ -579,9 +580,11 @@ echo "$HPCAB_WORKER $JUDGE_RANK $JUDGE_URL $RUN_ID" >> "$D/seen"
 hpcab-tool task > task.out 2> task.err || exit 5
 )SH");
   const fs::path arm_file = dir_ / "arm.env";
-  Arm a = arm("NAME=sh\nKERNELS=track:loop_level_reasoning\nAGENT=command\nAGENT_COMMAND=" + cmd +
-              "\nWORKERS=2\nWALL_BUDGET_S=60\nMAX_RELAUNCHES=0\nJUDGE_URLS=" + judges[0] + "," +
-              judges[1] + "," + judges[2]);
+  Arm a =
+      arm("NAME=sh\nKERNELS=tsvc_2_s000,tsvc_2_s111,tsvc_2_s212,tsvc_2_s231,tsvc_2_s271,tsvc_2_"
+          "s311,tsvc_2_s321,tsvc_2_s4112\nAGENT=command\nAGENT_COMMAND=" +
+          cmd + "\nWORKERS=2\nWALL_BUDGET_S=60\nMAX_RELAUNCHES=0\nJUDGE_URLS=" + judges[0] + "," +
+          judges[1] + "," + judges[2]);
   const auto whole = plan_episodes(a);
   ASSERT_GE(whole.size(), 4u);
   auto cli = [&](const std::vector<std::string>& args, const std::string& log) {

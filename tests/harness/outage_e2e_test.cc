@@ -428,8 +428,8 @@ TEST_F(OutageE2E, SubmitWhoseAnswerIsLostIsGradedOnce) {
   EXPECT_EQ(submits[0].key, submits[1].key);
   EXPECT_EQ(judge.submissions_by_run()["lost/tsvc_2_s000/0#1"], 1);
   // The single-submission marker was written once the grade arrived; nothing is pending.
-  EXPECT_TRUE(fs::exists(state / ".hpcab-submitted.lost_s000_0_1"));
-  EXPECT_FALSE(fs::exists(state / ".hpcab-pending.lost_s000_0_1.json"));
+  EXPECT_TRUE(fs::exists(state / ".hpcab-submitted.lost_tsvc_2_s000_0_1"));
+  EXPECT_FALSE(fs::exists(state / ".hpcab-pending.lost_tsvc_2_s000_0_1.json"));
 }
 
 // A grade that is a judge fault (harness_fault) is no answer: the episode is infra_failed, not

@@ -4,7 +4,9 @@
 // and at timed sizes chosen by time (where the clock audit's allowance and the bandwidth floor
 // meet calls of milliseconds and arrays of megabytes). `make test` runs a fixed sample across
 // the tracks, calibrated to 2 ms calls; HPCAB_ALL_KERNELS=1 (`make corpus-check`) runs the whole
-// corpus at the judge's default min_call_ms. Verdicts, not timing, are checked: the credited
+// corpus at the judge's default min_call_ms. PerturbedReferenceIsIncorrect checks the other
+// side: a reference moved off by one element is `incorrect` (sample in make test, every kernel
+// under HPCAB_ALL_KERNELS=1). Verdicts, not timing, are checked: the credited
 // speedup of a reference is a figure of the validity benchmark, not a rule.
 #include <gtest/gtest.h>
 
@@ -14,6 +16,7 @@
 
 #include "common/manifest.h"
 #include "tests/judge/judge_process.h"
+#include "tests/judge/perturb.h"
 
 namespace hpcab::judge::test {
 namespace {
@@ -23,8 +26,20 @@ namespace {
 // small at the paper's presets (the whole corpus, corpus-check, pays for the others): not gemm,
 // whose c-autopar build takes seconds per call at S, so choosing its baseline costs a minute;
 // not softmax, whose S (4.2e6 elements) is timed as it is and costs half a minute per grade.
-const std::set<std::string> kSample = {"tsvc_2_s311", "tsvc_2_s000", "jacobi_2d", "cumsum",
-                                       "cross_entropy"};
+// Loop kernels with integer outputs (tsvc_2_s3110's indices), a permutation scatter
+// (tsvc_2_s491) and a wavefront (wavefront2d) join them.
+const std::set<std::string> kSample = {"tsvc_2_s311", "tsvc_2_s000",  "tsvc_2_s3110",
+                                       "tsvc_2_s491", "wavefront2d",  "jacobi_2d",
+                                       "cumsum",      "cross_entropy"};
+
+// The wrong-answer sample: loop kernels of every kind (streaming, recurrence, reduction, gather,
+// scatter, search with index outputs, packing, early exit, wavefront, fusion) and one kernel of
+// each other track; corpus-check takes every kernel.
+const std::set<std::string> kPerturbSample = {
+    "tsvc_2_s000",  "tsvc_2_s1113", "tsvc_2_s2111", "tsvc_2_s311",
+    "tsvc_2_s3110", "tsvc_2_s321",  "tsvc_2_s341",  "tsvc_2_s4112",
+    "tsvc_2_s481",  "tsvc_2_s491",  "tsvc_2_vdotr", "ext_break_capture",
+    "fuse_diamond", "wavefront2d",  "jacobi_2d",    "cumsum"};
 
 // HPCAB_KERNELS=a,b: only these kernels (a rerun of the ones that failed), at the default
 // min_call_ms like the whole corpus.
@@ -78,6 +93,39 @@ std::map<std::string, json> every_reference_passes(const json& settings, bool ti
                                      : all_kernels() ? corpus->size()
                                                      : kSample.size()));
   return out;
+}
+
+// A wrong answer is told from a right one on every kernel (issue 16): each reference.c with one
+// element of its first output moved far outside the tolerance (tests/judge/perturb.h) is
+// `incorrect` at /score, in every precision, naming that output, while the reference itself
+// passes (EveryReferencePassesItsOwnSubmit). At the presets: correctness, not timing.
+TEST(ReferenceE2E, PerturbedReferenceIsIncorrect) {
+  auto corpus = load_corpus(std::string(HPCAB_SOURCE_DIR) + "/corpus");
+  ASSERT_TRUE(corpus) << corpus.error().message;
+  Judge judge(json{{"timed_calls", 3}});
+  const auto chosen = chosen_kernels();
+  int graded = 0;
+  for (const auto& m : *corpus) {
+    if (!chosen.empty() ? !chosen.count(m.id) : !all_kernels() && !kPerturbSample.count(m.id)) {
+      continue;
+    }
+    if (!m.has_reference_c()) continue;  // NumPy-only kernels have no C to perturb
+    const std::string source = perturbed_reference_c(m);
+    for (Precision p : m.precisions) {
+      const std::string precision(precision_name(p));
+      SCOPED_TRACE(m.id + " " + precision);
+      json body = {{"kernel", m.id},   {"language", "c"},       {"rank", 0},
+                   {"source", source}, {"run_id", "perturbed"}, {"precision", precision}};
+      auto r = judge.post("/score", body);
+      ASSERT_EQ(r.status, 200) << r.body;
+      json j = json::parse(r.body);
+      EXPECT_EQ(j.value("verdict", ""), "incorrect") << j.dump();
+      EXPECT_EQ(j.value("build_ok", false), true) << j.value("detail", "");
+      ++graded;
+    }
+  }
+  EXPECT_GE(graded,
+            static_cast<int>(chosen.empty() && !all_kernels() ? 2 * kPerturbSample.size() : 1));
 }
 
 // The reason `r` excluded its hidden preset M for, or "" when it ran.

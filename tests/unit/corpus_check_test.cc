@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 
+#include "common/check_record.h"
 #include "common/process.h"
 #include "tests/unit/test_util.h"
 
@@ -339,7 +342,52 @@ TEST(CorpusCheck, CommandLineRejectsUnknownKernel) {
   auto r = run_process(o);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 2);
-  EXPECT_NE(r->output.find("no kernel 'no_such_kernel'"), std::string::npos) << r->output;
+  EXPECT_NE(r->output.find("unknown kernel 'no_such_kernel'"), std::string::npos) << r->output;
+}
+
+// --changed selects what the record does not vouch for, --record writes what passed: after a
+// recorded check the kernel is no longer "changed"; an edit makes it changed again.
+TEST(CorpusCheck, CommandLineChangedAndRecord) {
+  testing::TempDir tmp;
+  namespace fs = std::filesystem;
+  const fs::path src = std::string(HPCAB_SOURCE_DIR) + "/corpus";
+  const fs::path corpus = tmp.path() / "corpus";
+  for (const char* id : {"tsvc_2_s000", "tsvc_2_s111"}) {
+    fs::create_directories(corpus / "loop_level_reasoning");
+    fs::copy(src / "loop_level_reasoning" / id, corpus / "loop_level_reasoning" / id,
+             fs::copy_options::recursive);
+  }
+  fs::copy_file(src / "run_reference.py", corpus / "run_reference.py");
+  const fs::path record = tmp.path() / "checked.tsv";
+  auto run = [&](std::vector<std::string> args) {
+    ProcessOptions o;
+    o.argv = {std::string(HPCAB_BINARY_DIR) + "/hpcab", "--corpus", corpus.string(), "corpus",
+              "check"};
+    o.argv.insert(o.argv.end(), args.begin(), args.end());
+    auto r = run_process(o);
+    EXPECT_TRUE(r.ok());
+    return r.ok() ? *r : ProcessResult{};
+  };
+  // --record needs the full check (Numba and the linter vouch too).
+  EXPECT_EQ(run({"tsvc_2_s000", "--no-numba", "--record", record.string()}).exit_code, 2);
+  EXPECT_FALSE(fs::exists(record));
+  auto recorded = run({"tsvc_2_s000", "--record", record.string()});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.output;
+  auto rec = read_check_record(record);
+  ASSERT_TRUE(rec.ok());
+  EXPECT_EQ(rec->size(), 1u);
+  EXPECT_TRUE(rec->count("tsvc_2_s000"));
+  // The unrecorded kernel is changed, the recorded one is not.
+  auto changed = run({"--changed", record.string(), "--no-numba"});
+  EXPECT_EQ(changed.exit_code, 0) << changed.output;
+  EXPECT_NE(changed.output.find("1 kernel(s) new or changed"), std::string::npos) << changed.output;
+  EXPECT_NE(changed.output.find("\ntsvc_2_s111 "), std::string::npos) << changed.output;
+  EXPECT_EQ(changed.output.find("\ntsvc_2_s000 "), std::string::npos) << changed.output;
+  // An edit to its reference.py makes it changed again.
+  std::ofstream(corpus / "loop_level_reasoning" / "tsvc_2_s000" / "reference.py", std::ios::app)
+      << "# edited\n";
+  auto after = run({"--changed", record.string(), "--no-numba"});
+  EXPECT_NE(after.output.find("\ntsvc_2_s000 "), std::string::npos) << after.output;
 }
 
 }  // namespace

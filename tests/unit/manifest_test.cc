@@ -244,6 +244,113 @@ TEST(Corpus, LayoutAndUniqueIds) {
   EXPECT_NE(bad.error().message.find("track/[dwarf/]id"), std::string::npos);
 }
 
+TEST(Manifest, TagsField) {
+  auto j = minimal_manifest();
+  j["tags"] = json::array({"llr-focus40", "tsvc_2"});
+  TempDir tmp;
+  auto m = load_manifest(write_manifest(tmp.path(), j));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->tags, (std::vector<std::string>{"llr-focus40", "tsvc_2"}));
+  EXPECT_TRUE(m->has_tag("llr-focus40"));
+  EXPECT_FALSE(m->has_tag("llr"));
+  j["tags"] = "llr-focus40";
+  expect_error(j, "tags", "expected an array of strings");
+  j["tags"] = json::array({"LLR"});
+  expect_error(j, "tags", "[a-z0-9][a-z0-9_-]*");
+  j["tags"] = json::array({"a", 3});
+  expect_error(j, "tags", "[a-z0-9][a-z0-9_-]*");
+  j["tags"] = json::array({"a", "a"});
+  expect_error(j, "tags", "duplicate");
+}
+
+// Three kernels in two tracks, one with a dwarf and one tagged: what find_kernel and
+// select_kernels see.
+std::vector<Manifest> small_corpus(const TempDir& tmp) {
+  auto a = minimal_manifest("tsvc_2_s000");
+  a["tags"] = json::array({"llr-focus40"});
+  testing::write_numpy_kernel(tmp.path() / "loop_level_reasoning", a,
+                              "def tsvc_2_s000(a, b, N): pass\n");
+  auto b = minimal_manifest("tsvc_2_s111");
+  b["level"] = 2;
+  testing::write_numpy_kernel(tmp.path() / "loop_level_reasoning", b,
+                              "def tsvc_2_s111(a, b, N): pass\n");
+  auto g = minimal_manifest("gemm");
+  g["track"] = "scientific_computing";
+  g["dwarf"] = "dense_linear_algebra";
+  testing::write_numpy_kernel(tmp.path() / "scientific_computing" / "dense_linear_algebra", g,
+                              "def gemm(a, b, N): pass\n");
+  auto all = load_corpus(tmp.path());
+  EXPECT_TRUE(all.ok()) << all.error().message;
+  return all.ok() ? *all : std::vector<Manifest>{};
+}
+
+TEST(Corpus, KernelsAreFoundByIdOrByTheOriginalsPathStyleKey) {
+  TempDir tmp;
+  auto corpus = small_corpus(tmp);
+  ASSERT_EQ(corpus.size(), 3u);
+  const Manifest* s000 = find_kernel(corpus, "tsvc_2_s000");
+  ASSERT_NE(s000, nullptr);
+  EXPECT_EQ(s000->key(), "loop_level_reasoning/tsvc_2_s000");
+  EXPECT_EQ(find_kernel(corpus, "loop_level_reasoning/tsvc_2_s000"), s000);
+  const Manifest* gemm = find_kernel(corpus, "scientific_computing/dense_linear_algebra/gemm");
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->id, "gemm");
+  // A path must be the kernel's own: its track, and its dwarf where it has one.
+  EXPECT_EQ(find_kernel(corpus, "machine_learning/tsvc_2_s000"), nullptr);
+  EXPECT_EQ(find_kernel(corpus, "scientific_computing/gemm"), nullptr);
+  EXPECT_EQ(find_kernel(corpus, "scientific_computing/sparse_linear_algebra/gemm"), nullptr);
+  EXPECT_EQ(find_kernel(corpus, "tsvc_2_s999"), nullptr);
+  EXPECT_EQ(find_kernel(corpus, "s000"), nullptr);
+
+  for (const char* ok : {"tsvc_2_s000", "loop_level_reasoning/tsvc_2_s000",
+                         "scientific_computing/dense_linear_algebra/gemm"}) {
+    EXPECT_TRUE(valid_kernel_key(ok)) << ok;
+  }
+  for (const char* bad : {"", "/tsvc_2_s000", "loop_level_reasoning/", "a//b", "a/b/c/d", "../x",
+                          "a/./b", "A", "a-b", "a/b\\c", "1abc"}) {
+    EXPECT_FALSE(valid_kernel_key(bad)) << bad;
+  }
+  EXPECT_FALSE(valid_kernel_key(std::string(65, 'a')));
+}
+
+TEST(Corpus, SelectorsIncludeTagsAndPathKeys) {
+  TempDir tmp;
+  auto corpus = small_corpus(tmp);
+  using V = std::vector<std::string>;
+  EXPECT_EQ(*select_kernels(corpus, {"tag:llr-focus40"}), V{"tsvc_2_s000"});
+  EXPECT_EQ(*select_kernels(corpus, {"loop_level_reasoning/tsvc_2_s111", "tag:llr-focus40"}),
+            (V{"tsvc_2_s111", "tsvc_2_s000"}));
+  EXPECT_EQ(*select_kernels(corpus, {"track:loop_level_reasoning"}),
+            (V{"tsvc_2_s000", "tsvc_2_s111"}));
+  EXPECT_EQ(*select_kernels(corpus, {"level:2", "all"}), (V{"tsvc_2_s111", "gemm", "tsvc_2_s000"}));
+  EXPECT_EQ(*select_kernels(corpus, {"dwarf:dense_linear_algebra"}), V{"gemm"});
+  auto bad = select_kernels(corpus, {"tag:nothing"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("'tag:nothing' matches no kernel"), std::string::npos);
+  bad = select_kernels(corpus, {"machine_learning/tsvc_2_s000"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("unknown kernel"), std::string::npos);
+}
+
+TEST(Corpus, TheLoopLevelTrackHasEveryTsvc2LoopAndTheFocusSet) {
+  auto all = load_corpus(std::string(HPCAB_SOURCE_DIR) + "/corpus");
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  int loops = 0, tsvc = 0, focus = 0;
+  for (const auto& m : *all) {
+    if (m.track != "loop_level_reasoning") continue;
+    ++loops;
+    tsvc += m.id.rfind("tsvc_2_", 0) == 0 ? 1 : 0;
+    focus += m.has_tag("llr-focus40") ? 1 : 0;
+  }
+  EXPECT_EQ(tsvc, 151);  // every TSVC-2 loop (issue 16)
+  EXPECT_GE(loops, 150);
+  EXPECT_EQ(focus, 40);
+  for (const char* id : {"ext_break_capture", "fuse_diamond", "wf_triangular", "tsvc_2_vpvts",
+                         "tsvc_2_s4121", "tsvc_2_vbor"}) {
+    EXPECT_NE(find_kernel(*all, id), nullptr) << id;
+  }
+}
+
 TEST(Corpus, TheRealCorpusHasTheTwentyFourPublicIds) {
   auto all = load_corpus(std::string(HPCAB_SOURCE_DIR) + "/corpus");
   ASSERT_TRUE(all.ok()) << all.error().message;

@@ -6,7 +6,7 @@ void tsvc_2_s2111_fp64(double *restrict aa, const int64_t N, uint8_t *restrict w
   (void)workspace_size;
   for (int64_t j = 1; j < N; j++)
     for (int64_t i = 1; i < N; i++)
-      aa[j * N + i] = (aa[j * N + i - 1] + aa[(j - 1) * N + i]) / 1.9;
+      aa[j * N + i] = (aa[j * N + i - 1] + aa[(j - 1) * N + i]) / 2.0;
 }
 
 void tsvc_2_s2111_fp32(float *restrict aa, const int64_t N, uint8_t *restrict workspace,
@@ -15,5 +15,5 @@ void tsvc_2_s2111_fp32(float *restrict aa, const int64_t N, uint8_t *restrict wo
   (void)workspace_size;
   for (int64_t j = 1; j < N; j++)
     for (int64_t i = 1; i < N; i++)
-      aa[j * N + i] = (aa[j * N + i - 1] + aa[(j - 1) * N + i]) / 1.9f;
+      aa[j * N + i] = (aa[j * N + i - 1] + aa[(j - 1) * N + i]) / 2.0f;
 }
