@@ -1,6 +1,7 @@
 // A perturbed variant of a kernel's reference.c, for tests that a judge tells a wrong answer
 // from a right one on every kernel (issue 16): the reference renamed, wrapped by functions of
-// the ABI's names that call it and then move one element of the first output far outside any
+// the ABI's names that call it and then move one element of the first output (its locals are
+// prefixed hpcab_ so they never shadow a parameter such as `k` or `n`) far outside any
 // tolerance (reals: by a tenth of the output's largest finite magnitude plus one, more than
 // rtol, atol and the reassociation floor together, since the floor stays below rtol x max|e|
 // on gradeable configurations; integers: plus one; bool: flipped).
@@ -42,26 +43,27 @@ inline std::string perturbed_reference_c(const Manifest& m) {
     std::string body;
     if (t == DType::kFloat64 || t == DType::kFloat32) {
       body =
-          "  double big = 0;\n"
-          "  for (int64_t k = 0; k < n; k++) {\n"
-          "    double v = fabs((double)" +
+          "  double hpcab_big = 0;\n"
+          "  for (int64_t hpcab_i = 0; hpcab_i < hpcab_n; hpcab_i++) {\n"
+          "    double hpcab_v = fabs((double)" +
           target +
-          "[k]);\n"
-          "    if (isfinite(v) && v > big) big = v;\n"
+          "[hpcab_i]);\n"
+          "    if (isfinite(hpcab_v) && hpcab_v > hpcab_big) hpcab_big = hpcab_v;\n"
           "  }\n"
-          "  int64_t k = n / 2;\n"
+          "  int64_t hpcab_k = hpcab_n / 2;\n"
           "  if (!isfinite((double)" +
           target +
-          "[k])) k = 0;\n"
+          "[hpcab_k])) hpcab_k = 0;\n"
           "  " +
-          target + "[k] += 0.1 * big + 1.0;\n";
+          target + "[hpcab_k] += 0.1 * hpcab_big + 1.0;\n";
     } else if (t == DType::kBool) {
-      body = "  " + target + "[n / 2] = !" + target + "[n / 2];\n";
+      body = "  " + target + "[hpcab_n / 2] = !" + target + "[hpcab_n / 2];\n";
     } else {
-      body = "  " + target + "[n / 2] += 1;\n";
+      body = "  " + target + "[hpcab_n / 2] += 1;\n";
     }
     tail += proto + " {\n  hpcab_unperturbed_" + sym + "(" + call +
-            ");\n  const int64_t n = " + count + ";\n  if (n <= 0) return;\n" + body + "}\n";
+            ");\n  const int64_t hpcab_n = " + count + ";\n  if (hpcab_n <= 0) return;\n" + body +
+            "}\n";
   }
   return head + ref + tail;
 }

@@ -1,6 +1,6 @@
 #include <stdint.h>
 
-void matmul_fp64(const double *restrict A, const double *restrict B, double *restrict C,
+void standard_matrix_multiplication_fp64(const double *restrict A, const double *restrict B, double *restrict C,
                  const int64_t K, const int64_t M, const int64_t N, uint8_t *restrict workspace,
                  const int64_t workspace_size) {
   (void)workspace;
@@ -14,7 +14,7 @@ void matmul_fp64(const double *restrict A, const double *restrict B, double *res
   }
 }
 
-void matmul_fp32(const float *restrict A, const float *restrict B, float *restrict C,
+void standard_matrix_multiplication_fp32(const float *restrict A, const float *restrict B, float *restrict C,
                  const int64_t K, const int64_t M, const int64_t N, uint8_t *restrict workspace,
                  const int64_t workspace_size) {
   (void)workspace;

@@ -1,6 +1,6 @@
 #include <stdint.h>
 
-void conv2d_fp64(const double *restrict bias, double *restrict out, const double *restrict weight,
+void conv_standard_2d_square_input_square_kernel_variant_b_fp64(const double *restrict bias, double *restrict out, const double *restrict weight,
                  const double *restrict x, const int64_t C, const int64_t H, const int64_t K,
                  const int64_t N, const int64_t O, const int64_t W, uint8_t *restrict workspace,
                  const int64_t workspace_size) {
@@ -23,7 +23,7 @@ void conv2d_fp64(const double *restrict bias, double *restrict out, const double
     }
 }
 
-void conv2d_fp32(const float *restrict bias, float *restrict out, const float *restrict weight,
+void conv_standard_2d_square_input_square_kernel_variant_b_fp32(const float *restrict bias, float *restrict out, const float *restrict weight,
                  const float *restrict x, const int64_t C, const int64_t H, const int64_t K,
                  const int64_t N, const int64_t O, const int64_t W, uint8_t *restrict workspace,
                  const int64_t workspace_size) {

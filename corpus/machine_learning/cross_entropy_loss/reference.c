@@ -1,7 +1,7 @@
 #include <math.h>
 #include <stdint.h>
 
-void cross_entropy_fp64(const double *restrict logits, double *restrict loss,
+void cross_entropy_loss_fp64(const double *restrict logits, double *restrict loss,
                         const int64_t *restrict target, const int64_t C, const int64_t N,
                         uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
@@ -18,7 +18,7 @@ void cross_entropy_fp64(const double *restrict logits, double *restrict loss,
   loss[0] = total / (double)N;
 }
 
-void cross_entropy_fp32(const float *restrict logits, float *restrict loss,
+void cross_entropy_loss_fp32(const float *restrict logits, float *restrict loss,
                         const int64_t *restrict target, const int64_t C, const int64_t N,
                         uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;

@@ -1,6 +1,6 @@
 #include <stdint.h>
 
-void max_pool2d_fp64(double *restrict out, const double *restrict x, const int64_t C,
+void max_pooling_2d_fp64(double *restrict out, const double *restrict x, const int64_t C,
                      const int64_t H, const int64_t K, const int64_t N, const int64_t STRIDE,
                      const int64_t W, uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
@@ -20,7 +20,7 @@ void max_pool2d_fp64(double *restrict out, const double *restrict x, const int64
   }
 }
 
-void max_pool2d_fp32(float *restrict out, const float *restrict x, const int64_t C, const int64_t H,
+void max_pooling_2d_fp32(float *restrict out, const float *restrict x, const int64_t C, const int64_t H,
                      const int64_t K, const int64_t N, const int64_t STRIDE, const int64_t W,
                      uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
