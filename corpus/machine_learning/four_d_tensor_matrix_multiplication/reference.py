@@ -1,0 +1,6 @@
+import numpy as np
+
+
+def four_d_tensor_matrix_multiplication(A, B, C, NB, NI, NJ, NK, NL):
+    """C[b, i, j, :] = A[b, i, j, :] @ B: the last axis of A contracted with B's rows."""
+    C[...] = A @ B
