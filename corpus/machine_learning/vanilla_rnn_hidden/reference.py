@@ -1,0 +1,16 @@
+import numpy as np
+
+
+def vanilla_rnn_hidden(x, h0, w_i2h, b_i2h, w_h2o, b_h2o, out,
+                       sequence_length, batch_size, input_size, hidden_size, output_size):
+    """Elman RNN over a sequence; out[t] is the output projection of the hidden state after step t."""
+    w_x = w_i2h[:input_size]
+    w_h = w_i2h[input_size:]
+    # The input half of every step's pre-activation does not depend on h: one batched product.
+    pre = x @ w_x + b_i2h
+    hs = np.empty((sequence_length, batch_size, hidden_size), dtype=x.dtype)
+    h = h0
+    for t in range(sequence_length):
+        h = np.tanh(pre[t] + h @ w_h)
+        hs[t] = h
+    out[:] = hs @ w_h2o + b_h2o
