@@ -11,4 +11,5 @@ def histogram_equalization(img, out, H, W):
         out[:] = img
         return
     lut = ((cdf - cdf_min) * 255 + den // 2) // den
-    out[:] = np.clip(lut, 0, 255).astype(np.uint8)[img]
+    lut8 = np.clip(lut, 0, 255).astype(np.uint8)
+    out[:] = lut8[img.ravel()].reshape(H, W)
