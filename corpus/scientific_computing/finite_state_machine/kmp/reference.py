@@ -12,9 +12,10 @@ def kmp(count, fail, first, pattern, text, M, N):
         if pattern[j] == pattern[k]:
             k += 1
         fail[j] = k
-    # the occurrences KMP reports, found by filtering candidate starts symbol by symbol
-    starts = np.flatnonzero(text[:N - M + 1] == pattern[0])
+    # the occurrences KMP reports: starts where every pattern symbol matches
+    L = N - M + 1
+    hit = text[0:L] == pattern[0]
     for j in range(1, M):
-        starts = starts[text[starts + j] == pattern[j]]
-    count[0] = starts.size
-    first[0] = starts[0] if starts.size > 0 else -1
+        hit &= text[j:j + L] == pattern[j]
+    count[0] = np.sum(hit)
+    first[0] = np.argmax(hit) if count[0] > 0 else -1

@@ -3,24 +3,20 @@ import numpy as np
 
 def cg(b, data, diag, indices, indptr, p, q, r, x, N, NNZ, iters):
     """iters CG steps from x = 0 on A = C + C^T + D, C the CSR matrix, D its dominance diagonal."""
-    dt = b.dtype
     rows = np.repeat(np.arange(N), np.diff(indptr))
     cols = indices
-    absval = np.abs(data).astype(np.float64)
-    diag[:] = (1.0 + np.bincount(rows, weights=absval, minlength=N)
-               + np.bincount(cols, weights=absval, minlength=N)).astype(dt)
-
-    def apply_a(v):
-        cv = np.bincount(rows, weights=data * v[cols], minlength=N)
-        ctv = np.bincount(cols, weights=data * v[rows], minlength=N)
-        return (diag * v + cv.astype(dt) + ctv.astype(dt)).astype(dt)
-
+    diag[:] = 1
+    np.add.at(diag, rows, np.abs(data))
+    np.add.at(diag, cols, np.abs(data))
     x[:] = 0
     r[:] = b
     p[:] = b
     rr = np.dot(r, r)
     for _ in range(iters):
-        q[:] = apply_a(p)
+        # q = A p = D p + C p + C^T p (scatter-adds of the stored entries)
+        q[:] = diag * p
+        np.add.at(q, rows, data * p[cols])
+        np.add.at(q, cols, data * p[rows])
         alpha = rr / np.dot(p, q)
         x += alpha * p
         r -= alpha * q
