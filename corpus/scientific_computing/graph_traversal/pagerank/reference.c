@@ -1,0 +1,31 @@
+#include <stdint.h>
+
+#define DEFINE_PAGERANK(NAME, real)                                                             \
+  void NAME(const real *restrict data, const int32_t *restrict indices,                         \
+            const int32_t *restrict indptr, real *restrict prev, real *restrict rank,           \
+            const int64_t E, const int64_t N, const real damping, const int64_t iters,          \
+            uint8_t *restrict workspace, const int64_t workspace_size) {                        \
+    (void)E;                                                                                    \
+    (void)workspace;                                                                            \
+    (void)workspace_size;                                                                       \
+    for (int64_t v = 0; v < N; v++) rank[v] = (real)1 / (real)N;                                \
+    for (int64_t it = 0; it < iters; it++) {                                                    \
+      real dangling = 0;                                                                        \
+      for (int64_t u = 0; u < N; u++) {                                                         \
+        prev[u] = rank[u];                                                                      \
+        if (indptr[u] == indptr[u + 1]) dangling += prev[u];                                    \
+      }                                                                                         \
+      const real base = (1 - damping) / (real)N + damping * dangling / (real)N;                 \
+      for (int64_t v = 0; v < N; v++) rank[v] = base;                                           \
+      for (int64_t u = 0; u < N; u++) {                                                         \
+        real w = 0;                                                                             \
+        for (int32_t p = indptr[u]; p < indptr[u + 1]; p++) w += data[p];                       \
+        if (w == 0) continue;                                                                   \
+        const real share = damping * prev[u] / w;                                               \
+        for (int32_t p = indptr[u]; p < indptr[u + 1]; p++) rank[indices[p]] += share * data[p]; \
+      }                                                                                         \
+    }                                                                                           \
+  }
+
+DEFINE_PAGERANK(pagerank_fp64, double)
+DEFINE_PAGERANK(pagerank_fp32, float)
