@@ -8,7 +8,7 @@ def correlation(corr, data, mean, stddev, M, N):
     mean[:] = data.sum(axis=0) / n
     sd = np.sqrt(((data - mean) ** 2).sum(axis=0) / n)
     stddev[:] = np.where(sd <= eps, data.dtype.type(1), sd)
-    data -= mean
-    data /= np.sqrt(n) * stddev
+    data[:] = data - mean
+    data[:] = data / (np.sqrt(n) * stddev)
     corr[:] = data.T @ data
     np.fill_diagonal(corr, 1)
