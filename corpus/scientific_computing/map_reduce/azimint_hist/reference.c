@@ -1,0 +1,51 @@
+#include <stdint.h>
+
+void azimint_hist_fp64(int64_t *restrict counts, const double *restrict data,
+                       const double *restrict radius, double *restrict res, const int64_t N,
+                       const int64_t npt, uint8_t *restrict workspace,
+                       const int64_t workspace_size) {
+  (void)workspace;
+  (void)workspace_size;
+  double rmin = radius[0], rmax = radius[0];
+  for (int64_t j = 1; j < N; j++) {
+    if (radius[j] < rmin) rmin = radius[j];
+    if (radius[j] > rmax) rmax = radius[j];
+  }
+  for (int64_t i = 0; i < npt; i++) {
+    counts[i] = 0;
+    res[i] = 0.0;
+  }
+  /* one pass: the count histogram and the data-weighted histogram */
+  for (int64_t j = 0; j < N; j++) {
+    int64_t b = (int64_t)((radius[j] - rmin) * (double)npt / (rmax - rmin));
+    if (b > npt - 1) b = npt - 1;
+    counts[b]++;
+    res[b] += data[j];
+  }
+  for (int64_t i = 0; i < npt; i++) res[i] = counts[i] > 0 ? res[i] / (double)counts[i] : 0.0;
+}
+
+void azimint_hist_fp32(int64_t *restrict counts, const float *restrict data,
+                       const float *restrict radius, float *restrict res, const int64_t N,
+                       const int64_t npt, uint8_t *restrict workspace,
+                       const int64_t workspace_size) {
+  (void)workspace;
+  (void)workspace_size;
+  float rmin = radius[0], rmax = radius[0];
+  for (int64_t j = 1; j < N; j++) {
+    if (radius[j] < rmin) rmin = radius[j];
+    if (radius[j] > rmax) rmax = radius[j];
+  }
+  for (int64_t i = 0; i < npt; i++) {
+    counts[i] = 0;
+    res[i] = 0.0f;
+  }
+  /* one pass: the count histogram and the data-weighted histogram */
+  for (int64_t j = 0; j < N; j++) {
+    int64_t b = (int64_t)((radius[j] - rmin) * (float)npt / (rmax - rmin));
+    if (b > npt - 1) b = npt - 1;
+    counts[b]++;
+    res[b] += data[j];
+  }
+  for (int64_t i = 0; i < npt; i++) res[i] = counts[i] > 0 ? res[i] / (float)counts[i] : 0.0f;
+}
