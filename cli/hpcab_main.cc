@@ -56,13 +56,30 @@ int cmd_list(const fs::path& corpus) {
     std::cerr << "hpcab: " << kernels.error().message << "\n";
     return 2;
   }
-  std::printf("%-16s %-22s %-26s %-5s %s\n", "id", "track", "dwarf", "level", "precisions");
+  int width = 16;
+  for (const auto& m : *kernels) width = std::max(width, static_cast<int>(m.id.size()));
+  std::printf("%-*s %-22s %-26s %-5s %-10s %s\n", width, "id", "track", "dwarf", "level",
+              "precisions", "tags");
   for (const auto& m : *kernels) {
-    std::string precs;
+    std::string precs, tags;
     for (auto p : m.precisions)
       precs += (precs.empty() ? "" : ",") + std::string(precision_name(p));
-    std::printf("%-16s %-22s %-26s %-5d %s\n", m.id.c_str(), m.track.c_str(),
-                m.dwarf.empty() ? "-" : m.dwarf.c_str(), m.level, precs.c_str());
+    for (const auto& t : m.tags) tags += (tags.empty() ? "" : ",") + t;
+    std::printf("%-*s %-22s %-26s %-5d %-10s %s\n", width, m.id.c_str(), m.track.c_str(),
+                m.dwarf.empty() ? "-" : m.dwarf.c_str(), m.level, precs.c_str(),
+                tags.empty() ? "-" : tags.c_str());
+  }
+  // Counts per track, dwarf, level and tag (the same object /health reports as "corpus").
+  const auto counts = nlohmann::json::parse(corpus_counts_json(*kernels));
+  std::printf("\n%zu kernels\n", kernels->size());
+  for (const char* group : {"tracks", "dwarfs", "levels", "tags"}) {
+    std::string line;
+    for (const auto& [k, v] : counts[group].items()) {
+      line += std::string(line.empty() ? "" : ", ") +
+              (group == std::string("levels") ? "level " : "") + k + " " +
+              std::to_string(v.get<int>());
+    }
+    std::printf("%s: %s\n", group, line.empty() ? "-" : line.c_str());
   }
   return 0;
 }

@@ -96,6 +96,25 @@ Result<std::vector<std::string>> select_kernels(const std::vector<Manifest>& cor
   return out;
 }
 
+std::string corpus_counts_json(const std::vector<Manifest>& corpus) {
+  json tracks = json::object(), dwarfs = json::object(), levels = json::object(),
+       tags = json::object();
+  for (const char* t : kTracks) tracks[t] = 0;
+  auto bump = [](json& j, const std::string& k) { j[k] = j.value(k, 0) + 1; };
+  for (const auto& m : corpus) {
+    bump(tracks, m.track);
+    if (!m.dwarf.empty()) bump(dwarfs, m.dwarf);
+    bump(levels, std::to_string(m.level));
+    for (const auto& t : m.tags) bump(tags, t);
+  }
+  return json{{"total", corpus.size()},
+              {"tracks", tracks},
+              {"dwarfs", dwarfs},
+              {"levels", levels},
+              {"tags", tags}}
+      .dump();
+}
+
 bool Manifest::supports(Precision p) const {
   return std::find(precisions.begin(), precisions.end(), p) != precisions.end();
 }

@@ -127,6 +127,11 @@ const Manifest* find_kernel(const std::vector<Manifest>& corpus, std::string_vie
 Result<std::vector<std::string>> select_kernels(const std::vector<Manifest>& corpus,
                                                 const std::vector<std::string>& selectors);
 
+// How many kernels the corpus has per track, dwarf, level and tag, for `/health` and `hpcab
+// corpus list`: {"total": n, "tracks": {track: n}, "dwarfs": {dwarf: n}, "levels": {"1": n},
+// "tags": {tag: n}} (every track listed, with 0 where it has none).
+std::string corpus_counts_json(const std::vector<Manifest>& corpus);
+
 // Whether `key` has the form of a kernel id or path-style key (at most three '/'-separated
 // names of [a-z][a-z0-9_]*, 200 characters in all), before any lookup: request parsers refuse
 // other strings without echoing them into a lookup.

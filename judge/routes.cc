@@ -90,6 +90,7 @@ HttpResponse Routes::health() {
                         {"rank", config_.rank},
                         {"version", HPCAB_VERSION},
                         {"kernels", grader_->corpus().size()},
+                        {"corpus", json::parse(corpus_counts_json(grader_->corpus()))},
                         {"oracle", config_.track_oracle},
                         {"baseline", config_.track_baseline},
                         {"kernel_baseline", config_.kernel_baseline},

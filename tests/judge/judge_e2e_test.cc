@@ -50,6 +50,17 @@ TEST(JudgeE2E, HealthAndTask) {
   auto corpus = load_corpus(kSource + "/corpus");
   ASSERT_TRUE(corpus.ok()) << corpus.error().message;
   EXPECT_EQ(hj["kernels"], corpus->size());
+  // Counts per track, dwarf, level and tag (issue 17).
+  const json& counts = hj["corpus"];
+  EXPECT_EQ(counts["total"], corpus->size());
+  int in_tracks = 0, in_levels = 0;
+  for (const auto& [_, n] : counts["tracks"].items()) in_tracks += n.get<int>();
+  for (const auto& [_, n] : counts["levels"].items()) in_levels += n.get<int>();
+  EXPECT_EQ(in_tracks, static_cast<int>(corpus->size()));
+  EXPECT_EQ(in_levels, static_cast<int>(corpus->size()));
+  EXPECT_EQ(counts["tags"]["llr-focus40"], 40);
+  EXPECT_GE(counts["tracks"]["loop_level_reasoning"].get<int>(), 164);
+  EXPECT_GE(counts["dwarfs"]["dense_linear_algebra"].get<int>(), 3);
   EXPECT_EQ(hj["input_mode"], "source");
   EXPECT_EQ(h.headers["content-type"], "application/json");
 

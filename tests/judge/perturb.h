@@ -68,4 +68,39 @@ inline std::string perturbed_reference_c(const Manifest& m) {
   return head + ref + tail;
 }
 
+// The same for a NumPy-only kernel: reference.py with its function renamed, and a function of
+// the kernel's name (python_prototype's parameters) that calls it, then moves one element of
+// the first output the same way, in place.
+inline std::string perturbed_reference_py(const Manifest& m) {
+  std::ifstream in(m.reference_py());
+  std::string ref((std::istreambuf_iterator<char>(in)), {});
+  std::string def = python_prototype(m);  // "def <id>(a, b, N):"
+  const auto open = def.find('('), close = def.rfind(')');
+  const std::string params = def.substr(open + 1, close - open - 1);
+  std::string call, target;
+  for (std::size_t start = 0; start < params.size();) {
+    std::size_t comma = params.find(',', start);
+    if (comma == std::string::npos) comma = params.size();
+    std::string name = params.substr(start, comma - start);
+    name.erase(0, name.find_first_not_of(' '));
+    call += (call.empty() ? "" : ", ") + name + "=" + name;
+    const ArraySpec* a = m.array(name);
+    if (target.empty() && a != nullptr && a->is_output()) target = name;
+    start = comma + 1;
+  }
+  return ref + "\n\nimport numpy as _hpcab_np\n_hpcab_unperturbed = " + m.id + "\n\n\n" + def +
+         "\n    _hpcab_unperturbed(" + call + ")\n    flat = " + target +
+         ".reshape(-1)\n"
+         "    if flat.dtype == _hpcab_np.bool_:\n"
+         "        flat[flat.size // 2] = not flat[flat.size // 2]\n"
+         "    elif flat.dtype.kind in 'iu':\n"
+         "        flat[flat.size // 2] += 1\n"
+         "    else:\n"
+         "        finite = _hpcab_np.isfinite(flat)\n"
+         "        big = float(_hpcab_np.max(_hpcab_np.abs(flat[finite]))) if finite.any() else "
+         "0.0\n"
+         "        k = flat.size // 2 if finite[flat.size // 2] else 0\n"
+         "        flat[k] += flat.dtype.type(0.1 * big + 1.0)\n";
+}
+
 }  // namespace hpcab::judge::test

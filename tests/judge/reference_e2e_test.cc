@@ -28,8 +28,8 @@ namespace {
 // not softmax, whose S (4.2e6 elements) is timed as it is and costs half a minute per grade.
 // Loop kernels with integer outputs (tsvc_2_s3110's indices), a permutation scatter
 // (tsvc_2_s491) and a wavefront (wavefront2d) join them.
-const std::set<std::string> kSample = {"tsvc_2_s311", "tsvc_2_s000",  "tsvc_2_s3110",
-                                       "tsvc_2_s491", "wavefront2d",  "jacobi_2d",
+const std::set<std::string> kSample = {"tsvc_2_s311", "tsvc_2_s000",       "tsvc_2_s3110",
+                                       "tsvc_2_s491", "wavefront2d",       "jacobi_2d",
                                        "cumsum",      "cross_entropy_loss"};
 
 // The wrong-answer sample: loop kernels of every kind (streaming, recurrence, reduction, gather,
@@ -75,8 +75,11 @@ std::map<std::string, json> every_reference_passes(const json& settings, bool ti
     for (Precision p : m.precisions) {
       const std::string precision(precision_name(p));
       SCOPED_TRACE(m.id + " " + precision);
-      json r = judge.grade("submit", m.id, m.reference_c().string(), "c",
-                           {{"precision", precision}, {"run_id", "reference-e2e"}});
+      // A NumPy-only kernel's reference is its reference.py, submitted as Python.
+      const bool c = m.has_reference_c();
+      json r =
+          judge.grade("submit", m.id, (c ? m.reference_c() : m.reference_py()).string(),
+                      c ? "c" : "python", {{"precision", precision}, {"run_id", "reference-e2e"}});
       EXPECT_EQ(r.value("verdict", ""), "ok") << r.dump();
       EXPECT_FALSE(r.value("suspect", true))
           << r.value("detail", "") << "\nconfigs: " << r.value("configs", json()).dump()
@@ -109,8 +112,9 @@ TEST(ReferenceE2E, PerturbedReferenceIsIncorrect) {
     if (!chosen.empty() ? !chosen.count(m.id) : !all_kernels() && !kPerturbSample.count(m.id)) {
       continue;
     }
-    if (!m.has_reference_c()) continue;  // NumPy-only kernels have no C to perturb
-    const std::string source = perturbed_reference_c(m);
+    // A NumPy-only kernel's reference is its reference.py, perturbed and submitted as Python.
+    const bool c = m.has_reference_c();
+    const std::string source = c ? perturbed_reference_c(m) : perturbed_reference_py(m);
     for (Precision p : m.precisions) {
       const std::string precision(precision_name(p));
       SCOPED_TRACE(m.id + " " + precision);
@@ -138,8 +142,8 @@ std::string excluded_m(const json& r) {
 
 TEST(ReferenceE2E, EveryReferencePassesItsOwnSubmit) {
   // With one hidden correctness draw at preset M. make test's sample runs under a 2 GiB memory
-  // limit (a 512 MiB data budget), so the M draws that do not fit (tsvc_2_s000, cross_entropy_loss) are
-  // excluded, as on a judge with little memory, and jacobi_2d's (64 MiB) runs; corpus-check
+  // limit (a 512 MiB data budget), so the M draws that do not fit (tsvc_2_s000, cross_entropy_loss)
+  // are excluded, as on a judge with little memory, and jacobi_2d's (64 MiB) runs; corpus-check
   // (and HPCAB_KERNELS) run at the default 8 GiB.
   const bool sample = !all_kernels() && chosen_kernels().empty();
   json settings = {{"hidden_presets", json::array({"M"})}};

@@ -345,6 +345,23 @@ TEST(CorpusCheck, CommandLineRejectsUnknownKernel) {
   EXPECT_NE(r->output.find("unknown kernel 'no_such_kernel'"), std::string::npos) << r->output;
 }
 
+TEST(CorpusCheck, CommandLineListCountsTracksDwarfsLevelsAndTags) {
+  ProcessOptions o;
+  o.argv = {std::string(HPCAB_BINARY_DIR) + "/hpcab", "--corpus",
+            std::string(HPCAB_SOURCE_DIR) + "/corpus", "corpus", "list"};
+  auto r = run_process(o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 0) << r->output;
+  auto all = load_corpus(std::string(HPCAB_SOURCE_DIR) + "/corpus");
+  ASSERT_TRUE(all.ok());
+  EXPECT_NE(r->output.find("\n" + std::to_string(all->size()) + " kernels\n"), std::string::npos)
+      << r->output;
+  EXPECT_NE(r->output.find("tags: llr-focus40 40"), std::string::npos) << r->output;
+  EXPECT_NE(r->output.find("tracks: loop_level_reasoning "), std::string::npos) << r->output;
+  EXPECT_NE(r->output.find("dwarfs: "), std::string::npos) << r->output;
+  EXPECT_NE(r->output.find("levels: level 1 "), std::string::npos) << r->output;
+}
+
 // --changed selects what the record does not vouch for, --record writes what passed: after a
 // recorded check the kernel is no longer "changed"; an edit makes it changed again.
 TEST(CorpusCheck, CommandLineChangedAndRecord) {
