@@ -84,11 +84,20 @@ std::string fortran_interface(const Manifest& m, Precision p) {
   const auto args = abi_args(m, p);
   std::ostringstream os;
   std::string sym = abi_symbol(m, p);
-  os << "interface\n  subroutine " << sym << "(";
+  // Free-form Fortran allows 132 characters a line: the argument list is continued with '&'
+  // before a line passes 120, so long kernel names and many arguments still compile.
+  std::string line = "  subroutine " + sym + "(";
+  os << "interface\n";
   for (std::size_t i = 0; i < args.size(); ++i) {
-    os << (i ? ", " : "") << args[i].name;
+    const std::string piece = (i ? ", " : "") + args[i].name;
+    if (line.size() + piece.size() > 120) {
+      os << line << (i ? "," : "") << " &\n";
+      line = "      " + args[i].name;
+    } else {
+      line += piece;
+    }
   }
-  os << ") &\n      bind(C, name=\"" << sym << "\")\n    use, intrinsic :: iso_c_binding\n"
+  os << line << ") &\n      bind(C, name=\"" << sym << "\")\n    use, intrinsic :: iso_c_binding\n"
      << "    implicit none\n";
   for (const auto& a : args) {
     os << "    " << fortran_type(a.dtype);

@@ -356,12 +356,30 @@ TEST(Corpus, TheRealCorpusHasTheTwentyFourPublicIds) {
   ASSERT_TRUE(all.ok()) << all.error().message;
   std::set<std::string> ids;
   for (const auto& m : *all) ids.insert(m.id);
-  for (const char* id :
-       {"tsvc_2_s000", "tsvc_2_s111", "tsvc_2_s212",   "tsvc_2_s231",    "tsvc_2_s271",
-        "tsvc_2_s311", "tsvc_2_s321", "tsvc_2_s4112",  "gemm",           "atax",
-        "cholesky",    "jacobi_2d",   "heat_3d",       "floyd_warshall", "spmv",
-        "crc16",       "relu",        "softmax",       "layer_norm",     "standard_matrix_multiplication",
-        "max_pooling_2d",  "cumsum",      "cross_entropy_loss", "conv_standard_2d_square_input_square_kernel_variant_b"}) {
+  for (const char* id : {"tsvc_2_s000",
+                         "tsvc_2_s111",
+                         "tsvc_2_s212",
+                         "tsvc_2_s231",
+                         "tsvc_2_s271",
+                         "tsvc_2_s311",
+                         "tsvc_2_s321",
+                         "tsvc_2_s4112",
+                         "gemm",
+                         "atax",
+                         "cholesky",
+                         "jacobi_2d",
+                         "heat_3d",
+                         "floyd_warshall",
+                         "spmv",
+                         "crc16",
+                         "relu",
+                         "softmax",
+                         "layer_norm",
+                         "standard_matrix_multiplication",
+                         "max_pooling_2d",
+                         "cumsum",
+                         "cross_entropy_loss",
+                         "conv_standard_2d_square_input_square_kernel_variant_b"}) {
     EXPECT_TRUE(ids.count(id)) << id;
   }
   // swish is NumPy-only: kernel.json and reference.py, "oracle": "numpy".
