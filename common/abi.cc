@@ -65,6 +65,7 @@ std::string fortran_type(DType t) {
     case DType::kUint16:
       return "integer(c_int16_t)";
     case DType::kUint8:
+    case DType::kInt8:
       return "integer(c_int8_t)";
     case DType::kBool:
       return "logical(c_bool)";

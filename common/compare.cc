@@ -73,6 +73,8 @@ std::string integer_value_string(const NdArray& a, int64_t i) {
       return std::to_string(a.as<uint16_t>()[i]);
     case DType::kUint8:
       return std::to_string(a.as<uint8_t>()[i]);
+    case DType::kInt8:
+      return std::to_string(a.as<int8_t>()[i]);
     case DType::kBool:
       return a.as<uint8_t>()[i] != 0 ? "true" : "false";
     case DType::kFloat64:
@@ -267,6 +269,9 @@ CompareResult compare_integer(const std::string& name, const NdArray& expected,
     case DType::kUint8:
       first =
           first_integer_mismatch<uint8_t, false>(expected.as<uint8_t>(), actual.as<uint8_t>(), n);
+      break;
+    case DType::kInt8:
+      first = first_integer_mismatch<int8_t, false>(expected.as<int8_t>(), actual.as<int8_t>(), n);
       break;
     case DType::kBool:
       first =

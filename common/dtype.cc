@@ -17,7 +17,7 @@ constexpr DTypeInfo kTypes[] = {
     {DType::kFloat64, "float64", "double", 8}, {DType::kFloat32, "float32", "float", 4},
     {DType::kInt64, "int64", "int64_t", 8},    {DType::kInt32, "int32", "int32_t", 4},
     {DType::kUint16, "uint16", "uint16_t", 2}, {DType::kUint8, "uint8", "uint8_t", 1},
-    {DType::kBool, "bool", "bool", 1},
+    {DType::kInt8, "int8", "int8_t", 1},       {DType::kBool, "bool", "bool", 1},
 };
 
 const DTypeInfo& info(DType t) {

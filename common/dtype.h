@@ -9,7 +9,7 @@
 
 namespace hpcab {
 
-enum class DType { kFloat64, kFloat32, kInt64, kInt32, kUint16, kUint8, kBool };
+enum class DType { kFloat64, kFloat32, kInt64, kInt32, kUint16, kUint8, kInt8, kBool };
 
 // The run precision: what `real` means for one call.
 enum class Precision { kFp64, kFp32 };

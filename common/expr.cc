@@ -1,12 +1,15 @@
 #include "common/expr.h"
 
+#include <algorithm>
+#include <bit>
 #include <cctype>
+#include <iterator>
 #include <limits>
 
 namespace hpcab {
 
 struct Expr::Node {
-  enum class Kind { kConst, kSymbol, kNeg, kAdd, kSub, kMul, kDiv, kMod };
+  enum class Kind { kConst, kSymbol, kNeg, kAdd, kSub, kMul, kDiv, kMod, kMin, kMax, kPow, kLog2 };
   Kind kind;
   int64_t value = 0;
   std::string name;
@@ -20,7 +23,9 @@ using NodePtr = std::shared_ptr<const Node>;
 constexpr int kMaxDepth = 64;
 
 // Recursive descent: expr := term (('+'|'-') term)*; term := unary (('*'|'/'|'%') unary)*;
-// unary := '-' unary | primary; primary := integer | identifier | '(' expr ')'.
+// unary := '-' unary | primary; primary := integer | identifier | call | '(' expr ')';
+// call := ('min' | 'max' | 'pow') '(' expr ',' expr ')' | 'log2' '(' expr ')'. A name followed
+// by '(' is a call, so a size symbol may still be named like a function.
 class Parser {
  public:
   explicit Parser(const std::string& text) : s_(text) {}
@@ -140,12 +145,41 @@ class Parser {
              (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) {
         ++pos_;
       }
+      std::string name = s_.substr(start, pos_ - start);
+      skip();
+      if (pos_ < s_.size() && s_[pos_] == '(') return call(name, depth);
       n->kind = Node::Kind::kSymbol;
-      n->name = s_.substr(start, pos_ - start);
+      n->name = std::move(name);
       symbols.insert(n->name);
       return NodePtr(n);
     }
     return fail("unexpected '" + std::string(1, c) + "'");
+  }
+
+  Result<NodePtr> call(const std::string& name, int depth) {
+    static const std::pair<const char*, Node::Kind> kFunctions[] = {{"min", Node::Kind::kMin},
+                                                                    {"max", Node::Kind::kMax},
+                                                                    {"pow", Node::Kind::kPow},
+                                                                    {"log2", Node::Kind::kLog2}};
+    const auto* f = std::find_if(std::begin(kFunctions), std::end(kFunctions),
+                                 [&](const auto& e) { return name == e.first; });
+    if (f == std::end(kFunctions)) {
+      return fail("unknown function '" + name + "' (expected min, max, pow or log2)");
+    }
+    eat('(');
+    auto n = std::make_shared<Node>();
+    n->kind = f->second;
+    auto a = expr(depth + 1);
+    if (!a) return a;
+    n->lhs = *a;
+    if (n->kind != Node::Kind::kLog2) {
+      if (!eat(',')) return fail("expected ',' (" + name + " takes two arguments)");
+      auto b = expr(depth + 1);
+      if (!b) return b;
+      n->rhs = *b;
+    }
+    if (!eat(')')) return fail("expected ')'");
+    return NodePtr(n);
   }
 
   const std::string& s_;
@@ -170,6 +204,12 @@ Result<int64_t> evaluate(const Node& n, const SymbolTable& symbols, const std::s
       if (*v == std::numeric_limits<int64_t>::min()) return overflow();
       return -*v;
     }
+    case Node::Kind::kLog2: {
+      auto v = evaluate(*n.lhs, symbols, text);
+      if (!v) return v;
+      if (*v < 1) return Error{"size expression '" + text + "': log2 of a value below 1"};
+      return int64_t{63} - std::countl_zero(static_cast<uint64_t>(*v));
+    }
     default:
       break;
   }
@@ -193,6 +233,23 @@ Result<int64_t> evaluate(const Node& n, const SymbolTable& symbols, const std::s
       if (*b == 0) return Error{"size expression '" + text + "': division by zero"};
       if (*a == std::numeric_limits<int64_t>::min() && *b == -1) return overflow();
       return n.kind == Node::Kind::kDiv ? *a / *b : *a % *b;
+    case Node::Kind::kMin:
+      return std::min(*a, *b);
+    case Node::Kind::kMax:
+      return std::max(*a, *b);
+    case Node::Kind::kPow: {
+      if (*b < 0) return Error{"size expression '" + text + "': pow with a negative exponent"};
+      // |base| <= 1 directly (the loop would run b times); otherwise overflow ends the loop
+      // within 63 steps.
+      if (*a == 0) return int64_t{*b == 0 ? 1 : 0};
+      if (*a == 1) return int64_t{1};
+      if (*a == -1) return int64_t{*b % 2 == 0 ? 1 : -1};
+      int64_t result = 1;
+      for (int64_t e = *b; e > 0; --e) {
+        if (__builtin_mul_overflow(result, *a, &result)) return overflow();
+      }
+      return result;
+    }
     default:
       return Error{"size expression '" + text + "': internal error"};
   }

@@ -1,5 +1,6 @@
 // Size expressions: integers, identifiers (size symbols, integer scalars), + - * / % with the
-// usual precedence, unary minus and parentheses. Parsed into a small tree once, evaluated many
+// usual precedence, unary minus, parentheses and the functions min(a, b), max(a, b), pow(a, b)
+// (b >= 0) and log2(a) (floor, a >= 1). Parsed into a small tree once, evaluated many
 // times. Anything else is a parse error: a manifest never executes code.
 #pragma once
 

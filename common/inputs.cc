@@ -11,6 +11,8 @@
 #include <numbers>
 #include <set>
 
+#include "common/fill.h"
+#include "common/initializers.h"
 #include "common/rng.h"
 
 namespace hpcab {
@@ -37,15 +39,29 @@ Result<SymbolTable> preset_sizes(const Manifest& m, const std::string& preset) {
   return it->second;
 }
 
-SymbolTable fuzzed_sizes(const Manifest& m, uint64_t seed) {
+std::optional<SymbolTable> fuzzed_sizes_drawn(const Manifest& m, uint64_t seed) {
   SymbolTable sizes = m.presets.at("S");
-  for (const auto& [sym, range] : m.fuzzed) {
-    auto r = philox(seed, stream_id("size:" + sym), 0);
-    uint64_t span = static_cast<uint64_t>(range.second - range.first) + 1;
-    uint64_t bits = (static_cast<uint64_t>(r[0]) << 32) | r[1];
-    sizes[sym] = range.first + static_cast<int64_t>(bits % span);
+  // Attempt k takes Philox block k of each symbol's stream, so attempt 0 is the draw of a
+  // kernel without constraints and a rejected attempt never shifts another symbol's values.
+  for (uint64_t attempt = 0; attempt < kFuzzAttempts; ++attempt) {
+    for (const auto& [sym, fuzz] : m.fuzzed) {
+      auto r = philox(seed, stream_id("size:" + sym), attempt);
+      const uint64_t bits = (static_cast<uint64_t>(r[0]) << 32) | r[1];
+      if (!fuzz.values.empty()) {
+        sizes[sym] = fuzz.values[bits % fuzz.values.size()];
+      } else {
+        const uint64_t span = static_cast<uint64_t>(fuzz.hi - fuzz.lo) + 1;
+        sizes[sym] = fuzz.lo + static_cast<int64_t>(bits % span);
+      }
+    }
+    if (!violated_constraint(m, sizes)) return sizes;
   }
-  return sizes;
+  return std::nullopt;
+}
+
+SymbolTable fuzzed_sizes(const Manifest& m, uint64_t seed) {
+  auto drawn = fuzzed_sizes_drawn(m, seed);
+  return drawn ? *drawn : m.presets.at("S");
 }
 
 double fold_into(const Domain& d, double x) {
@@ -367,15 +383,6 @@ void fill_real_typed(T* p, int64_t n, const Domain& dom, uint64_t seed, uint64_t
   }
 }
 
-void fill_real(NdArray& a, const Domain& dom, uint64_t seed, uint64_t stream, Distribution dist,
-               double scale, int threads) {
-  if (a.dtype() == DType::kFloat64) {
-    fill_real_typed(a.as<double>(), a.size(), dom, seed, stream, dist, scale, threads);
-  } else {
-    fill_real_typed(a.as<float>(), a.size(), dom, seed, stream, dist, scale, threads);
-  }
-}
-
 template <typename T>
 void fill_ints_typed(T* p, int64_t n, int64_t lo, uint64_t span, uint64_t seed, uint64_t stream,
                      int threads) {
@@ -405,10 +412,25 @@ std::pair<int64_t, int64_t> dtype_limits(DType t) {
       return {0, 65535};
     case DType::kUint8:
       return {0, 255};
+    case DType::kInt8:
+      return {-128, 127};
     case DType::kBool:
       return {0, 1};
     default:
       return {0, 0};
+  }
+}
+
+}  // namespace
+
+namespace fill {
+
+void fill_real(NdArray& a, const Domain& dom, uint64_t seed, uint64_t stream, Distribution dist,
+               double scale, int threads) {
+  if (a.dtype() == DType::kFloat64) {
+    fill_real_typed(a.as<double>(), a.size(), dom, seed, stream, dist, scale, threads);
+  } else {
+    fill_real_typed(a.as<float>(), a.size(), dom, seed, stream, dist, scale, threads);
   }
 }
 
@@ -447,13 +469,15 @@ Status fill_ints(NdArray& a, const ArraySpec& spec, const SymbolTable& syms, uin
     case DType::kBool:
       fill_ints_typed(a.as<uint8_t>(), n, lo, span, seed, stream, threads);
       break;
+    case DType::kInt8:
+      fill_ints_typed(a.as<int8_t>(), n, lo, span, seed, stream, threads);
+      break;
     default:
       return Error{"array '" + spec.name + "': not an integer type"};
   }
   return Ok{};
 }
 
-// Uniform integer in [0, bound) from a Philox block.
 uint64_t below(uint64_t seed, uint64_t stream, uint64_t counter, uint64_t bound) {
   auto r = philox(seed, stream, counter);
   uint64_t bits = (static_cast<uint64_t>(r[0]) << 32) | r[1];
@@ -468,108 +492,7 @@ void set_index(NdArray& a, int64_t i, int64_t v) {
   }
 }
 
-Status init_spd(NdArray& a, const std::string& name, uint64_t seed, int threads) {
-  if (a.shape().size() != 2 || a.shape()[0] != a.shape()[1]) {
-    return Error{"spd initializer: '" + name + "' is not square"};
-  }
-  const int64_t n = a.shape()[0];
-  const uint64_t stream = stream_id(name);
-  const bool f64 = a.dtype() == DType::kFloat64;
-  // Off-diagonal uniform [-1, 1), diagonal n + [0, 1): strictly diagonally dominant with a
-  // positive diagonal, hence symmetric positive definite and well conditioned.
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 16) if (n * n > kParallelThreshold)
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = i; j < n; ++j) {
-      auto r = philox(seed, stream, static_cast<uint64_t>(i * n + j));
-      double u = to_unit(r[0], r[1]);
-      double v = i == j ? static_cast<double>(n) + u : 2.0 * u - 1.0;
-      if (f64) {
-        a.as<double>()[i * n + j] = a.as<double>()[j * n + i] = v;
-      } else {
-        a.as<float>()[i * n + j] = a.as<float>()[j * n + i] = static_cast<float>(v);
-      }
-    }
-  }
-  return Ok{};
-}
-
-void init_permutation(NdArray& a, const std::string& name, uint64_t seed) {
-  const int64_t n = a.size();
-  const uint64_t stream = stream_id(name);
-  for (int64_t i = 0; i < n; ++i) set_index(a, i, i);
-  // Fisher-Yates: O(n) and sequential; the permutation depends only on (seed, name, n).
-  for (int64_t k = n - 1; k > 0; --k) {
-    int64_t j = static_cast<int64_t>(
-        below(seed, stream, static_cast<uint64_t>(k), static_cast<uint64_t>(k + 1)));
-    int64_t vk = static_cast<int64_t>(a.get(k));
-    int64_t vj = static_cast<int64_t>(a.get(j));
-    set_index(a, k, vj);
-    set_index(a, j, vk);
-  }
-}
-
-Status init_csr(Draw& d, const Manifest& m, const Initializer& init, uint64_t seed,
-                Distribution dist, double scale, int threads) {
-  NdArray& indptr = d.arrays.at(init.indptr);
-  NdArray& indices = d.arrays.at(init.indices);
-  NdArray& data = d.arrays.at(init.data);
-  const int64_t rows = indptr.size() - 1;
-  const int64_t nnz = indices.size();
-  auto cols_v = init.cols->eval(d.symbols);
-  if (!cols_v) return cols_v.error();
-  const int64_t cols = *cols_v;
-  if (rows < 1 || cols < 1 || data.size() != nnz || nnz > rows * cols) {
-    return Error{"csr initializer: need len(" + init.indptr + ") >= 2, len(" + init.data +
-                 ") == len(" + init.indices + ") and nnz <= rows*cols (rows " +
-                 std::to_string(rows) + ", cols " + std::to_string(cols) + ", nnz " +
-                 std::to_string(nnz) + ")"};
-  }
-  const uint64_t stream = stream_id(init.indptr);
-  // Each stored entry picks a row uniformly; rows over `cols` spill into the next rows with room.
-  std::vector<int64_t> counts(static_cast<std::size_t>(rows), 0);
-  for (int64_t e = 0; e < nnz; ++e) {
-    counts[below(seed, stream, static_cast<uint64_t>(e), static_cast<uint64_t>(rows))]++;
-  }
-  int64_t spill = 0;
-  for (auto& c : counts) {
-    if (c > cols) {
-      spill += c - cols;
-      c = cols;
-    }
-  }
-  for (int64_t r = 0; spill > 0; r = (r + 1) % rows) {
-    int64_t take = std::min(spill, cols - counts[r]);
-    counts[r] += take;
-    spill -= take;
-  }
-  int64_t acc = 0;
-  set_index(indptr, 0, 0);
-  for (int64_t r = 0; r < rows; ++r) {
-    acc += counts[r];
-    set_index(indptr, r + 1, acc);
-  }
-  const uint64_t col_stream = stream_id(init.indices);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) if (nnz > kParallelThreshold)
-  for (int64_t r = 0; r < rows; ++r) {
-    const int64_t k = counts[r];
-    const int64_t start = static_cast<int64_t>(indptr.get(r));
-    // Floyd's sampling: k distinct columns from [0, cols) with k random numbers.
-    std::set<int64_t> chosen;
-    for (int64_t j = cols - k; j < cols; ++j) {
-      uint64_t ctr =
-          static_cast<uint64_t>(r) * static_cast<uint64_t>(cols) + static_cast<uint64_t>(j);
-      int64_t t = static_cast<int64_t>(below(seed, col_stream, ctr, static_cast<uint64_t>(j + 1)));
-      if (!chosen.insert(t).second) chosen.insert(j);
-    }
-    int64_t pos = start;
-    for (int64_t c : chosen) set_index(indices, pos++, c);
-  }
-  const ArraySpec* dspec = m.array(init.data);
-  fill_real(data, dspec->domain, seed, stream_id(init.data), dist, scale, threads);
-  return Ok{};
-}
-
-}  // namespace
+}  // namespace fill
 
 void poison_outputs(const Manifest& m, Draw& draw) {
   for (const auto& spec : m.arrays) {
@@ -598,6 +521,11 @@ Status check_spec(const Manifest& m, const DrawSpec& spec) {
     if (it == spec.sizes.end() || it->second < 1) {
       return Error{"kernel '" + m.id + "': size symbol '" + sym + "' missing or not positive"};
     }
+  }
+  // A kernel may rely on its constraints (stockham_fft's N == pow(R, K)): sizes that break one
+  // would make even the reference misbehave.
+  if (auto broken = violated_constraint(m, spec.sizes)) {
+    return Error{"kernel '" + m.id + "': the sizes break its constraint '" + *broken + "'"};
   }
   return Ok{};
 }
@@ -649,26 +577,17 @@ Status regenerate_draw(const Manifest& m, const DrawSpec& spec, Draw& d) {
     if (a.intent == Intent::kOut || m.initializer_for(a.name) != nullptr) continue;
     NdArray& arr = d.arrays.at(a.name);
     if (dtype_is_float(arr.dtype())) {
-      fill_real(arr, a.domain, spec.seed, stream_id(a.name), d.distribution, spec.scale, threads);
-    } else if (auto st = fill_ints(arr, a, d.symbols, spec.seed, stream_id(a.name), threads); !st) {
+      fill::fill_real(arr, a.domain, spec.seed, stream_id(a.name), d.distribution, spec.scale,
+                      threads);
+    } else if (auto st = fill::fill_ints(arr, a, d.symbols, spec.seed, stream_id(a.name), threads);
+               !st) {
       return st;
     }
   }
   for (const auto& init : m.initializers) {
-    switch (init.kind) {
-      case Initializer::Kind::kSpd:
-        if (auto st = init_spd(d.arrays.at(init.array), init.array, spec.seed, threads); !st) {
-          return st;
-        }
-        break;
-      case Initializer::Kind::kPermutation:
-        init_permutation(d.arrays.at(init.array), init.array, spec.seed);
-        break;
-      case Initializer::Kind::kCsr:
-        if (auto st = init_csr(d, m, init, spec.seed, d.distribution, spec.scale, threads); !st) {
-          return st;
-        }
-        break;
+    if (auto st = apply_initializer(d, m, init, spec.seed, d.distribution, spec.scale, threads);
+        !st) {
+      return st;
     }
   }
   poison_outputs(m, d);

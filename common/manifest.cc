@@ -10,6 +10,9 @@
 #include <set>
 #include <sstream>
 
+#include "common/initializers.h"
+#include "common/inputs.h"
+
 namespace hpcab {
 
 namespace fs = std::filesystem;
@@ -17,6 +20,10 @@ using json = nlohmann::json;
 
 std::vector<std::string> Initializer::arrays() const {
   if (kind == Kind::kCsr) return {indptr, indices, data};
+  if (kind == Kind::kGraph) {
+    if (data.empty()) return {indptr, indices};
+    return {indptr, indices, data};
+  }
   return {array};
 }
 
@@ -135,6 +142,32 @@ bool Manifest::has_reference_c() const {
 bool Manifest::has_reference_py() const {
   std::error_code ec;
   return fs::is_regular_file(reference_py(), ec);
+}
+
+std::string_view Initializer::kind_name() const {
+  switch (kind) {
+    case Kind::kSpd:
+      return "spd";
+    case Kind::kPermutation:
+      return "permutation";
+    case Kind::kCsr:
+      return "csr";
+    case Kind::kBanded:
+      return "banded";
+    case Kind::kDiagDominant:
+      return "diag_dominant";
+    case Kind::kOrthogonal:
+      return "orthogonal";
+    case Kind::kGraph:
+      return "graph";
+    case Kind::kSorted:
+      return "sorted";
+    case Kind::kProbability:
+      return "probability";
+    case Kind::kText:
+      return "text";
+  }
+  return "?";
 }
 
 const Initializer* Manifest::initializer_for(const std::string& a) const {
@@ -276,7 +309,7 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
   if (!root.is_object()) return v.fail_file("expected a JSON object at the top level");
   if (auto st = check_keys(v, "", root,
                            {"id", "name", "track", "dwarf", "level", "description", "precisions",
-                            "sizes", "fuzzed", "scalars", "arrays", "initializers",
+                            "sizes", "fuzzed", "constraints", "scalars", "arrays", "initializers",
                             "reduction_length", "bytes", "flops", "oracle", "tags"});
       !st) {
     return st.error();
@@ -385,20 +418,43 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
     m.presets[preset] = std::move(table);
   }
 
-  // fuzzed
+  // fuzzed: [lo, hi] or {"one_of": [v, ...]}
   if (root.contains("fuzzed")) {
-    if (!root["fuzzed"].is_object()) return v.fail("fuzzed", "expected symbol -> [lo, hi]");
+    if (!root["fuzzed"].is_object()) {
+      return v.fail("fuzzed", "expected symbol -> [lo, hi] or {\"one_of\": [values]}");
+    }
     for (const auto& [sym, range] : root["fuzzed"].items()) {
       std::string field = "fuzzed." + sym;
       if (std::find(m.size_symbols.begin(), m.size_symbols.end(), sym) == m.size_symbols.end()) {
         return v.fail(field, "not a size symbol of the presets");
       }
-      if (!range.is_array() || range.size() != 2 || !range[0].is_number_integer() ||
-          !range[1].is_number_integer() || range[0].get<int64_t>() < 1 ||
-          range[0].get<int64_t>() > range[1].get<int64_t>()) {
-        return v.fail(field, "expected [lo, hi] with 1 <= lo <= hi");
+      FuzzRange f;
+      if (range.is_object()) {
+        if (auto st = check_keys(v, field, range, {"one_of"}); !st) return st.error();
+        const json* set = range.contains("one_of") ? &range["one_of"] : nullptr;
+        if (!set || !set->is_array() || set->empty()) {
+          return v.fail(field + ".one_of", "expected a non-empty list of positive integers");
+        }
+        for (const auto& e : *set) {
+          if (!e.is_number_integer() || e.get<int64_t>() < 1) {
+            return v.fail(field + ".one_of", "expected positive integers, got " + e.dump());
+          }
+          if (std::find(f.values.begin(), f.values.end(), e.get<int64_t>()) != f.values.end()) {
+            return v.fail(field + ".one_of", "duplicate " + e.dump());
+          }
+          f.values.push_back(e.get<int64_t>());
+        }
+        f.lo = *std::min_element(f.values.begin(), f.values.end());
+        f.hi = *std::max_element(f.values.begin(), f.values.end());
+      } else if (range.is_array() && range.size() == 2 && range[0].is_number_integer() &&
+                 range[1].is_number_integer() && range[0].get<int64_t>() >= 1 &&
+                 range[0].get<int64_t>() <= range[1].get<int64_t>()) {
+        f.lo = range[0].get<int64_t>();
+        f.hi = range[1].get<int64_t>();
+      } else {
+        return v.fail(field, "expected [lo, hi] with 1 <= lo <= hi, or {\"one_of\": [values]}");
       }
-      m.fuzzed[sym] = {range[0].get<int64_t>(), range[1].get<int64_t>()};
+      m.fuzzed[sym] = std::move(f);
     }
   }
 
@@ -466,7 +522,7 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
       if (!fixed) {
         return v.fail(field + ".dtype",
                       "expected real, float64, float32, int64, int32, uint16, "
-                      "uint8 or bool, got '" +
+                      "uint8, int8 or bool, got '" +
                           *dt + "'");
       }
       a.fixed_dtype = fixed;
@@ -533,7 +589,9 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
       auto kind = get_string(v, spec, "kind", field);
       if (!kind) return kind.error();
       Initializer init;
-      auto need_array = [&](const std::string& key, bool real) -> Result<std::string> {
+      // What an initializer's array must hold.
+      enum class Need { kReal, kIndex, kSortable, kByte };
+      auto need_array = [&](const std::string& key, Need need) -> Result<std::string> {
         auto n = get_string(v, spec, key, field);
         if (!n) return n.error();
         const ArraySpec* a = m.array(*n);
@@ -541,55 +599,188 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
         if (a->intent == Intent::kOut) {
           return v.fail(field + "." + key, "'" + *n + "' is an output; initializers fill inputs");
         }
-        bool is_real = !a->fixed_dtype || dtype_is_float(*a->fixed_dtype);
-        bool is_index = a->fixed_dtype &&
-                        (*a->fixed_dtype == DType::kInt32 || *a->fixed_dtype == DType::kInt64);
-        if (real && !is_real) return v.fail(field + "." + key, "'" + *n + "' must be real");
-        if (!real && !is_index) {
-          return v.fail(field + "." + key, "'" + *n + "' must be int32 or int64");
+        const bool is_real = !a->fixed_dtype || dtype_is_float(*a->fixed_dtype);
+        const std::optional<DType> t = a->fixed_dtype;
+        const bool is_index = t && (*t == DType::kInt32 || *t == DType::kInt64);
+        const bool is_byte = t && (*t == DType::kUint8 || *t == DType::kInt8);
+        switch (need) {
+          case Need::kReal:
+            if (!is_real) return v.fail(field + "." + key, "'" + *n + "' must be real");
+            break;
+          case Need::kIndex:
+            if (!is_index) return v.fail(field + "." + key, "'" + *n + "' must be int32 or int64");
+            break;
+          case Need::kSortable:
+            if (t == DType::kBool) return v.fail(field + "." + key, "'" + *n + "' is bool");
+            break;
+          case Need::kByte:
+            if (!is_byte) return v.fail(field + "." + key, "'" + *n + "' must be uint8 or int8");
+            break;
         }
         if (!covered.insert(*n).second) {
           return v.fail(field + "." + key, "'" + *n + "' is filled by two initializers");
         }
         return n;
       };
-      if (*kind == "spd" || *kind == "permutation") {
-        if (auto st = check_keys(v, field, spec, {"kind", "array"}); !st) return st.error();
-        init.kind = *kind == "spd" ? Initializer::Kind::kSpd : Initializer::Kind::kPermutation;
-        auto n = need_array("array", init.kind == Initializer::Kind::kSpd);
-        if (!n) return n.error();
-        init.array = *n;
-        std::size_t rank = m.array(*n)->shape.size();
-        if (init.kind == Initializer::Kind::kSpd && rank != 2) {
-          return v.fail(field + ".array", "spd needs a square 2-D array");
+      auto rank_of = [&](const std::string& n) { return m.array(n)->shape.size(); };
+      auto get_bool = [&](const std::string& key, bool dflt) -> Result<bool> {
+        if (!spec.contains(key)) return dflt;
+        if (!spec[key].is_boolean()) {
+          return v.fail(field + "." + key, "expected true or false, got " + spec[key].dump());
         }
-        if (init.kind == Initializer::Kind::kPermutation && rank != 1) {
-          return v.fail(field + ".array", "permutation needs a 1-D array");
+        return spec[key].get<bool>();
+      };
+      using Kind = Initializer::Kind;
+      static const std::map<std::string, Kind, std::less<>> kKinds = {
+          {"spd", Kind::kSpd},
+          {"permutation", Kind::kPermutation},
+          {"csr", Kind::kCsr},
+          {"banded", Kind::kBanded},
+          {"diag_dominant", Kind::kDiagDominant},
+          {"orthogonal", Kind::kOrthogonal},
+          {"graph", Kind::kGraph},
+          {"sorted", Kind::kSorted},
+          {"probability", Kind::kProbability},
+          {"text", Kind::kText}};
+      auto found = kKinds.find(*kind);
+      if (found == kKinds.end()) {
+        return v.fail(field + ".kind",
+                      "expected spd, diag_dominant, orthogonal, banded, permutation, sorted, "
+                      "probability, text, csr or graph, got '" +
+                          *kind + "'");
+      }
+      init.kind = found->second;
+      switch (init.kind) {
+        case Kind::kSpd:
+        case Kind::kDiagDominant:
+        case Kind::kOrthogonal:
+        case Kind::kProbability:
+        case Kind::kPermutation:
+        case Kind::kSorted: {
+          if (auto st = check_keys(v, field, spec, {"kind", "array"}); !st) return st.error();
+          const Need need = init.kind == Kind::kPermutation ? Need::kIndex
+                            : init.kind == Kind::kSorted    ? Need::kSortable
+                                                            : Need::kReal;
+          auto n = need_array("array", need);
+          if (!n) return n.error();
+          init.array = *n;
+          const std::size_t rank = rank_of(*n);
+          const bool square = init.kind == Kind::kSpd || init.kind == Kind::kDiagDominant ||
+                              init.kind == Kind::kOrthogonal;
+          if (square && rank != 2) {
+            return v.fail(field + ".array", *kind + " needs a square 2-D array");
+          }
+          if ((init.kind == Kind::kPermutation || init.kind == Kind::kSorted) && rank != 1) {
+            return v.fail(field + ".array", *kind + " needs a 1-D array");
+          }
+          if (init.kind == Kind::kProbability && rank == 0) {
+            return v.fail(field + ".array", "probability needs an array with a last axis");
+          }
+          break;
         }
-      } else if (*kind == "csr") {
-        if (auto st = check_keys(v, field, spec, {"kind", "indptr", "indices", "data", "cols"});
-            !st) {
-          return st.error();
+        case Kind::kBanded: {
+          if (auto st = check_keys(v, field, spec, {"kind", "array", "lower", "upper", "dominant"});
+              !st) {
+            return st.error();
+          }
+          auto n = need_array("array", Need::kReal);
+          if (!n) return n.error();
+          init.array = *n;
+          if (rank_of(*n) != 2) return v.fail(field + ".array", "banded needs a 2-D array");
+          for (auto [key, dst] :
+               {std::pair{"lower", &init.lower}, std::pair{"upper", &init.upper}}) {
+            if (!spec.contains(key)) {
+              return v.fail(field + "." + key, "missing (a size expression, 0 for none)");
+            }
+            auto e = parse_expr(v, field + "." + key, spec[key], expr_symbols);
+            if (!e) return e.error();
+            *dst = *e;
+          }
+          auto dom = get_bool("dominant", false);
+          if (!dom) return dom.error();
+          init.dominant = *dom;
+          break;
         }
-        init.kind = Initializer::Kind::kCsr;
-        auto p = need_array("indptr", false);
-        if (!p) return p.error();
-        auto ix = need_array("indices", false);
-        if (!ix) return ix.error();
-        auto d = need_array("data", true);
-        if (!d) return d.error();
-        init.indptr = *p;
-        init.indices = *ix;
-        init.data = *d;
-        for (const auto& n : {*p, *ix, *d}) {
-          if (m.array(n)->shape.size() != 1) return v.fail(field, "'" + n + "' must be 1-D");
+        case Kind::kText: {
+          if (auto st = check_keys(v, field, spec, {"kind", "array", "alphabet"}); !st) {
+            return st.error();
+          }
+          auto n = need_array("array", Need::kByte);
+          if (!n) return n.error();
+          init.array = *n;
+          auto alpha = get_string(v, spec, "alphabet", field);
+          if (!alpha) return alpha.error();
+          // ASCII only: a letter is one byte in uint8 and int8 alike.
+          std::set<char> letters;
+          for (char c : *alpha) {
+            if (static_cast<unsigned char>(c) >= 0x80 || !letters.insert(c).second) {
+              return v.fail(field + ".alphabet",
+                            "expected distinct ASCII characters, got \"" + *alpha + "\"");
+            }
+          }
+          if (letters.empty()) return v.fail(field + ".alphabet", "must not be empty");
+          init.alphabet = *alpha;
+          break;
         }
-        if (!spec.contains("cols")) return v.fail(field + ".cols", "missing");
-        auto cols = parse_expr(v, field + ".cols", spec["cols"], expr_symbols);
-        if (!cols) return cols.error();
-        init.cols = *cols;
-      } else {
-        return v.fail(field + ".kind", "expected spd, permutation or csr, got '" + *kind + "'");
+        case Kind::kCsr: {
+          if (auto st = check_keys(v, field, spec, {"kind", "indptr", "indices", "data", "cols"});
+              !st) {
+            return st.error();
+          }
+          auto p = need_array("indptr", Need::kIndex);
+          if (!p) return p.error();
+          auto ix = need_array("indices", Need::kIndex);
+          if (!ix) return ix.error();
+          auto d = need_array("data", Need::kReal);
+          if (!d) return d.error();
+          init.indptr = *p;
+          init.indices = *ix;
+          init.data = *d;
+          for (const auto& n : {*p, *ix, *d}) {
+            if (rank_of(n) != 1) return v.fail(field, "'" + n + "' must be 1-D");
+          }
+          if (!spec.contains("cols")) return v.fail(field + ".cols", "missing");
+          auto cols = parse_expr(v, field + ".cols", spec["cols"], expr_symbols);
+          if (!cols) return cols.error();
+          init.cols = *cols;
+          break;
+        }
+        case Kind::kGraph: {
+          if (auto st =
+                  check_keys(v, field, spec,
+                             {"kind", "indptr", "indices", "weights", "directed", "connected"});
+              !st) {
+            return st.error();
+          }
+          auto p = need_array("indptr", Need::kIndex);
+          if (!p) return p.error();
+          auto ix = need_array("indices", Need::kIndex);
+          if (!ix) return ix.error();
+          init.indptr = *p;
+          init.indices = *ix;
+          std::vector<std::string> one_d = {*p, *ix};
+          if (spec.contains("weights")) {
+            auto w = need_array("weights", Need::kReal);
+            if (!w) return w.error();
+            if (m.array(*w)->domain.kind != Domain::Kind::kInterval) {
+              return v.fail(
+                  field + ".weights",
+                  "'" + *w + "' needs an interval domain [lo, hi] (weights are uniform in it)");
+            }
+            init.data = *w;
+            one_d.push_back(*w);
+          }
+          for (const auto& n : one_d) {
+            if (rank_of(n) != 1) return v.fail(field, "'" + n + "' must be 1-D");
+          }
+          auto dir = get_bool("directed", false);
+          if (!dir) return dir.error();
+          auto conn = get_bool("connected", true);
+          if (!conn) return conn.error();
+          init.directed = *dir;
+          init.connected = *conn;
+          break;
+        }
       }
       m.initializers.push_back(std::move(init));
     }
@@ -606,9 +797,48 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
     *dst = *e;
   }
 
-  // Every preset must produce valid shapes, ranges and initializer structure.
+  // constraints: one comparison each, over size symbols and integer scalars
+  if (root.contains("constraints")) {
+    const json& c = root["constraints"];
+    if (!c.is_array()) {
+      return v.fail("constraints", "expected a list of comparisons like \"M >= N\"");
+    }
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      const std::string field = "constraints[" + std::to_string(i) + "]";
+      if (!c[i].is_string()) return v.fail(field, "expected a string, got " + kind_of(c[i]));
+      auto parsed = parse_constraint(c[i].get<std::string>());
+      if (!parsed) return v.fail(field, parsed.error().message);
+      for (const auto& sym : parsed->symbols()) {
+        if (!expr_symbols.count(sym)) {
+          return v.fail(field, "unknown symbol '" + sym + "' (size symbols and integer scalars)");
+        }
+      }
+      m.constraints.push_back(std::move(*parsed));
+    }
+  }
+
+  // Every preset must produce valid shapes, ranges and initializer structure, and satisfy the
+  // constraints.
   for (const char* preset : kPresetNames) {
     SymbolTable syms = m.symbols(m.presets[preset]);
+    for (std::size_t i = 0; i < m.constraints.size(); ++i) {
+      auto h = m.constraints[i].holds(syms);
+      if (!h || !*h) {
+        std::string at;
+        for (const auto& [sym, val] : m.presets[preset]) {
+          at += (at.empty() ? "" : ", ") + sym + "=" + std::to_string(val);
+        }
+        return v.fail("constraints[" + std::to_string(i) + "]",
+                      "'" + m.constraints[i].text + "' does not hold at preset " + preset + " (" +
+                          at + (h ? ")" : "): " + h.error().message));
+      }
+    }
+    for (std::size_t i = 0; i < m.initializers.size(); ++i) {
+      if (auto why = initializer_shortfall(m, m.initializers[i], syms)) {
+        return v.fail("initializers[" + std::to_string(i) + "]",
+                      *why + " at preset " + std::string(preset));
+      }
+    }
     for (const auto& a : m.arrays) {
       for (const auto& d : a.shape) {
         auto val = d.eval(syms);
@@ -633,6 +863,17 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
       if (*bytes > max_xl_bytes) {
         return v.fail("sizes.XL", "data is " + std::to_string(*bytes) + " bytes, over the " +
                                       std::to_string(max_xl_bytes) + "-byte limit");
+      }
+    }
+  }
+  // Fuzzed draws redraw until the constraints hold (fuzzed_sizes_drawn); ranges they reject
+  // almost everywhere are a manifest mistake, caught here with a few fixed seeds.
+  if (!m.constraints.empty() && !m.fuzzed.empty()) {
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+      if (!fuzzed_sizes_drawn(m, seed)) {
+        return v.fail("fuzzed", "the constraints reject all " + std::to_string(kFuzzAttempts) +
+                                    " attempts of a fuzzed draw (seed " + std::to_string(seed) +
+                                    "); narrow the ranges or use a set");
       }
     }
   }

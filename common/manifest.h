@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/constraints.h"
 #include "common/dtype.h"
 #include "common/expr.h"
 #include "common/result.h"
@@ -47,13 +48,37 @@ struct ScalarSpec {
 };
 
 struct Initializer {
-  enum class Kind { kSpd, kPermutation, kCsr };
+  enum class Kind {
+    kSpd,
+    kPermutation,
+    kCsr,
+    kBanded,
+    kDiagDominant,
+    kOrthogonal,
+    kGraph,
+    kSorted,
+    kProbability,
+    kText
+  };
   Kind kind = Kind::kSpd;
-  std::string array;                  // spd, permutation
-  std::string indptr, indices, data;  // csr
+  std::string array;                  // every kind but csr and graph
+  std::string indptr, indices, data;  // csr; graph (data: its optional edge weights, or empty)
   std::optional<Expr> cols;           // csr
+  std::optional<Expr> lower, upper;   // banded: diagonals kept below and above the main one
+  bool dominant = false;              // banded: diagonal above the row's off-diagonal sum
+  bool directed = false;              // graph
+  bool connected = true;              // graph
+  std::string alphabet;               // text: the bytes its elements take
+  std::string_view kind_name() const;
   // Arrays this initializer fills, first one names the group.
   std::vector<std::string> arrays() const;
+};
+
+// A fuzzed size symbol: uniform over [lo, hi], or over `values` when it is a discrete set
+// (then lo and hi are its least and greatest values).
+struct FuzzRange {
+  int64_t lo = 1, hi = 1;
+  std::vector<int64_t> values;
 };
 
 inline constexpr std::array<const char*, 4> kPresetNames = {"S", "M", "L", "XL"};
@@ -65,11 +90,12 @@ struct Manifest {
   std::string id, name, description, track, dwarf;
   int level = 1;
   std::vector<Precision> precisions;
-  std::vector<std::string> size_symbols;                      // sorted
-  std::map<std::string, SymbolTable> presets;                 // "S".."XL" -> symbol -> value
-  std::map<std::string, std::pair<int64_t, int64_t>> fuzzed;  // symbol -> [lo, hi]
-  std::vector<ScalarSpec> scalars;                            // sorted by name
-  std::vector<ArraySpec> arrays;                              // sorted by name (ASCII)
+  std::vector<std::string> size_symbols;       // sorted
+  std::map<std::string, SymbolTable> presets;  // "S".."XL" -> symbol -> value
+  std::map<std::string, FuzzRange> fuzzed;     // symbol -> range or set
+  std::vector<Constraint> constraints;         // in manifest order
+  std::vector<ScalarSpec> scalars;             // sorted by name
+  std::vector<ArraySpec> arrays;               // sorted by name (ASCII)
   std::vector<Initializer> initializers;
   std::optional<Expr> reduction_length, bytes, flops;
   // "oracle": "c" (reference.c) or "numpy" (reference.py); nullopt: the track's default, which

@@ -114,6 +114,8 @@ double NdArray::get(int64_t i) const {
       return as<uint16_t>()[i];
     case DType::kUint8:
       return as<uint8_t>()[i];
+    case DType::kInt8:
+      return as<int8_t>()[i];
     case DType::kBool:
       return as<uint8_t>()[i] != 0 ? 1.0 : 0.0;
   }

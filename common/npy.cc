@@ -33,7 +33,7 @@ struct DescrEntry {
 constexpr DescrEntry kDescrs[] = {
     {"<f8", DType::kFloat64}, {"<f4", DType::kFloat32}, {"<i8", DType::kInt64},
     {"<i4", DType::kInt32},   {"<u2", DType::kUint16},  {"|u1", DType::kUint8},
-    {"|b1", DType::kBool},
+    {"|i1", DType::kInt8},    {"|b1", DType::kBool},
 };
 
 std::string_view descr_of(DType t) {

@@ -96,6 +96,14 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
                                  : a.intent == Intent::kOut ? "out"
                                                             : "inout"}});
   }
+  // What every draw guarantees, so a submission may rely on it (N a power of two, A diagonally
+  // dominant) and knows what it may not assume.
+  json constraints = json::array();
+  for (const auto& c : m->constraints) constraints.push_back(c.text);
+  json initializers = json::array();
+  for (const auto& init : m->initializers) {
+    initializers.push_back({{"kind", init.kind_name()}, {"arrays", init.arrays()}});
+  }
   Tolerance band = tolerance_band(*p);
   std::string base = grader.baseline_name(*m);
   const std::string oracle = grader.oracle_name(*m);
@@ -132,6 +140,8 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
        {"preset", preset},
        {"sizes", sizes},
        {"arrays", arrays},
+       {"constraints", constraints},
+       {"initializers", initializers},
        {"oracle", oracle == "numpy" ? "reference.py (numpy)" : "reference.c"},
        {"baseline", base},
        {"input_mode", config.input_mode},

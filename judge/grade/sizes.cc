@@ -37,6 +37,9 @@ SymbolTable ladder_sizes(const Manifest& m, double t) {
     const double lb = std::log(std::max(vb, 1.0));
     out[sym] = std::max<int64_t>(1, std::llround(std::exp(la + f * (lb - la))));
   }
+  // Interpolation keeps order relations (M >= N) but not divisibility or N == pow(R, K): such
+  // sizes are rounded down onto the constraints (unchanged when there are none).
+  if (auto snapped = snap_to_constraints(m, out)) return *snapped;
   return out;
 }
 
@@ -50,6 +53,7 @@ std::optional<std::string> unusable_sizes(const Manifest& m, Precision p, const 
       if (*v < 1) return "array '" + a.name + "' has an extent below 1";
     }
   }
+  if (auto broken = violated_constraint(m, sizes)) return "breaks constraint '" + *broken + "'";
   auto bytes = data_bytes(m, sizes, p);
   if (!bytes) return bytes.error().message;
   if (*bytes > max_bytes) {
@@ -68,6 +72,7 @@ SymbolTable jittered_sizes(const Manifest& m, Precision p, const SymbolTable& ba
     const double u = static_cast<double>(r[0]) / 4294967296.0;  // [0, 1)
     out[sym] = std::max<int64_t>(1, std::llround(static_cast<double>(v) * (lo + u * (hi - lo))));
   }
+  if (auto snapped = snap_to_constraints(m, out)) out = *snapped;
   return unusable_sizes(m, p, out, max_bytes) ? base : out;
 }
 
@@ -104,7 +109,7 @@ double smallest_usable(const Manifest& m, Precision p, uint64_t max_bytes, doubl
     const SymbolTable sizes = ladder_sizes(m, t);
     for (const auto& [sym, range] : m.fuzzed) {
       auto it = sizes.find(sym);
-      if (it != sizes.end() && it->second < range.first) return true;
+      if (it != sizes.end() && it->second < range.lo) return true;
     }
     return unusable_sizes(m, p, sizes, max_bytes).has_value();
   };

@@ -25,17 +25,19 @@ inline constexpr double kBelowS = 4;
 // Sizes at ladder position t in [-kBelowS, presets - 1] (clamped; [0, 0] with one preset): each
 // symbol interpolated geometrically between the neighbouring presets (log-linear, so relations
 // like H >= K that hold at both presets hold in between), below S extrapolated from S and M,
-// rounded, at least 1.
+// rounded, at least 1, then rounded down onto the manifest's constraints where it has any
+// (snap_to_constraints; left as interpolated when no rounding satisfies them, which
+// unusable_sizes then reports).
 SymbolTable ladder_sizes(const Manifest& m, double t);
 
-// Why `sizes` cannot be timed (an array extent below 1, more than `max_bytes` of data, or
-// ungradeable at `p`), nullopt when they can.
+// Why `sizes` cannot be timed (an array extent below 1, a broken constraint, more than
+// `max_bytes` of data, or ungradeable at `p`), nullopt when they can.
 std::optional<std::string> unusable_sizes(const Manifest& m, Precision p, const SymbolTable& sizes,
                                           uint64_t max_bytes);
 
 // `base` with every size symbol scaled by a factor drawn from [lo, hi] with `seed` (so a hidden
-// timed configuration is near the calibrated size but not at it); `base` itself when the drawn
-// sizes are unusable.
+// timed configuration is near the calibrated size but not at it), rounded down onto the
+// constraints; `base` itself when the drawn sizes are unusable.
 SymbolTable jittered_sizes(const Manifest& m, Precision p, const SymbolTable& base, uint64_t seed,
                            double lo, double hi, uint64_t max_bytes);
 

@@ -161,7 +161,15 @@ TEST(JudgeE2E, OriginalClientNamesKernelsByPathStyleKeys) {
     EXPECT_EQ(tj["key"], key);
     EXPECT_EQ(tj["symbol"], "tsvc_2_s000_fp64");
     EXPECT_EQ(tj["tags"], json::array());
+    EXPECT_EQ(tj["constraints"], json::array());
+    EXPECT_EQ(tj["initializers"], json::array());
   }
+  // What the draws guarantee is part of the task: a power-of-two N, a strongly connected graph.
+  auto sort = json::parse(j.get("/task/bitonic_sort?rank=0").body);
+  EXPECT_EQ(sort["constraints"], json::array({"pow(2, log2(N)) == N"}));
+  auto bf = json::parse(j.get("/task/bellman_ford?rank=0").body);
+  EXPECT_EQ(bf["initializers"],
+            json::parse(R"([{"kind": "graph", "arrays": ["indptr", "indices", "data"]}])"));
   auto focus = json::parse(j.get("/task/loop_level_reasoning/tsvc_2_s311?rank=0").body);
   EXPECT_EQ(focus["tags"], json::array({"llr-focus40"}));
   auto g = j.get("/task/scientific_computing/dense_linear_algebra/gemm?rank=0");
@@ -246,8 +254,13 @@ TEST(JudgeE2E, FailuresAreVerdicts) {
       {"tsvc_2_s000_alloc_bomb.c", "memory", "memory limit"},
       {"tsvc_2_s000_const_write.c", "rejected", "const"},
   };
+  // The bomb commits 1-2 GiB of pages before its allocation fails, about 0.4 s of page faults
+  // on an idle core but past 3 s when ctest's neighbours hold both cores (then `timeout` is the
+  // right verdict). Its own judge waits long enough for the limit to be what stops it.
+  Judge patient(json{{"call_timeout_s", 60}, {"memory_bytes", int64_t{2} << 30}});
   for (const auto& c : cases) {
-    auto r = j.grade("score", "tsvc_2_s000", kSolutions + "/" + c.file);
+    Judge& judge = c.verdict == "memory" ? patient : j;
+    auto r = judge.grade("score", "tsvc_2_s000", kSolutions + "/" + c.file);
     EXPECT_EQ(r["verdict"], c.verdict) << c.file << ": " << r.dump();
     EXPECT_NE(r["detail"].get<std::string>().find(c.detail), std::string::npos)
         << c.file << ": " << r["detail"];

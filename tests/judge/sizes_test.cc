@@ -39,6 +39,39 @@ TEST(SizeLadder, UnusableSizes) {
   EXPECT_TRUE(unusable_sizes(m, Precision::kFp64, {{"N", 0}}, 1 << 20));
 }
 
+TEST(SizeLadder, EveryLadderAndJitteredSizeKeepsTheConstraints) {
+  // Interpolation between presets breaks N == pow(R, K) and powers of two almost everywhere;
+  // the ladder rounds down onto them, so every size the search may measure is a valid draw.
+  for (const char* path : {"scientific_computing/spectral_methods/stockham_fft",
+                           "scientific_computing/combinational_logic/bitonic_sort"}) {
+    Manifest m = Corpus(path);
+    ASSERT_FALSE(m.constraints.empty()) << path;
+    std::set<int64_t> ns;
+    int broken_before = 0;
+    for (double t = -kBelowS; t <= 3.0; t += 0.05) {
+      const SymbolTable s = ladder_sizes(m, t);
+      EXPECT_FALSE(violated_constraint(m, s)) << path << " t=" << t;
+      ns.insert(s.at("N"));
+      for (uint64_t seed = 0; seed < 3; ++seed) {
+        const SymbolTable j =
+            jittered_sizes(m, Precision::kFp64, s, seed, 0.8, 1.2, uint64_t{1} << 40);
+        EXPECT_FALSE(violated_constraint(m, j)) << path << " t=" << t;
+      }
+      // Without the rounding most of these would break the constraint.
+      Manifest bare = m;
+      bare.constraints.clear();
+      if (violated_constraint(m, ladder_sizes(bare, t))) ++broken_before;
+    }
+    EXPECT_GT(ns.size(), 10u) << path;  // still a ladder, not a few fixed points
+    EXPECT_GT(broken_before, 50) << path;
+    EXPECT_EQ(
+        unusable_sizes(m, Precision::kFp64, {{"N", 1000}, {"K", 10}, {"R", 2}}, uint64_t{1} << 40)
+            .value_or("")
+            .find("breaks constraint"),
+        0u);
+  }
+}
+
 TEST(SizeLadder, JitterStaysWithinItsBoundsAndVariesWithTheSeed) {
   Manifest m = Corpus("scientific_computing/dense_linear_algebra/gemm");
   const SymbolTable base = {{"NI", 400}, {"NJ", 500}, {"NK", 600}};
@@ -160,7 +193,7 @@ TEST(SizeSearch, NeverBelowTheSmallestUsableSize) {
   EXPECT_LE(c->measurements, 7);
   for (const auto& s : probed) {
     EXPECT_FALSE(unusable_sizes(m, Precision::kFp64, s, uint64_t{8} << 30));
-    for (const auto& [sym, range] : m.fuzzed) EXPECT_GE(s.at(sym), range.first) << sym;
+    for (const auto& [sym, range] : m.fuzzed) EXPECT_GE(s.at(sym), range.lo) << sym;
   }
   EXPECT_LT(c->sizes.begin()->second, m.presets.at("S").begin()->second);
 }

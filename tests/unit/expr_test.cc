@@ -45,6 +45,29 @@ TEST(Expr, RejectsAnythingElse) {
   }
 }
 
+TEST(Expr, Functions) {
+  SymbolTable syms{{"N", 1000}, {"M", 24}, {"R", 2}, {"K", 13}};
+  EXPECT_EQ(eval_ok("min(N, M) + max(N, M)", syms), 1024);
+  EXPECT_EQ(eval_ok("pow(R, K)", syms), 8192);
+  EXPECT_EQ(eval_ok("pow(2, log2(N))", syms), 512);  // the largest power of two <= N
+  EXPECT_EQ(eval_ok("log2(1)"), 0);
+  EXPECT_EQ(eval_ok("pow(-1, 3) + pow(0, 0) + pow(7, 0)"), 1);
+  EXPECT_EQ(eval_ok("max(min(N, 3 * M), pow(2, 6))", syms), 72);
+  auto e = Expr::parse("pow(R, K) * min(N, M)");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->symbols(), (std::set<std::string>{"K", "M", "N", "R"}));
+  // A symbol may carry a function's name: only a following '(' makes a call.
+  EXPECT_EQ(eval_ok("max + 1", {{"max", 4}}), 5);
+  for (const char* bad : {"min(N)", "pow(N, M, K)", "log2(N, M)", "min N", "sqrt(N)", "min(N,)"}) {
+    EXPECT_FALSE(Expr::parse(bad).ok()) << bad;
+  }
+  for (const char* bad : {"log2(0)", "log2(-N)", "pow(N, -1)", "pow(2, 63)", "pow(N, N)"}) {
+    auto f = Expr::parse(bad);
+    ASSERT_TRUE(f.ok()) << bad;
+    EXPECT_FALSE(f->eval(syms).ok()) << bad;
+  }
+}
+
 TEST(Expr, ArithmeticErrorsAreValues) {
   auto div = Expr::parse("N / (N - 10)");
   ASSERT_TRUE(div.ok());

@@ -526,8 +526,8 @@ TEST(Inputs, FuzzedSizesStayInRange) {
   for (uint64_t seed = 0; seed < 200; ++seed) {
     SymbolTable s = fuzzed_sizes(m, seed);
     for (const auto& [sym, range] : m.fuzzed) {
-      ASSERT_GE(s.at(sym), range.first);
-      ASSERT_LE(s.at(sym), range.second);
+      ASSERT_GE(s.at(sym), range.lo);
+      ASSERT_LE(s.at(sym), range.hi);
     }
     seen.insert(s.at("NI"));
   }

@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr DType kAllTypes[] = {DType::kFloat64, DType::kFloat32, DType::kInt64, DType::kInt32,
-                               DType::kUint16,  DType::kUint8,   DType::kBool};
+                               DType::kUint16,  DType::kUint8,   DType::kInt8,  DType::kBool};
 
 class NpyTest : public ::testing::Test {
  protected:
@@ -65,6 +65,9 @@ NdArray filled(DType dtype, const std::vector<int64_t>& shape) {
         break;
       case DType::kUint8:
         a.as<uint8_t>()[i] = static_cast<uint8_t>(255 - 11 * i);
+        break;
+      case DType::kInt8:
+        a.as<int8_t>()[i] = static_cast<int8_t>(i == 0 ? -128 : 127 - 13 * i);
         break;
       case DType::kBool:
         a.as<uint8_t>()[i] = i % 3 == 0 ? 1 : 0;
@@ -216,7 +219,7 @@ TEST_F(NpyTest, RejectsBadMagicAndVersion) {
 }
 
 TEST_F(NpyTest, RejectsUnsupportedDescr) {
-  for (const char* descr : {">f8", ">i4", "<c16", "<f2", "<u1", "|i1", "<u8", "O", "<U3"}) {
+  for (const char* descr : {">f8", ">i4", "<c16", "<f2", "<u1", "<i2", "<u8", "O", "<U3"}) {
     write_file(path("d.npy"), npy_bytes(1,
                                         std::string("{'descr': '") + descr +
                                             "', 'fortran_order': False, 'shape': (1,), }\n",
@@ -315,6 +318,7 @@ np.save(d + "/i4.npy", np.array([-2147483648, 2147483647, 7], dtype=np.int32))
 np.save(d + "/u2.npy", np.array([0, 65535, 42], dtype=np.uint16))
 np.save(d + "/u1.npy", np.array([0, 255, 1], dtype=np.uint8))
 np.save(d + "/b1.npy", np.array([True, False, True]))
+np.save(d + "/i1.npy", np.array([-128, 127, -1], dtype=np.int8))
 np.save(d + "/scalar.npy", np.array(3.25))
 np.save(d + "/empty.npy", np.zeros((0,), dtype=np.int32))
 with open(d + "/v2.npy", "wb") as f:
@@ -369,6 +373,12 @@ np.save(d + "/c16.npy", np.arange(3, dtype=np.complex128))
   ASSERT_TRUE(u1.ok()) << u1.error().message;
   EXPECT_EQ(u1->dtype(), DType::kUint8);
   EXPECT_EQ(u1->as<uint8_t>()[1], 255);
+
+  Result<NdArray> i1 = read_npy(path("i1.npy"));
+  ASSERT_TRUE(i1.ok()) << i1.error().message;
+  EXPECT_EQ(i1->dtype(), DType::kInt8);
+  EXPECT_EQ(i1->as<int8_t>()[0], -128);
+  EXPECT_EQ(i1->as<int8_t>()[2], -1);
 
   Result<NdArray> b1 = read_npy(path("b1.npy"));
   ASSERT_TRUE(b1.ok()) << b1.error().message;

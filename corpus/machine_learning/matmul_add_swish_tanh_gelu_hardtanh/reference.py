@@ -1,10 +1,10 @@
 import math
 
 import numpy as np
+from scipy.special import erf
 
 
 def matmul_add_swish_tanh_gelu_hardtanh(add_value, bias, out, weight, x, K, N, O):
-    erf = np.vectorize(math.erf, otypes=[x.dtype])
     v = x @ weight.T + bias + add_value
     v = v / (1 + np.exp(-v))
     t = np.tanh(v)

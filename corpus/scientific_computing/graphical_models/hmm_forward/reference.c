@@ -2,23 +2,13 @@
 #include <stdint.h>
 
 #define DEFINE_HMM_FORWARD(NAME, real)                                                          \
-  void NAME(real *restrict A, real *restrict B, real *restrict alpha, real *restrict loglik,    \
-            const int32_t *restrict obs, real *restrict pi, real *restrict scale,               \
+  void NAME(const real *restrict A, const real *restrict B, real *restrict alpha,               \
+            real *restrict loglik,                                                              \
+            const int32_t *restrict obs, const real *restrict pi, real *restrict scale,         \
             const int64_t K, const int64_t M, const int64_t T, uint8_t *restrict workspace,     \
             const int64_t workspace_size) {                                                     \
     (void)workspace;                                                                            \
     (void)workspace_size;                                                                       \
-    real s = 0;                                                                                 \
-    for (int64_t j = 0; j < K; j++) s += pi[j];                                                 \
-    for (int64_t j = 0; j < K; j++) pi[j] /= s;                                                 \
-    for (int64_t i = 0; i < K; i++) {                                                           \
-      s = 0;                                                                                    \
-      for (int64_t j = 0; j < K; j++) s += A[i * K + j];                                        \
-      for (int64_t j = 0; j < K; j++) A[i * K + j] /= s;                                        \
-      s = 0;                                                                                    \
-      for (int64_t m = 0; m < M; m++) s += B[i * M + m];                                        \
-      for (int64_t m = 0; m < M; m++) B[i * M + m] /= s;                                        \
-    }                                                                                           \
     real ll = 0;                                                                                \
     for (int64_t t = 0; t < T; t++) {                                                           \
       real *restrict a = alpha + t * K;                                                         \
@@ -28,7 +18,7 @@
           v = pi[j];                                                                            \
         } else {                                                                                \
           v = 0;                                                                                \
-          for (int64_t i = 0; i < K; i++) v += alpha[(t - 1) * K + i] * A[i * K + j];          \
+          for (int64_t i = 0; i < K; i++) v += alpha[(t - 1) * K + i] * A[i * K + j];           \
         }                                                                                       \
         a[j] = v * B[j * M + obs[t]];                                                           \
       }                                                                                         \

@@ -3,9 +3,6 @@ import numpy as np
 
 def hmm_forward(A, B, alpha, loglik, obs, pi, scale, K, M, T):
     """Scaled forward recursion; rows of alpha sum to 1, loglik = sum of the log scale factors."""
-    pi /= pi.sum()
-    A /= A.sum(axis=1, keepdims=True)
-    B /= B.sum(axis=1, keepdims=True)
     a = pi * B[:, obs[0]]
     for t in range(T):
         if t > 0:
