@@ -226,16 +226,10 @@ int cmd_check(const fs::path& corpus, const std::vector<std::string>& ids, Check
       std::fprintf(stderr, "hpcab: %s\n", (!record ? record.error() : all.error()).message.c_str());
       return 2;
     }
-    CheckRecord next;
-    for (const auto& m : *all) {
-      if (passed.count(m.id)) {
-        next[m.id] = passed[m.id];
-      } else if (record->count(m.id) &&
-                 !std::any_of(kernels->begin(), kernels->end(),
-                              [&](const Manifest& k) { return k.id == m.id; })) {
-        next[m.id] = record->at(m.id);
-      }
-    }
+    std::set<std::string> checked, ids;
+    for (const auto& m : *kernels) checked.insert(m.id);
+    for (const auto& m : *all) ids.insert(m.id);
+    const CheckRecord next = updated_check_record(*record, passed, checked, ids);
     if (auto st = write_check_record(files.record, next); !st) {
       std::fprintf(stderr, "hpcab: %s\n", st.error().message.c_str());
       return 2;
