@@ -34,12 +34,15 @@ const std::set<std::string> kSample = {"tsvc_2_s311", "tsvc_2_s000",       "tsvc
 
 // The wrong-answer sample: loop kernels of every kind (streaming, recurrence, reduction, gather,
 // scatter, search with index outputs, packing, early exit, wavefront, fusion) and one kernel of
-// each other track; corpus-check takes every kernel.
-const std::set<std::string> kPerturbSample = {
-    "tsvc_2_s000",  "tsvc_2_s1113", "tsvc_2_s2111", "tsvc_2_s311",
-    "tsvc_2_s3110", "tsvc_2_s321",  "tsvc_2_s341",  "tsvc_2_s4112",
-    "tsvc_2_s481",  "tsvc_2_s491",  "tsvc_2_vdotr", "ext_break_capture",
-    "fuse_diamond", "wavefront2d",  "jacobi_2d",    "cumsum"};
+// each other track, a NumPy-only kernel (gelu: its reference.py perturbed and submitted as
+// Python) and one drawn by the new initializers (hmm_forward's probability rows); corpus-check
+// takes every kernel.
+const std::set<std::string> kPerturbSample = {"tsvc_2_s000",  "tsvc_2_s1113", "tsvc_2_s2111",
+                                              "tsvc_2_s311",  "tsvc_2_s3110", "tsvc_2_s321",
+                                              "tsvc_2_s341",  "tsvc_2_s4112", "tsvc_2_s481",
+                                              "tsvc_2_s491",  "tsvc_2_vdotr", "ext_break_capture",
+                                              "fuse_diamond", "wavefront2d",  "jacobi_2d",
+                                              "cumsum",       "gelu",         "hmm_forward"};
 
 // HPCAB_KERNELS=a,b: only these kernels (a rerun of the ones that failed), at the default
 // min_call_ms like the whole corpus.
@@ -118,8 +121,8 @@ TEST(ReferenceE2E, PerturbedReferenceIsIncorrect) {
     for (Precision p : m.precisions) {
       const std::string precision(precision_name(p));
       SCOPED_TRACE(m.id + " " + precision);
-      json body = {{"kernel", m.id},   {"language", "c"},       {"rank", 0},
-                   {"source", source}, {"run_id", "perturbed"}, {"precision", precision}};
+      json body = {{"kernel", m.id},   {"language", c ? "c" : "python"}, {"rank", 0},
+                   {"source", source}, {"run_id", "perturbed"},          {"precision", precision}};
       auto r = judge.post("/score", body);
       ASSERT_EQ(r.status, 200) << r.body;
       json j = json::parse(r.body);

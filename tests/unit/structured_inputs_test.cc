@@ -265,14 +265,16 @@ TEST(StructuredInputs, BitIdenticalForAnyThreadCountAndDistinctPerSeed) {
   }
 }
 
+// `j` does not load, and the error names `field` and says `what`.
+void expect_error(const json& j, const std::string& field, const std::string& what) {
+  TempDir tmp;
+  auto m = load_manifest(testing::write_manifest(tmp.path(), j));
+  ASSERT_FALSE(m.ok()) << field;
+  EXPECT_NE(m.error().message.find(field), std::string::npos) << m.error().message;
+  EXPECT_NE(m.error().message.find(what), std::string::npos) << m.error().message;
+}
+
 TEST(StructuredInputs, ManifestErrorsNameTheField) {
-  auto expect_error = [](const json& j, const std::string& field, const std::string& what) {
-    TempDir tmp;
-    auto m = load_manifest(testing::write_manifest(tmp.path(), j));
-    ASSERT_FALSE(m.ok()) << field;
-    EXPECT_NE(m.error().message.find(field), std::string::npos) << m.error().message;
-    EXPECT_NE(m.error().message.find(what), std::string::npos) << m.error().message;
-  };
   auto j = structured_json();
   j["initializers"][0]["kind"] = "tridiagonal";
   expect_error(j, "initializers[0].kind", "expected spd, diag_dominant");
@@ -368,13 +370,6 @@ TEST(StructuredInputs, FuzzSetsAndConstraintsHoldOnEveryFuzzedDraw) {
 }
 
 TEST(StructuredInputs, ConstraintErrorsNameTheField) {
-  auto expect_error = [](const json& j, const std::string& field, const std::string& what) {
-    TempDir tmp;
-    auto m = load_manifest(testing::write_manifest(tmp.path(), j));
-    ASSERT_FALSE(m.ok()) << field;
-    EXPECT_NE(m.error().message.find(field), std::string::npos) << m.error().message;
-    EXPECT_NE(m.error().message.find(what), std::string::npos) << m.error().message;
-  };
   auto j = constrained_json();
   j["sizes"]["L"]["M"] = 1022;
   expect_error(j, "constraints[1]", "'M % 4 == 0' does not hold at preset L (M=1022, N=4096)");
