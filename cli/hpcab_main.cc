@@ -226,16 +226,10 @@ int cmd_check(const fs::path& corpus, const std::vector<std::string>& ids, Check
       std::fprintf(stderr, "hpcab: %s\n", (!record ? record.error() : all.error()).message.c_str());
       return 2;
     }
-    CheckRecord next;
-    for (const auto& m : *all) {
-      if (passed.count(m.id)) {
-        next[m.id] = passed[m.id];
-      } else if (record->count(m.id) &&
-                 !std::any_of(kernels->begin(), kernels->end(),
-                              [&](const Manifest& k) { return k.id == m.id; })) {
-        next[m.id] = record->at(m.id);
-      }
-    }
+    std::set<std::string> checked, ids;
+    for (const auto& m : *kernels) checked.insert(m.id);
+    for (const auto& m : *all) ids.insert(m.id);
+    const CheckRecord next = updated_check_record(*record, passed, checked, ids);
     if (auto st = write_check_record(files.record, next); !st) {
       std::fprintf(stderr, "hpcab: %s\n", st.error().message.c_str());
       return 2;
@@ -494,7 +488,9 @@ int main(int argc, char** argv) {
   auto* summary = report_cmd->add_subcommand(
       "summary",
       "per arm: kernels, success rate, geometric-mean speedup over solved (bootstrap CI), fast_p "
-      "at 1, 1.5, 2, tokens by kind, weighted cost (also with cached input at 0 and at full)");
+      "at 1, 1.5, 2, the suite score in the original's convention (per dwarf too), tokens by "
+      "kind, weighted cost (also with cached input at 0 and at full); breakdowns by track, "
+      "dwarf and level");
   report::SummaryOptions so;
   summary->add_option("OBSERVATIONS", obs_in, "observations CSV (hpcab report extract)")
       ->required();
@@ -508,6 +504,22 @@ int main(int argc, char** argv) {
   summary->add_option("--level", so.level, "interval level")
       ->check(CLI::Range(0.5, 0.999))
       ->capture_default_str();
+  std::string pick_text = "final", breakdown_out;
+  summary
+      ->add_option("--pick", pick_text,
+                   "each episode's answer: its final submission (the paper's rule) or its best "
+                   "(highest credited speedup of the last attempt)")
+      ->check(CLI::IsMember({"final", "best"}))
+      ->capture_default_str();
+  summary
+      ->add_option("--c-max", so.c_max,
+                   "suite score cap: speedups clamped to [1, c_max] (the original's default)")
+      ->check(CLI::Range(1.0, 1e9))
+      ->capture_default_str();
+  summary->add_option("--by", so.by,
+                      "also print a breakdown by track, dwarf or level (repeatable)");
+  summary->add_option("--breakdown-out", breakdown_out,
+                      "write the breakdowns by track, dwarf and level as CSV");
 
   auto* compare = report_cmd->add_subcommand(
       "compare",
@@ -538,7 +550,8 @@ int main(int argc, char** argv) {
   auto* figures = report_cmd->add_subcommand(
       "figures",
       "figures from the observations CSV (matplotlib): speedup and spend per arm, speedup vs "
-      "cost per kernel, token breakdown; each as SVG and PNG with its CSV table beside it");
+      "cost per kernel, token breakdown, candidate history per episode; each as SVG and PNG "
+      "with its CSV table beside it, and figures.json (episodes, solved, credited per arm)");
   std::string fig_dir = "figures";
   std::string fig_python = default_python();
   figures->add_option("OBSERVATIONS", obs_in, "observations CSV")->required();
@@ -546,6 +559,10 @@ int main(int argc, char** argv) {
   figures->add_option("--weights", weights_text, "token weights input,cached,output")
       ->capture_default_str();
   figures->add_option("--python", fig_python, "python3 with matplotlib")->capture_default_str();
+  figures
+      ->add_option("--pick", pick_text, "each episode's answer: its final or its best submission")
+      ->check(CLI::IsMember({"final", "best"}))
+      ->capture_default_str();
 
   CLI11_PARSE(app, argc, argv);
   if (*report_cmd) {
@@ -561,7 +578,15 @@ int main(int argc, char** argv) {
       ex.corpus_dir = corpus;
       return report::run_extract(ex, obs_out, std::cout, std::cerr);
     }
-    if (*summary) return report::run_summary(obs_in, so, table_out, std::cout, std::cerr);
+    auto pick = report::parse_pick(pick_text);
+    if (!pick) {
+      std::cerr << "hpcab report: --pick: " << pick.error().message << "\n";
+      return 2;
+    }
+    so.pick = *pick;
+    if (*summary) {
+      return report::run_summary(obs_in, so, table_out, breakdown_out, std::cout, std::cerr);
+    }
     if (*compare && control.empty() && treatments.empty()) {
       return report::run_compare_experiment(obs_in, corpus, co, table_out, std::cout, std::cerr);
     }
@@ -573,7 +598,7 @@ int main(int argc, char** argv) {
       }
       return report::run_compare(obs_in, control, treatments, co, table_out, std::cout, std::cerr);
     }
-    return report::run_figures(obs_in, fig_dir, fig_python, *w, std::cout, std::cerr);
+    return report::run_figures(obs_in, fig_dir, fig_python, *w, *pick, std::cout, std::cerr);
   }
   if (*merge) {
     auto report = judge::merge_databases(merge_out, merge_shards);

@@ -61,4 +61,18 @@ Status write_check_record(const fs::path& file, const CheckRecord& record) {
   return Ok{};
 }
 
+CheckRecord updated_check_record(const CheckRecord& old, const CheckRecord& passed,
+                                 const std::set<std::string>& checked,
+                                 const std::set<std::string>& corpus_ids) {
+  CheckRecord next;
+  for (const auto& id : corpus_ids) {
+    if (auto p = passed.find(id); p != passed.end()) {
+      next[id] = p->second;
+    } else if (auto o = old.find(id); o != old.end() && !checked.count(id)) {
+      next[id] = o->second;
+    }
+  }
+  return next;
+}
+
 }  // namespace hpcab

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 
 #include "common/manifest.h"
@@ -23,6 +24,13 @@ Result<std::string> kernel_content_hash(const Manifest& m);
 
 // A missing file is an empty record; a malformed line is an error naming it.
 Result<CheckRecord> read_check_record(const std::filesystem::path& file);
+// The record after a check of the kernels `checked`, of which `passed` (id -> hash) passed:
+// a kernel that passed takes its new hash, one checked that failed leaves the record, one not
+// checked keeps its line, and an id no longer in `corpus_ids` leaves it. Pure.
+CheckRecord updated_check_record(const CheckRecord& old, const CheckRecord& passed,
+                                 const std::set<std::string>& checked,
+                                 const std::set<std::string>& corpus_ids);
+
 // Sorted by id, written to a temporary file renamed over `file` (never left half-written).
 Status write_check_record(const std::filesystem::path& file, const CheckRecord& record);
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/manifest.h"
+#include "common/rng.h"
 
 namespace hpcab {
 
@@ -180,6 +181,31 @@ std::optional<SymbolTable> snap_to_constraints(const Manifest& m, const SymbolTa
     if (all_hold(m, m.symbols(cur), &held)) return cur;
   }
   return std::nullopt;
+}
+
+std::optional<SymbolTable> fuzzed_sizes_drawn(const Manifest& m, uint64_t seed) {
+  SymbolTable sizes = m.presets.at("S");
+  // Attempt k takes Philox block k of each symbol's stream, so attempt 0 is the draw of a
+  // kernel without constraints and a rejected attempt never shifts another symbol's values.
+  for (uint64_t attempt = 0; attempt < kFuzzAttempts; ++attempt) {
+    for (const auto& [sym, fuzz] : m.fuzzed) {
+      auto r = philox(seed, stream_id("size:" + sym), attempt);
+      const uint64_t bits = (static_cast<uint64_t>(r[0]) << 32) | r[1];
+      if (!fuzz.values.empty()) {
+        sizes[sym] = fuzz.values[bits % fuzz.values.size()];
+      } else {
+        const uint64_t span = static_cast<uint64_t>(fuzz.hi - fuzz.lo) + 1;
+        sizes[sym] = fuzz.lo + static_cast<int64_t>(bits % span);
+      }
+    }
+    if (!violated_constraint(m, sizes)) return sizes;
+  }
+  return std::nullopt;
+}
+
+SymbolTable fuzzed_sizes(const Manifest& m, uint64_t seed) {
+  auto drawn = fuzzed_sizes_drawn(m, seed);
+  return drawn ? *drawn : m.presets.at("S");
 }
 
 }  // namespace hpcab

@@ -18,10 +18,4 @@ namespace hpcab {
 Status apply_initializer(Draw& d, const Manifest& m, const Initializer& init, uint64_t seed,
                          Distribution dist, double scale, int threads);
 
-// Why the sizes `syms` (size symbols and integer scalars) cannot hold `init`'s structure,
-// nullopt when they can: the checks apply_initializer makes, without drawing anything, so
-// load_manifest can apply them to every preset.
-std::optional<std::string> initializer_shortfall(const Manifest& m, const Initializer& init,
-                                                 const SymbolTable& syms);
-
 }  // namespace hpcab

@@ -39,15 +39,7 @@ struct Draw {
 
 // Sizes of a named preset ("S".."XL").
 Result<SymbolTable> preset_sizes(const Manifest& m, const std::string& preset);
-// A fuzzed size configuration: S with every `fuzzed` symbol drawn uniformly from its range or
-// set, redrawn (up to kFuzzAttempts times, each attempt a fresh block of every symbol's stream)
-// until the manifest's constraints hold; nullopt when no attempt satisfies them.
-// load_manifest refuses a manifest whose constraints reject every attempt of some of a few
-// fixed seeds, so in practice this is a rare event.
-inline constexpr uint64_t kFuzzAttempts = 64;
-std::optional<SymbolTable> fuzzed_sizes_drawn(const Manifest& m, uint64_t seed);
-// fuzzed_sizes_drawn, or S (which satisfies the constraints) when no attempt does.
-SymbolTable fuzzed_sizes(const Manifest& m, uint64_t seed);
+// fuzzed_sizes (a fuzzed size configuration): common/constraints.h.
 
 Result<Draw> generate_draw(const Manifest& m, const DrawSpec& spec);
 

@@ -10,9 +10,6 @@
 #include <set>
 #include <sstream>
 
-#include "common/initializers.h"
-#include "common/inputs.h"
-
 namespace hpcab {
 
 namespace fs = std::filesystem;
@@ -292,6 +289,89 @@ Result<Domain> parse_domain(const Validator& v, const std::string& field, const 
 }
 
 }  // namespace
+
+namespace {
+
+// Element count of `name` at `syms` (-1 when a shape does not evaluate).
+int64_t extent(const Manifest& m, const std::string& name, const SymbolTable& syms) {
+  const ArraySpec* a = m.array(name);
+  if (!a) return -1;
+  int64_t n = 1;
+  for (const auto& e : a->shape) {
+    auto v = e.eval(syms);
+    if (!v || *v < 0 || __builtin_mul_overflow(n, *v, &n)) return -1;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::optional<std::string> initializer_shortfall(const Manifest& m, const Initializer& init,
+                                                 const SymbolTable& syms) {
+  using Kind = Initializer::Kind;
+  auto num = [](int64_t x) { return std::to_string(x); };
+  const bool square = init.kind == Kind::kSpd || init.kind == Kind::kDiagDominant ||
+                      init.kind == Kind::kOrthogonal ||
+                      (init.kind == Kind::kBanded && init.dominant);
+  if (square) {
+    const ArraySpec* a = m.array(init.array);
+    if (!a || a->shape.size() != 2) return std::string(init.kind_name()) + ": not a 2-D array";
+    auto r = a->shape[0].eval(syms);
+    auto c = a->shape[1].eval(syms);
+    if (!r || !c || *r != *c) {
+      return std::string(init.kind_name()) + " initializer: '" + init.array + "' is " +
+             (r ? num(*r) : "?") + " x " + (c ? num(*c) : "?") + ", not square";
+    }
+  }
+  if (init.kind == Kind::kBanded) {
+    auto lo = init.lower->eval(syms);
+    if (!lo) return lo.error().message;
+    auto up = init.upper->eval(syms);
+    if (!up) return up.error().message;
+    if (*lo < 0 || *up < 0) {
+      return "banded initializer: '" + init.array + "' has a negative bandwidth (lower " +
+             num(*lo) + ", upper " + num(*up) + ")";
+    }
+  }
+  if (init.kind == Kind::kCsr) {
+    const int64_t rows = extent(m, init.indptr, syms) - 1;
+    const int64_t nnz = extent(m, init.indices, syms);
+    const int64_t data = extent(m, init.data, syms);
+    auto cols = init.cols->eval(syms);
+    if (!cols) return cols.error().message;
+    int64_t cap = 0;
+    if (rows < 1 || *cols < 1 || data != nnz || __builtin_mul_overflow(rows, *cols, &cap) ||
+        nnz > cap) {
+      return "csr initializer: need len(" + init.indptr + ") >= 2, len(" + init.data + ") == len(" +
+             init.indices + ") and nnz <= rows*cols (rows " + num(rows) + ", cols " + num(*cols) +
+             ", nnz " + num(nnz) + ")";
+    }
+  } else if (init.kind == Kind::kGraph) {
+    const int64_t n = extent(m, init.indptr, syms) - 1;
+    const int64_t stored = extent(m, init.indices, syms);
+    const std::string what = "graph initializer (" + init.indptr + ", " + init.indices + "): ";
+    if (n < 1) return what + "needs len(" + init.indptr + ") >= 2";
+    if (!init.data.empty() && extent(m, init.data, syms) != stored) {
+      return what + "len(" + init.data + ") must equal len(" + init.indices + ")";
+    }
+    if (!init.directed && stored % 2 != 0) {
+      return what + "an undirected graph stores each edge twice, so len(" + init.indices +
+             ") must be even, not " + num(stored);
+    }
+    const int64_t edges = init.directed ? stored : stored / 2;
+    const int64_t most = init.directed ? n * (n - 1) : n * (n - 1) / 2;  // n <= ~3e9 here
+    if (edges > most) {
+      return what + num(edges) + " edges do not fit " + num(n) + " vertices without loops or " +
+             "parallel edges (at most " + num(most) + ")";
+    }
+    const int64_t least = !init.connected || n == 1 ? 0 : init.directed ? n : n - 1;
+    if (edges < least) {
+      return what + "a connected graph of " + num(n) + " vertices needs at least " + num(least) +
+             " edges, got " + num(edges);
+    }
+  }
+  return std::nullopt;
+}
 
 Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_bytes) {
   fs::path file = dir_or_file;

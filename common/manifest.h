@@ -163,6 +163,14 @@ std::string corpus_counts_json(const std::vector<Manifest>& corpus);
 // other strings without echoing them into a lookup.
 bool valid_kernel_key(std::string_view key);
 
+// Why the sizes `syms` (size symbols and integer scalars) cannot hold `init`'s structure,
+// nullopt when they can: a square matrix that is not square, a negative bandwidth, a CSR
+// pattern with more entries than rows * cols, a graph with too few entries for connectivity or
+// more than the complete graph holds. load_manifest applies it to every preset; the generator
+// (common/initializers.h) before it builds anything.
+std::optional<std::string> initializer_shortfall(const Manifest& m, const Initializer& init,
+                                                 const SymbolTable& syms);
+
 // Bytes of all arrays at `sizes` in precision `p`.
 Result<uint64_t> data_bytes(const Manifest& m, const SymbolTable& sizes, Precision p);
 // Bytes of the output arrays only (what the runner copies out and saves after each call).

@@ -206,6 +206,48 @@ std::string render_results_page(const ResultsPageView& view) {
     os << "</tbody>\n</table>\n";
   }
 
+  // Candidate history: per run id, its submissions in the order they were received, each with
+  // its verdict and speedup, so an episode's path to its answer reads left to right. /score
+  // calls are not answers and are not on this page; the observations CSV's history column
+  // (hpcab report extract, docs/research.md) has them too.
+  std::map<std::string, std::vector<const SubmissionSummary*>> by_run;
+  for (const auto& row : view.rows) {
+    if (!row.run_id.empty()) by_run[row.run_id].push_back(&row);
+  }
+  if (!by_run.empty()) {
+    os << "<h2>Runs</h2>\n<p class=\"note\">Each run's submissions in the order received "
+          "(/submit only; /score calls are in <code>hpcab report extract</code>'s history "
+          "column).</p>\n<table id=\"runs\">\n<thead><tr><th>Run</th><th>Kernel</th>"
+       << "<th class=\"num\">Submissions</th><th>History (verdict, speedup)</th></tr></thead>\n"
+       << "<tbody>\n";
+    for (auto& [run, rows] : by_run) {
+      std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
+        return a->received_at != b->received_at ? a->received_at < b->received_at : a->id < b->id;
+      });
+      std::vector<std::string> seen;  // a run id names one episode: normally one kernel
+      std::string kernels;
+      for (const SubmissionSummary* r : rows) {
+        if (std::find(seen.begin(), seen.end(), r->kernel) != seen.end()) continue;
+        seen.push_back(r->kernel);
+        kernels += (kernels.empty() ? "" : ", ") + r->kernel;
+      }
+      os << "<tr class=\"run\"><td class=\"text run\">" << html_escape(run)
+         << "</td><td class=\"text\">" << html_escape(kernels) << "</td><td class=\"num\">"
+         << rows.size() << "</td><td class=\"history\">";
+      bool first = true;
+      for (const SubmissionSummary* r : rows) {
+        const std::string id = std::to_string(r->id);
+        os << (first ? "" : " → ") << "<a href=\"#submission-" << id << "\">#" << id
+           << "</a> <span class=\"" << verdict_class(r->verdict) << "\">" << html_escape(r->verdict)
+           << "</span> " << format_speedup(r->speedup)
+           << (r->suspect ? " <span class=\"suspect\">suspect</span>" : "");
+        first = false;
+      }
+      os << "</td></tr>\n";
+    }
+    os << "</tbody>\n</table>\n";
+  }
+
   for (const auto& [kernel, rows] : by_kernel) {
     const std::string k = html_escape(kernel);
     os << "<section class=\"kernel\" id=\"" << html_escape(kernel_anchor(kernel)) << "\">\n"

@@ -24,6 +24,9 @@ inline constexpr const char* kIdempotencyKey = "idempotency_key";
 namespace score_calls {
 inline constexpr const char* kTable = "score_calls";
 inline constexpr const char* kRunId = "run_id";
+inline constexpr const char* kVerdict = "verdict";
+inline constexpr const char* kSpeedup = "speedup";  // NULL when unsolved
+inline constexpr const char* kFinishedAt = "finished_at";
 }  // namespace score_calls
 
 // Present only in a merged file (`hpcab db merge`, judge/merge.h).

@@ -34,7 +34,60 @@ std::vector<std::string> arm_order(const std::vector<Observation>& rows) {
   return arms;
 }
 
+std::string group_label(const std::string& g) { return g.empty() ? "unclassified" : g; }
+
 }  // namespace
+
+Result<Pick> parse_pick(const std::string& text) {
+  if (text == "final") return Pick::kFinal;
+  if (text == "best") return Pick::kBest;
+  return Error{"pick must be 'final' or 'best' (got '" + text + "')"};
+}
+
+const char* pick_name(Pick p) { return p == Pick::kBest ? "best" : "final"; }
+
+std::vector<Observation> apply_pick(std::vector<Observation> rows, Pick pick) {
+  if (pick == Pick::kFinal) return rows;
+  for (auto& o : rows) {
+    o.verdict = o.best_verdict;
+    o.solved = o.best_solved;
+    o.speedup = o.best_solved ? o.best_speedup : std::nullopt;
+    o.submission_id = o.best_submission_id;
+  }
+  return rows;
+}
+
+double task_score(const Observation& o, double c_max) {
+  if (!o.solved || !o.speedup || !(*o.speedup > 0) || !std::isfinite(*o.speedup)) return 1.0;
+  return std::clamp(*o.speedup, 1.0, c_max);
+}
+
+double suite_score(const std::vector<const Observation*>& rows, double c_max) {
+  if (rows.empty()) return kNaN;
+  double sum = 0;
+  for (const Observation* o : rows) sum += std::log(task_score(*o, c_max));
+  return std::exp(sum / static_cast<double>(rows.size()));
+}
+
+GroupStats group_stats(const std::vector<const Observation*>& rows, double c_max) {
+  GroupStats g;
+  std::vector<double> speedups;
+  std::vector<std::optional<double>> credited;  // fast_p: nullopt = unsolved
+  for (const Observation* o : rows) {
+    ++g.episodes;
+    if (o->solved) ++g.solved;
+    if (o->solved && o->speedup && *o->speedup > 0) speedups.push_back(*o->speedup);
+    credited.push_back(o->solved ? o->speedup : std::nullopt);
+  }
+  g.success_rate = g.episodes ? static_cast<double>(g.solved) / g.episodes : 0;
+  g.speedups = static_cast<int>(speedups.size());
+  g.geomean_speedup = geometric_mean(speedups);
+  g.fast_1 = fast_p(credited, 1.0);
+  g.fast_1_5 = fast_p(credited, 1.5);
+  g.fast_2 = fast_p(credited, 2.0);
+  g.suite_score = suite_score(rows, c_max);
+  return g;
+}
 
 double episode_cost(const Observation& o, const CostWeights& w) {
   return static_cast<double>(o.input_tokens) * w.input +
@@ -48,8 +101,9 @@ std::vector<ArmSummary> summarize(const std::vector<Observation>& rows, const Su
     ArmSummary s;
     s.arm = arm;
     std::set<std::string> kernels;
+    std::vector<const Observation*> mine;
     std::vector<double> speedups;
-    std::vector<std::optional<double>> credited;  // fast_p: nullopt = unsolved
+    std::vector<std::pair<std::string, std::vector<const Observation*>>> dwarfs;
     CostWeights free = opt.weights, full = opt.weights;
     free.cached = 0;
     full.cached = opt.weights.input;
@@ -57,11 +111,13 @@ std::vector<ArmSummary> summarize(const std::vector<Observation>& rows, const Su
       if (o.arm != arm) continue;
       if (s.agent.empty()) s.agent = o.agent;
       if (s.model.empty()) s.model = o.model;
-      ++s.episodes;
+      mine.push_back(&o);
       kernels.insert(o.kernel);
-      if (o.solved) ++s.solved;
       if (o.solved && o.speedup && *o.speedup > 0) speedups.push_back(*o.speedup);
-      credited.push_back(o.solved ? o.speedup : std::nullopt);
+      auto d = std::find_if(dwarfs.begin(), dwarfs.end(),
+                            [&](const auto& x) { return x.first == o.dwarf; });
+      if (d == dwarfs.end()) d = dwarfs.insert(dwarfs.end(), {o.dwarf, {}});
+      d->second.push_back(&o);
       s.input_tokens += o.input_tokens;
       s.cached_tokens += o.cached_tokens;
       s.output_tokens += o.output_tokens;
@@ -70,14 +126,22 @@ std::vector<ArmSummary> summarize(const std::vector<Observation>& rows, const Su
       s.cost_cached_free += episode_cost(o, free);
       s.cost_cached_full += episode_cost(o, full);
     }
+    const GroupStats g = group_stats(mine, opt.c_max);
+    s.episodes = g.episodes;
     s.kernels = static_cast<int>(kernels.size());
-    s.success_rate = s.episodes ? static_cast<double>(s.solved) / s.episodes : 0;
-    s.speedups = static_cast<int>(speedups.size());
-    s.geomean_speedup = geometric_mean(speedups);
+    s.solved = g.solved;
+    s.success_rate = g.success_rate;
+    s.speedups = g.speedups;
+    s.geomean_speedup = g.geomean_speedup;
     s.speedup_ci = bootstrap_geomean_ci(speedups, opt.resamples, opt.level, opt.seed);
-    s.fast_1 = fast_p(credited, 1.0);
-    s.fast_1_5 = fast_p(credited, 1.5);
-    s.fast_2 = fast_p(credited, 2.0);
+    s.fast_1 = g.fast_1;
+    s.fast_1_5 = g.fast_1_5;
+    s.fast_2 = g.fast_2;
+    s.suite_score = g.suite_score;
+    for (const auto& [dwarf, eps] : dwarfs) {
+      s.dwarf_scores.push_back(
+          {dwarf, {static_cast<int>(eps.size()), suite_score(eps, opt.c_max)}});
+    }
     s.cost_per_episode = s.episodes ? s.cost / s.episodes : 0;
     s.cost_per_solved = s.solved ? s.cost / s.solved : kNaN;
     out.push_back(std::move(s));
@@ -108,7 +172,8 @@ std::string summary_csv(const std::vector<ArmSummary>& v) {
                               "weighted_cost_cached_free",
                               "weighted_cost_cached_full",
                               "cost_per_episode",
-                              "cost_per_solved"});
+                              "cost_per_solved",
+                              "suite_score"});
   for (const auto& s : v) {
     out += csv_line({s.arm,
                      s.agent,
@@ -132,7 +197,8 @@ std::string summary_csv(const std::vector<ArmSummary>& v) {
                      num(s.cost_cached_free, 10),
                      num(s.cost_cached_full, 10),
                      num(s.cost_per_episode),
-                     num(s.cost_per_solved)});
+                     num(s.cost_per_solved),
+                     num(s.suite_score)});
   }
   return out;
 }
@@ -147,19 +213,32 @@ std::string summary_text(const std::vector<ArmSummary>& v, const SummaryOptions&
                   s.episodes, s.solved, 100 * s.success_rate);
     out << line;
     if (s.speedups > 0) {
-      out << "  geometric-mean speedup over " << s.speedups
-          << " solved: " << num(s.geomean_speedup, 4);
+      out << "  geometric-mean speedup over " << s.speedups;
+      if (s.speedups < s.solved) {
+        out << " of " << s.solved << " solved (" << s.solved - s.speedups
+            << " without a credited speedup: suspect or not credited)";
+      } else {
+        out << " solved";
+      }
+      out << ": " << num(s.geomean_speedup, 4);
       if (s.speedup_ci) {
         out << " (" << num(100 * o.level, 3) << "% bootstrap CI " << num(s.speedup_ci->lo, 4)
             << " to " << num(s.speedup_ci->hi, 4) << ")";
       }
       out << "\n";
     } else {
-      out << "  geometric-mean speedup: none (nothing solved)\n";
+      out << "  geometric-mean speedup: none ("
+          << (s.solved ? "no solved episode has a credited speedup" : "nothing solved") << ")\n";
     }
     std::snprintf(line, sizeof line, "  fast_1 %.3f  fast_1.5 %.3f  fast_2 %.3f\n", s.fast_1,
                   s.fast_1_5, s.fast_2);
     out << line;
+    out << "  suite score " << num(s.suite_score, 4) << " (speedups clamped to [1, " << num(o.c_max)
+        << "], unsolved 1; per dwarf:";
+    for (const auto& [dwarf, d] : s.dwarf_scores) {
+      out << " " << group_label(dwarf) << " " << num(d.second, 4) << " (" << d.first << ")";
+    }
+    out << ")\n";
     out << "  tokens: input " << s.input_tokens << ", cached " << s.cached_tokens << ", output "
         << s.output_tokens << " (" << s.requests << " requests)\n";
     out << "  weighted cost " << num(s.cost, 10) << " (weights " << num(o.weights.input) << "/"
@@ -352,6 +431,68 @@ std::string comparisons_text(const std::vector<Comparison>& v, const CompareOpti
       }
     }
     out << "\n";
+  }
+  return out.str();
+}
+
+Result<std::vector<BreakdownRow>> breakdowns(const std::vector<Observation>& rows,
+                                             const std::vector<std::string>& by, double c_max) {
+  for (const auto& dim : by) {
+    if (dim != "track" && dim != "dwarf" && dim != "level") {
+      return Error{"breakdown must be track, dwarf or level (got '" + dim + "')"};
+    }
+  }
+  std::vector<BreakdownRow> out;
+  for (const auto& arm : arm_order(rows)) {
+    for (const auto& dim : by) {
+      auto key = [&](const Observation& o) {
+        if (dim == "track") return o.track;
+        if (dim == "dwarf") return o.dwarf;
+        return o.level ? std::to_string(o.level) : std::string();
+      };
+      // Groups in sorted order (levels as numbers sort the same for 1..9).
+      std::map<std::string, std::vector<const Observation*>> groups;
+      for (const auto& o : rows) {
+        if (o.arm == arm) groups[key(o)].push_back(&o);
+      }
+      for (const auto& [g, eps] : groups) out.push_back({arm, dim, g, group_stats(eps, c_max)});
+    }
+  }
+  return out;
+}
+
+std::string breakdown_csv(const std::vector<BreakdownRow>& v) {
+  std::string out =
+      csv_line({"arm", "by", "group", "episodes", "solved", "success_rate", "speedups",
+                "geomean_speedup", "fast_1", "fast_1.5", "fast_2", "suite_score"});
+  for (const auto& b : v) {
+    const GroupStats& g = b.stats;
+    out += csv_line({b.arm, b.by, b.group, std::to_string(g.episodes), std::to_string(g.solved),
+                     num(g.success_rate), std::to_string(g.speedups), num(g.geomean_speedup),
+                     num(g.fast_1), num(g.fast_1_5), num(g.fast_2), num(g.suite_score)});
+  }
+  return out;
+}
+
+std::string breakdown_text(const std::vector<BreakdownRow>& v) {
+  std::ostringstream out;
+  std::string arm, by;
+  char line[512];
+  for (const auto& b : v) {
+    if (b.arm != arm || b.by != by) {
+      arm = b.arm;
+      by = b.by;
+      out << arm << " by " << by << ":\n";
+      std::snprintf(line, sizeof line, "  %-28s %8s %8s %8s %10s %7s %7s\n", by.c_str(), "episodes",
+                    "solved", "rate", "geomean", "fast_1", "suite");
+      out << line;
+    }
+    const GroupStats& g = b.stats;
+    const std::string gm = g.speedups ? num(g.geomean_speedup, 4) : "-";
+    std::snprintf(line, sizeof line, "  %-28s %8d %8d %7.1f%% %10s %7.3f %7.4g\n",
+                  group_label(b.group).c_str(), g.episodes, g.solved, 100 * g.success_rate,
+                  gm.c_str(), g.fast_1, g.suite_score);
+    out << line;
   }
   return out.str();
 }

@@ -19,6 +19,36 @@ struct CostWeights {
 };
 double episode_cost(const Observation& o, const CostWeights& w);
 
+// Which submission of an episode is its answer (docs/research.md, "final or best"): the final
+// one (the paper's rule and the default) or the best one of the episode's last attempt.
+enum class Pick { kFinal, kBest };
+// "final" | "best"; errors name the text.
+Result<Pick> parse_pick(const std::string& text);
+const char* pick_name(Pick p);
+// The rows with solved, verdict, speedup and submission_id taken from the chosen submission.
+std::vector<Observation> apply_pick(std::vector<Observation> rows, Pick pick);
+
+// The original HPCAgent-Bench's per-task score (docs/research.md, "Suite score"):
+// S_i = clamp(speedup_i, 1, c_max) when episode i is solved with a credited speedup, else 1.
+double task_score(const Observation& o, double c_max);
+// The suite score exp(mean ln S_i) over every given episode; NaN when there is none.
+double suite_score(const std::vector<const Observation*>& rows, double c_max);
+
+// Success, speedup, fast_p and suite score over one set of episodes (an arm, or one track,
+// dwarf or level of it). "Solved" is the one rule of docs/research.md: the chosen submission's
+// verdict is ok; `speedups` counts those of them with a credited speedup (a suspect grade has
+// none), over which the geometric mean is taken.
+struct GroupStats {
+  int episodes = 0;
+  int solved = 0;
+  double success_rate = 0;
+  int speedups = 0;
+  double geomean_speedup = 0;  // NaN when none
+  double fast_1 = 0, fast_1_5 = 0, fast_2 = 0;
+  double suite_score = 0;  // NaN when no episode
+};
+GroupStats group_stats(const std::vector<const Observation*>& rows, double c_max);
+
 struct ArmSummary {
   std::string arm, agent, model;
   int episodes = 0;
@@ -35,14 +65,35 @@ struct ArmSummary {
   double cost_cached_full = 0;  // cached input at the input weight
   double cost_per_episode = 0;
   double cost_per_solved = 0;  // NaN when nothing solved
+  double suite_score = 0;      // the original's convention, with SummaryOptions::c_max
+  // Per dwarf (first-seen order; '' is "unclassified"): episodes and geomean S_i. The suite
+  // score is their episode-weighted geometric mean.
+  std::vector<std::pair<std::string, std::pair<int, double>>> dwarf_scores;
 };
+
+// The original's default speedup cap (its score_task_fuzzed c_max).
+inline constexpr double kDefaultCMax = 100.0;
 
 struct SummaryOptions {
   CostWeights weights;
   int resamples = 10000;
   double level = 0.95;
   std::uint64_t seed = 1;
+  double c_max = kDefaultCMax;  // suite score cap (>= 1)
+  Pick pick = Pick::kFinal;     // applied by run_summary before summarizing
+  std::vector<std::string> by;  // breakdowns the text shows: "track", "dwarf", "level"
 };
+
+// One arm's episodes of one track, dwarf or level.
+struct BreakdownRow {
+  std::string arm, by, group;  // by: "track" | "dwarf" | "level"; group '' shows as "unclassified"
+  GroupStats stats;
+};
+// Errors: a dimension other than track, dwarf and level.
+Result<std::vector<BreakdownRow>> breakdowns(const std::vector<Observation>& rows,
+                                             const std::vector<std::string>& by, double c_max);
+std::string breakdown_csv(const std::vector<BreakdownRow>& b);
+std::string breakdown_text(const std::vector<BreakdownRow>& b);
 
 // One summary per arm, arms in first-seen order.
 std::vector<ArmSummary> summarize(const std::vector<Observation>& rows, const SummaryOptions& o);

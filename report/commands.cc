@@ -86,14 +86,31 @@ int run_extract(const ExtractOptions& options, const fs::path& out_csv, std::ost
 }
 
 int run_summary(const fs::path& observations, const SummaryOptions& options,
-                const fs::path& out_csv, std::ostream& out, std::ostream& err) {
-  auto rows = load(observations);
-  if (!rows) {
-    err << "hpcab report summary: " << rows.error().message << "\n";
+                const fs::path& out_csv, const fs::path& breakdown_out, std::ostream& out,
+                std::ostream& err) {
+  auto loaded = load(observations);
+  if (!loaded) {
+    err << "hpcab report summary: " << loaded.error().message << "\n";
     return 1;
   }
-  auto s = summarize(*rows, options);
+  const auto rows = apply_pick(std::move(*loaded), options.pick);
+  auto shown = breakdowns(rows, options.by, options.c_max);
+  if (!shown) {
+    err << "hpcab report summary: --by: " << shown.error().message << "\n";
+    return 2;
+  }
+  auto s = summarize(rows, options);
+  out << "answer per episode: its " << pick_name(options.pick) << " submission\n";
   out << summary_text(s, options);
+  out << breakdown_text(*shown);
+  if (!breakdown_out.empty()) {
+    auto all = breakdowns(rows, {"track", "dwarf", "level"}, options.c_max);
+    if (auto st = write_file(breakdown_out, breakdown_csv(*all)); !st) {
+      err << "hpcab report summary: " << st.error().message << "\n";
+      return 1;
+    }
+    out << "wrote " << breakdown_out.string() << "\n";
+  }
   if (!out_csv.empty()) {
     if (auto st = write_file(out_csv, summary_csv(s)); !st) {
       err << "hpcab report summary: " << st.error().message << "\n";
@@ -129,7 +146,7 @@ int run_compare(const fs::path& observations, const std::string& control,
 }
 
 int run_figures(const fs::path& observations, const fs::path& out_dir, const std::string& python,
-                const CostWeights& weights, std::ostream& out, std::ostream& err) {
+                const CostWeights& weights, Pick pick, std::ostream& out, std::ostream& err) {
   // The CSV is checked here first, so a bad file gets this command's message, not a traceback.
   auto rows = load(observations);
   if (!rows) {
@@ -145,7 +162,9 @@ int run_figures(const fs::path& observations, const fs::path& out_dir, const std
             out_dir.string(),
             "--weights",
             std::to_string(weights.input) + "," + std::to_string(weights.cached) + "," +
-                std::to_string(weights.output)};
+                std::to_string(weights.output),
+            "--pick",
+            pick_name(pick)};
   p.timeout_s = 300;
   p.extra_env = {"MPLBACKEND=Agg",
                  "MPLCONFIGDIR=" + (fs::temp_directory_path() / "hpcab-mpl").string()};

@@ -16,8 +16,12 @@ namespace hpcab::report {
 int run_extract(const ExtractOptions& options, const std::filesystem::path& out_csv,
                 std::ostream& out, std::ostream& err);
 
+// Applies options.pick, prints the per-arm summary (and the breakdowns options.by names);
+// writes the summary table to out_csv and the breakdowns by track, dwarf and level to
+// breakdown_csv when those are not empty. Exit 2 for a bad options.by.
 int run_summary(const std::filesystem::path& observations, const SummaryOptions& options,
-                const std::filesystem::path& out_csv, std::ostream& out, std::ostream& err);
+                const std::filesystem::path& out_csv, const std::filesystem::path& breakdown_csv,
+                std::ostream& out, std::ostream& err);
 
 int run_compare(const std::filesystem::path& observations, const std::string& control,
                 const std::vector<std::string>& treatments, const CompareOptions& options,
@@ -33,9 +37,10 @@ int run_compare_experiment(const std::filesystem::path& experiment,
                            std::ostream& err);
 
 // Runs scripts/plot-report.py (matplotlib) on the observations; it writes each figure as SVG
-// and PNG with the CSV table it was drawn from beside it.
+// and PNG with the CSV table it was drawn from beside it, and figures.json (what it counted:
+// episodes, solved and credited per arm, under `pick`).
 int run_figures(const std::filesystem::path& observations, const std::filesystem::path& out_dir,
-                const std::string& python, const CostWeights& weights, std::ostream& out,
+                const std::string& python, const CostWeights& weights, Pick pick, std::ostream& out,
                 std::ostream& err);
 
 // "1,0.1,1" -> weights; errors name the text.

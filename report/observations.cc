@@ -73,6 +73,19 @@ struct JudgeSubmission {
   double finished_at = 0;
 };
 
+struct ScoreCall {
+  std::string verdict;
+  std::optional<double> speedup;
+  double finished_at = 0;
+};
+
+// Orders a candidate for "best": a credited speedup (higher first), then solved without one
+// (suspect), then unsolved.
+int best_class(const JudgeSubmission& j) {
+  if (j.verdict != "ok") return 0;
+  return j.speedup && *j.speedup > 0 ? 2 : 1;
+}
+
 // The episode id of a run id '<episode id>#<attempt>'.
 std::string episode_of(const std::string& run_id) {
   auto hash = run_id.rfind('#');
@@ -100,6 +113,7 @@ Result<ExtractResult> extract_observations(const ExtractOptions& opt) {
   // Judge records by run id (every attempt of every episode), from every shard.
   std::map<std::string, std::vector<JudgeSubmission>> by_run;
   std::map<std::string, int64_t> submits_by_episode, scores_by_episode;
+  std::map<std::string, std::vector<ScoreCall>> scores_by_run;
   std::set<std::pair<int, int64_t>> seen_ids;
   for (const auto& path : opt.judge_dbs) {
     auto db = open_readonly(path);
@@ -151,10 +165,17 @@ Result<ExtractResult> extract_observations(const ExtractOptions& opt) {
     if (*has_scores) {
       namespace C = js::score_calls;
       st = each(*db,
-                std::string("SELECT ") + C::kRunId + ", count(*) AS n FROM " + C::kTable +
-                    " GROUP BY " + C::kRunId,
+                std::string("SELECT ") + C::kRunId + ", " + C::kVerdict + ", " + C::kSpeedup +
+                    ", " + C::kFinishedAt + " FROM " + C::kTable,
                 [&](db::Query& q) {
-                  scores_by_episode[episode_of(q.col_text(C::kRunId))] += q.col_int("n");
+                  ScoreCall c;
+                  c.verdict = q.col_text(C::kVerdict);
+                  c.speedup = q.col_opt_real(C::kSpeedup);
+                  c.finished_at = q.col_real(C::kFinishedAt);
+                  const std::string run = q.col_text(C::kRunId);
+                  if (run.empty()) return;
+                  ++scores_by_episode[episode_of(run)];
+                  scores_by_run[run].push_back(std::move(c));
                 });
       if (!st) return Error{st.error().message};
     }
@@ -275,6 +296,45 @@ Result<ExtractResult> extract_observations(const ExtractOptions& opt) {
         o.solved = pick->verdict == "ok";
         if (o.solved) o.speedup = pick->speedup;
       }
+      // The best submission of the same attempt; the final one when none is better, so an
+      // episode's best is never worse than its final.
+      const JudgeSubmission* best = pick;
+      if (auto it = by_run.find(o.run_id); it != by_run.end()) {
+        for (const auto& j : it->second) {
+          if (!best || best_class(j) > best_class(*best) ||
+              (best_class(j) == 2 && best_class(*best) == 2 && *j.speedup > *best->speedup)) {
+            best = &j;
+          }
+        }
+      }
+      if (best) {
+        o.best_submission_id = best->id;
+        o.best_verdict = best->verdict;
+        o.best_solved = best->verdict == "ok";
+        if (o.best_solved) o.best_speedup = best->speedup;
+      }
+      // Every grade of every attempt, each attempt's in the order the judge finished them.
+      for (int a = 1; a <= o.attempts; ++a) {
+        const std::string run = id + "#" + std::to_string(a);
+        std::vector<std::pair<double, Candidate>> calls;
+        if (auto it = by_run.find(run); it != by_run.end()) {
+          for (const auto& j : it->second) {
+            calls.push_back(
+                {j.finished_at,
+                 Candidate{a, "submit", j.verdict, j.verdict == "ok" ? j.speedup : std::nullopt}});
+          }
+        }
+        if (auto it = scores_by_run.find(run); it != scores_by_run.end()) {
+          for (const auto& c : it->second) {
+            calls.push_back(
+                {c.finished_at,
+                 Candidate{a, "score", c.verdict, c.verdict == "ok" ? c.speedup : std::nullopt}});
+          }
+        }
+        std::stable_sort(calls.begin(), calls.end(),
+                         [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (auto& [t, c] : calls) o.history.push_back(std::move(c));
+      }
       // Only episodes whose agent ran to an end count (docs/research.md). An infrastructure
       // failure that the judge nevertheless graded (its answer was lost on the way back) did
       // reach a grade and counts with it.
@@ -314,8 +374,61 @@ const std::vector<std::string>& observation_columns() {
       "exit_code",    "solved",        "verdict",       "speedup",       "suspect",
       "input_tokens", "cached_tokens", "output_tokens", "weighted_cost", "requests",
       "wall_s",       "submissions",   "score_calls",   "judge_rank",    "submission_id",
-      "run_id"};
+      "run_id",       "best_verdict",  "best_solved",   "best_speedup",  "best_submission_id",
+      "history"};
   return cols;
+}
+
+namespace {
+// Columns added after the first release: a CSV without them still reads (observations.h).
+bool optional_column(const std::string& c) { return c.rfind("best_", 0) == 0 || c == "history"; }
+}  // namespace
+
+std::string format_history(const std::vector<Candidate>& history) {
+  std::string out;
+  for (const auto& c : history) {
+    if (!out.empty()) out += ';';
+    out += std::to_string(c.attempt) + ":" + c.route + ":" + c.verdict + ":" + fmt(c.speedup);
+  }
+  return out;
+}
+
+Result<std::vector<Candidate>> parse_history(const std::string& text) {
+  std::vector<Candidate> out;
+  if (text.empty()) return out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(';', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string entry = text.substr(start, end - start);
+    std::vector<std::string> f;
+    std::size_t p = 0;
+    for (;;) {
+      std::size_t q = entry.find(':', p);
+      f.push_back(entry.substr(p, q == std::string::npos ? std::string::npos : q - p));
+      if (q == std::string::npos) break;
+      p = q + 1;
+    }
+    auto bad = [&] {
+      return Error{"history entry '" + entry + "' is not 'attempt:score|submit:verdict:speedup'"};
+    };
+    if (f.size() != 4 || (f[1] != "score" && f[1] != "submit")) return bad();
+    Candidate c;
+    char* e = nullptr;
+    const long a = std::strtol(f[0].c_str(), &e, 10);
+    if (f[0].empty() || !e || *e || a < 1) return bad();
+    c.attempt = static_cast<int>(a);
+    c.route = f[1];
+    c.verdict = f[2];
+    if (!f[3].empty()) {
+      const double v = std::strtod(f[3].c_str(), &e);
+      if (!e || *e) return bad();
+      c.speedup = v;
+    }
+    out.push_back(std::move(c));
+    start = end + 1;
+  }
+  return out;
 }
 
 std::string observations_csv(const std::vector<Observation>& rows) {
@@ -351,7 +464,12 @@ std::string observations_csv(const std::vector<Observation>& rows) {
                      std::to_string(o.score_calls),
                      fmt_int(o.judge_rank),
                      fmt_int(o.submission_id),
-                     o.run_id});
+                     o.run_id,
+                     o.best_verdict,
+                     o.best_solved ? "1" : "0",
+                     fmt(o.best_speedup),
+                     fmt_int(o.best_submission_id),
+                     format_history(o.history)});
   }
   return out;
 }
@@ -364,14 +482,15 @@ Result<std::vector<Observation>> parse_observations_csv(const std::string& text,
   std::string missing;
   for (const auto& c : observation_columns()) {
     idx.push_back(t->column(c));
-    if (idx.back() < 0) missing += (missing.empty() ? "" : ", ") + c;
+    if (idx.back() < 0 && !optional_column(c)) missing += (missing.empty() ? "" : ", ") + c;
   }
   if (!missing.empty()) return Error{label + ": missing columns: " + missing};
   std::vector<Observation> rows;
   for (std::size_t r = 0; r < t->rows.size(); ++r) {
     const CsvRow& row = t->rows[r];
     std::string bad;
-    auto get = [&](int c) -> const std::string& { return row[idx[c]]; };
+    static const std::string kAbsent;
+    auto get = [&](int c) -> const std::string& { return idx[c] < 0 ? kAbsent : row[idx[c]]; };
     auto as_int = [&](int c) -> std::optional<int64_t> {
       const std::string& s = get(c);
       if (s.empty()) return std::nullopt;
@@ -427,6 +546,23 @@ Result<std::vector<Observation>> parse_observations_csv(const std::string& text,
     if (auto v = as_int(c++)) o.judge_rank = static_cast<int>(*v);
     o.submission_id = as_int(c++);
     o.run_id = get(c++);
+    const bool has_best = idx[c] >= 0;
+    o.best_verdict = get(c++);
+    o.best_solved = as_int(c++).value_or(0) != 0;
+    o.best_speedup = as_real(c++);
+    o.best_submission_id = as_int(c++);
+    if (!has_best) {  // a file from before the best_* columns: the final is the best known
+      o.best_verdict = o.verdict;
+      o.best_solved = o.solved;
+      o.best_speedup = o.speedup;
+      o.best_submission_id = o.submission_id;
+    }
+    auto history = parse_history(get(c++));
+    if (!history) {
+      return Error{label + ": row " + std::to_string(r + 2) +
+                   ": column history: " + history.error().message};
+    }
+    o.history = std::move(*history);
     if (!bad.empty()) {
       return Error{label + ": row " + std::to_string(r + 2) + ": column " + bad +
                    " is not a number"};

@@ -13,6 +13,22 @@
 
 namespace hpcab::report {
 
+// One graded candidate of an episode: a /score call (public inputs, never an answer) or a
+// /submit (an answer), as the judge recorded it under one of the episode's run ids.
+struct Candidate {
+  int attempt = 0;                // the attempt whose run id '<episode id>#<attempt>' it carried
+  std::string route;              // "score" or "submit"
+  std::string verdict;            // the judge's verdict
+  std::optional<double> speedup;  // the judge's credited speedup; none when unsolved or suspect
+  friend bool operator==(const Candidate&, const Candidate&) = default;
+};
+
+// The CSV form of a history (docs/research.md): entries 'attempt:route:verdict:speedup' joined
+// by ';' in the order the judge finished them, speedup empty when there is none.
+std::string format_history(const std::vector<Candidate>& history);
+// Errors: an entry that is not of that form (the message quotes it).
+Result<std::vector<Candidate>> parse_history(const std::string& text);
+
 struct Observation {
   // The episode and its kernel.
   std::string arm, kernel, track, dwarf;
@@ -36,6 +52,15 @@ struct Observation {
   std::optional<int> judge_rank;
   std::optional<int64_t> submission_id;  // the judge's id of the final submission
   std::string run_id;                    // '<episode id>#<attempt>' of the last attempt
+  // The best submission of the last attempt (docs/research.md, "final or best"): the solved one
+  // with the highest credited speedup, else a solved one without a credited speedup (suspect),
+  // else the final one. Equal to the final submission's fields when there is one submission.
+  std::string best_verdict;
+  bool best_solved = false;
+  std::optional<double> best_speedup;
+  std::optional<int64_t> best_submission_id;
+  // Every /score and /submit of every attempt, in order.
+  std::vector<Candidate> history;
 };
 
 struct ExtractOptions {
@@ -68,7 +93,8 @@ Result<ExtractResult> extract_observations(const ExtractOptions& options);
 const std::vector<std::string>& observation_columns();
 std::string observations_csv(const std::vector<Observation>& rows);
 // Reads a file written by observations_csv (extra columns are ignored; missing ones are an
-// error naming them).
+// error naming them, except the columns added later, best_* and history: a file without them
+// reads with best_* equal to the final submission's and an empty history).
 Result<std::vector<Observation>> parse_observations_csv(const std::string& text,
                                                         const std::string& label);
 

@@ -134,6 +134,40 @@ TEST(ResultsPage, GroupsByKernelBestSpeedupFirst) {
   EXPECT_EQ(html.find("http"), std::string::npos);
 }
 
+// Issue 18: each run's submissions in the order received, with verdicts and speedups, linked
+// to their rows; rows without a run id are not in it.
+TEST(ResultsPage, RunsTableShowsEachRunsHistoryInOrder) {
+  ResultsPageView v;
+  v.rows = {Row(9, "gemm", "ok", 2.5), Row(3, "gemm", "incorrect", std::nullopt),
+            Row(5, "gemm", "ok", std::nullopt), Row(4, "softmax", "ok", 1.2)};
+  for (int i : {0, 1, 2}) v.rows[i].run_id = "arm/gemm/0#1";
+  v.rows[2].suspect = true;
+  v.rows[3].run_id = "";
+  v.total = 4;
+  v.limit = 10;
+  const std::string html = render_results_page(v);
+  const auto runs = At(html, "<table id=\"runs\">");
+  const std::string table = html.substr(runs, html.find("</table>", runs) - runs);
+  EXPECT_NE(table.find("<td class=\"text run\">arm/gemm/0#1</td><td class=\"text\">gemm</td>"
+                       "<td class=\"num\">3</td>"),
+            std::string::npos)
+      << table;
+  // Received order: 3 (incorrect), 5 (ok, suspect), 9 (ok, 2.5).
+  EXPECT_NE(table.find("<a href=\"#submission-3\">#3</a> <span class=\"v-incorrect\">incorrect"
+                       "</span> — → <a href=\"#submission-5\">#5</a> <span class=\"v-ok\">ok"
+                       "</span> — <span class=\"suspect\">suspect</span> → <a href=\"#submission-9"
+                       "\">#9</a> <span class=\"v-ok\">ok</span> 2.500"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("submission-4"), std::string::npos) << table;
+  // No run ids at all: no table.
+  ResultsPageView none;
+  none.rows = {Row(1, "gemm", "ok", 1.0)};
+  none.rows[0].run_id = "";
+  none.total = 1;
+  EXPECT_EQ(render_results_page(none).find("id=\"runs\""), std::string::npos);
+}
+
 TEST(ResultsPage, AttackerControlledTextIsEscapedNeverMarkup) {
   ResultsPageView v;
   SubmissionSummary r = Row(7, "tsvc_2_s000", "ok", 1.5, kAttackAttr);

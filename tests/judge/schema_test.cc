@@ -52,7 +52,10 @@ TEST(JudgeSchemaTest, EveryNameExistsInAMigratedAndAMergedFile) {
     EXPECT_TRUE(HasColumn(shard, S::kTable, c)) << S::kTable << "." << c;
     EXPECT_TRUE(HasColumn(merged, S::kTable, c)) << "merged " << S::kTable << "." << c;
   }
-  EXPECT_TRUE(HasColumn(shard, schema::score_calls::kTable, schema::score_calls::kRunId));
+  namespace C = schema::score_calls;
+  for (const char* c : {C::kRunId, C::kVerdict, C::kSpeedup, C::kFinishedAt}) {
+    EXPECT_TRUE(HasColumn(shard, C::kTable, c)) << C::kTable << "." << c;
+  }
   namespace M = schema::merged_submissions;
   EXPECT_TRUE(HasColumn(merged, M::kTable, M::kId));
   EXPECT_TRUE(HasColumn(merged, M::kTable, M::kShardSubmissionId));

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -144,6 +145,204 @@ TEST(Analysis, NoIntervalBelowSixPairs) {
   EXPECT_FALSE((*c)[0].speedup.ci.has_value());
   EXPECT_TRUE((*c)[0].speedup.p_value.has_value());
   EXPECT_NE(comparisons_text(*c, o).find("no interval below 7 pairs"), std::string::npos);
+}
+
+// An episode of arm "a" for the hand-computed cases below.
+Observation Ep(const std::string& kernel, const std::string& dwarf, bool solved,
+               std::optional<double> speedup, const std::string& track = "scientific_computing",
+               int level = 1) {
+  Observation o;
+  o.arm = "a";
+  o.kernel = kernel;
+  o.dwarf = dwarf;
+  o.track = track;
+  o.level = level;
+  o.solved = solved;
+  o.verdict = solved ? "ok" : "incorrect";
+  o.speedup = speedup;
+  o.best_verdict = o.verdict;
+  o.best_solved = solved;
+  o.best_speedup = speedup;
+  return o;
+}
+
+std::vector<const Observation*> Ptrs(const std::vector<Observation>& v) {
+  std::vector<const Observation*> p;
+  for (const auto& o : v) p.push_back(&o);
+  return p;
+}
+
+// docs/research.md, "Suite score": S_i = clamp(speedup, 1, c_max) when solved with a credited
+// speedup, else 1; the score is exp(mean ln S_i) over all episodes; per dwarf the same within
+// the dwarf, and the suite score is their episode-weighted geometric mean.
+TEST(SuiteScore, HandComputedWithClampingUnsolvedAndPerDwarfMeans) {
+  const std::vector<Observation> rows = {
+      Ep("k1", "dense", true, 4.0),              // S = 4
+      Ep("k2", "dense", true, 0.5),              // slower than the baseline: clamped up to 1
+      Ep("k3", "dense", false, std::nullopt),    // unsolved: 1
+      Ep("k4", "spectral", true, 200.0),         // clamped down to c_max = 100
+      Ep("k5", "spectral", true, std::nullopt),  // solved, no credited speedup (suspect): 1
+  };
+  EXPECT_DOUBLE_EQ(task_score(rows[0], 100), 4.0);
+  EXPECT_DOUBLE_EQ(task_score(rows[1], 100), 1.0);
+  EXPECT_DOUBLE_EQ(task_score(rows[2], 100), 1.0);
+  EXPECT_DOUBLE_EQ(task_score(rows[3], 100), 100.0);
+  EXPECT_DOUBLE_EQ(task_score(rows[3], 1000), 200.0);
+  EXPECT_DOUBLE_EQ(task_score(rows[4], 100), 1.0);
+  // (4 * 1 * 1 * 100 * 1)^(1/5) = 400^(1/5).
+  EXPECT_NEAR(suite_score(Ptrs(rows), 100), std::pow(400.0, 0.2), 1e-12);
+  EXPECT_NEAR(suite_score(Ptrs(rows), 1000), std::pow(800.0, 0.2), 1e-12);
+  EXPECT_NEAR(suite_score(Ptrs(rows), 1), 1.0, 1e-15);  // c_max 1: nothing beats the baseline
+  EXPECT_TRUE(std::isnan(suite_score({}, 100)));
+
+  SummaryOptions o;
+  o.resamples = 100;
+  auto s = summarize(rows, o);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NEAR(s[0].suite_score, std::pow(400.0, 0.2), 1e-12);
+  ASSERT_EQ(s[0].dwarf_scores.size(), 2u);
+  EXPECT_EQ(s[0].dwarf_scores[0].first, "dense");
+  EXPECT_EQ(s[0].dwarf_scores[0].second.first, 3);
+  EXPECT_NEAR(s[0].dwarf_scores[0].second.second, std::cbrt(4.0), 1e-12);
+  EXPECT_EQ(s[0].dwarf_scores[1].first, "spectral");
+  EXPECT_NEAR(s[0].dwarf_scores[1].second.second, 10.0, 1e-12);
+  // The suite score is the per-dwarf means combined by episode count: (G_dense^3 G_spec^2)^(1/5).
+  const double combined = std::exp((3 * std::log(std::cbrt(4.0)) + 2 * std::log(10.0)) / 5);
+  EXPECT_NEAR(s[0].suite_score, combined, 1e-12);
+  // The paper's summary beside it: 4 of 5 solved; the geometric mean over the 3 with a credited
+  // speedup (4, 0.5, 200; unclamped); fast_1 counts 4 and 200.
+  EXPECT_EQ(s[0].solved, 4);
+  EXPECT_EQ(s[0].speedups, 3);
+  EXPECT_NEAR(s[0].geomean_speedup, std::cbrt(4.0 * 0.5 * 200.0), 1e-12);
+  EXPECT_DOUBLE_EQ(s[0].fast_1, 2.0 / 5);
+  const std::string text = summary_text(s, o);
+  EXPECT_NE(text.find("solved 4 (80.0%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("over 3 of 4 solved (1 without a credited speedup"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("suite score 3.314 (speedups clamped to [1, 100], unsolved 1; per dwarf: "
+                      "dense 1.587 (3) spectral 10 (2))"),
+            std::string::npos)
+      << text;
+  auto csv = parse_csv_table(summary_csv(s), "s.csv");
+  ASSERT_TRUE(csv);
+  EXPECT_EQ(csv->rows[0][csv->column("suite_score")], "3.31445");
+}
+
+TEST(Breakdowns, ByTrackDwarfAndLevel) {
+  std::vector<Observation> rows = {
+      Ep("k1", "dense", true, 4.0, "scientific_computing", 1),
+      Ep("k2", "", true, 2.0, "loop_level_reasoning", 1),
+      Ep("k3", "dense", false, std::nullopt, "scientific_computing", 2),
+      Ep("k4", "spectral", true, 1.0, "scientific_computing", 2),
+  };
+  rows.push_back(Ep("k1", "dense", true, 9.0));
+  rows.back().arm = "b";
+  auto b = breakdowns(rows, {"track", "dwarf", "level"}, 100);
+  ASSERT_TRUE(b);
+  // Arm a: 2 tracks + 3 dwarfs ('' included) + 2 levels; arm b: 1 + 1 + 1.
+  ASSERT_EQ(b->size(), 10u);
+  auto find = [&](const std::string& arm, const std::string& by, const std::string& g) {
+    for (const auto& r : *b) {
+      if (r.arm == arm && r.by == by && r.group == g) return r.stats;
+    }
+    ADD_FAILURE() << arm << " " << by << " " << g;
+    return GroupStats{};
+  };
+  const GroupStats sci = find("a", "track", "scientific_computing");
+  EXPECT_EQ(sci.episodes, 3);
+  EXPECT_EQ(sci.solved, 2);
+  EXPECT_NEAR(sci.geomean_speedup, 2.0, 1e-12);         // sqrt(4 * 1)
+  EXPECT_NEAR(sci.suite_score, std::cbrt(4.0), 1e-12);  // (4 * 1 * 1)^(1/3)
+  EXPECT_DOUBLE_EQ(sci.fast_1, 1.0 / 3);
+  EXPECT_EQ(find("a", "dwarf", "").episodes, 1);
+  EXPECT_EQ(find("a", "dwarf", "dense").solved, 1);
+  const GroupStats l2 = find("a", "level", "2");
+  EXPECT_EQ(l2.episodes, 2);
+  EXPECT_DOUBLE_EQ(l2.success_rate, 0.5);
+  EXPECT_NEAR(find("b", "track", "scientific_computing").suite_score, 9.0, 1e-12);
+  const std::string text = breakdown_text(*b);
+  EXPECT_NE(text.find("a by dwarf:"), std::string::npos) << text;
+  EXPECT_NE(text.find("unclassified"), std::string::npos) << text;
+  auto csv = parse_csv_table(breakdown_csv(*b), "b.csv");
+  ASSERT_TRUE(csv);
+  EXPECT_EQ(csv->rows.size(), 10u);
+  EXPECT_EQ(csv->rows[0][csv->column("by")], "track");
+  auto bad = breakdowns(rows, {"model"}, 100);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("track, dwarf or level (got 'model')"), std::string::npos);
+}
+
+TEST(Pick, BestTakesTheBestSubmissionOfTheEpisode) {
+  std::vector<Observation> rows = {Ep("k1", "d", false, std::nullopt), Ep("k2", "d", true, 1.5)};
+  rows[0].best_verdict = "ok";  // an earlier submission was correct, the final one was not
+  rows[0].best_solved = true;
+  rows[0].best_speedup = 3.0;
+  rows[0].best_submission_id = 11;
+  rows[1].best_speedup = 2.0;  // an earlier one was faster than the final
+  rows[1].best_submission_id = 12;
+  const auto final_rows = apply_pick(rows, Pick::kFinal);
+  EXPECT_FALSE(final_rows[0].solved);
+  EXPECT_EQ(final_rows[1].speedup, 1.5);
+  const auto best = apply_pick(rows, Pick::kBest);
+  EXPECT_TRUE(best[0].solved);
+  EXPECT_EQ(best[0].verdict, "ok");
+  EXPECT_EQ(best[0].speedup, 3.0);
+  EXPECT_EQ(best[0].submission_id, 11);
+  EXPECT_EQ(best[1].speedup, 2.0);
+  SummaryOptions o;
+  o.resamples = 100;
+  EXPECT_EQ(summarize(final_rows, o)[0].solved, 1);
+  EXPECT_EQ(summarize(best, o)[0].solved, 2);
+  EXPECT_NEAR(summarize(best, o)[0].suite_score, std::sqrt(6.0), 1e-12);
+  EXPECT_EQ(*parse_pick("best"), Pick::kBest);
+  EXPECT_EQ(*parse_pick("final"), Pick::kFinal);
+  EXPECT_FALSE(parse_pick("max"));
+}
+
+TEST(History, RoundTripsThroughTheCsvInOrder) {
+  Observation o = Ep("tsvc_2_s000", "", true, 1.25);
+  o.run_id = "a/tsvc_2_s000/0#2";
+  o.history = {{1, "score", "incorrect", std::nullopt},
+               {1, "score", "ok", 0.9},
+               {1, "submit", "ok", 1.1},
+               {2, "submit", "ok", std::nullopt},  // suspect: no credited speedup
+               {2, "score", "ok", 1.4},
+               {2, "submit", "ok", 1.25}};
+  o.best_submission_id = 3;
+  EXPECT_EQ(format_history(o.history),
+            "1:score:incorrect:;1:score:ok:0.9;1:submit:ok:1.1;2:submit:ok:;2:score:ok:1.4;"
+            "2:submit:ok:1.25");
+  auto rows = parse_observations_csv(observations_csv({o}), "h.csv");
+  ASSERT_TRUE(rows) << rows.error().message;
+  EXPECT_EQ((*rows)[0].history, o.history);
+  EXPECT_EQ((*rows)[0].best_speedup, 1.25);
+  EXPECT_EQ((*rows)[0].best_submission_id, 3);
+  auto empty = parse_history("");
+  ASSERT_TRUE(empty);
+  EXPECT_TRUE(empty->empty());
+  for (const char* bad : {"1:score:ok", "0:score:ok:1", "1:oracle:ok:1", "1:submit:ok:fast"}) {
+    auto h = parse_history(bad);
+    EXPECT_FALSE(h) << bad;
+  }
+  // A history the CSV cannot hold is an error naming its row and column.
+  std::string text = observations_csv({o});
+  text.replace(text.find("2:submit:ok:1.25"), 16, "2:submit:ok:x");
+  auto broken = parse_observations_csv(text, "h.csv");
+  ASSERT_FALSE(broken);
+  EXPECT_NE(broken.error().message.find("h.csv: row 2: column history"), std::string::npos)
+      << broken.error().message;
+}
+
+// A CSV written before the best_* and history columns still reads: its best is its final.
+TEST(Observations, OlderCsvWithoutBestOrHistoryReads) {
+  auto rows = parse_observations_csv(example_csv(), "research-example.csv");
+  ASSERT_TRUE(rows) << rows.error().message;
+  for (const auto& r : *rows) {
+    EXPECT_EQ(r.best_solved, r.solved);
+    EXPECT_EQ(r.best_speedup, r.speedup);
+    EXPECT_EQ(r.best_submission_id, r.submission_id);
+    EXPECT_TRUE(r.history.empty());
+  }
 }
 
 }  // namespace

@@ -57,5 +57,16 @@ TEST(CheckRecord, RoundTripsAndRejectsMalformedLines) {
   EXPECT_NE(bad.error().message.find("checked.tsv:2"), std::string::npos) << bad.error().message;
 }
 
+TEST(CheckRecord, UpdateKeepsUncheckedLinesAndDropsFailuresAndRemovedKernels) {
+  const CheckRecord old = {{"a", "h1"}, {"b", "h2"}, {"c", "h3"}, {"gone", "h4"}};
+  // a passed again with new files, b was checked and failed, c was not checked, d is new and
+  // passed, e is new and failed; "gone" left the corpus.
+  const CheckRecord next = updated_check_record(old, {{"a", "h1new"}, {"d", "h5"}},
+                                                {"a", "b", "d", "e"}, {"a", "b", "c", "d", "e"});
+  EXPECT_EQ(next, (CheckRecord{{"a", "h1new"}, {"c", "h3"}, {"d", "h5"}}));
+  EXPECT_TRUE(updated_check_record(old, {}, {}, {}).empty());
+  EXPECT_EQ(updated_check_record(old, {}, {}, {"a", "b", "c", "gone"}), old);
+}
+
 }  // namespace
 }  // namespace hpcab
