@@ -530,9 +530,13 @@ int main(int argc, char** argv) {
   report::CompareOptions co;
   std::string control;
   std::vector<std::string> treatments;
-  compare->add_option("OBSERVATIONS", obs_in, "observations CSV")->required();
-  compare->add_option("--control", control, "the control arm")->required();
-  compare->add_option("--treatment", treatments, "treatment arm (repeatable)")->required();
+  compare
+      ->add_option("OBSERVATIONS", obs_in,
+                   "observations CSV (with --control and --treatment), or an experiment.json "
+                   "from hpcab-harness experiment (the pairing and the databases it names)")
+      ->required();
+  compare->add_option("--control", control, "the control arm (with an observations CSV)");
+  compare->add_option("--treatment", treatments, "treatment arm (repeatable; with --control)");
   compare->add_option("--out", table_out, "also write the comparison table as CSV");
   compare->add_option("--weights", weights_text, "token weights input,cached,output")
       ->capture_default_str();
@@ -583,7 +587,15 @@ int main(int argc, char** argv) {
     if (*summary) {
       return report::run_summary(obs_in, so, table_out, breakdown_out, std::cout, std::cerr);
     }
+    if (*compare && control.empty() && treatments.empty()) {
+      return report::run_compare_experiment(obs_in, corpus, co, table_out, std::cout, std::cerr);
+    }
     if (*compare) {
+      if (control.empty() || treatments.empty()) {
+        std::cerr << "hpcab report compare: --control and --treatment go together (or give an "
+                     "experiment.json without either)\n";
+        return 2;
+      }
       return report::run_compare(obs_in, control, treatments, co, table_out, std::cout, std::cerr);
     }
     return report::run_figures(obs_in, fig_dir, fig_python, *w, *pick, std::cout, std::cerr);

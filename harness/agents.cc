@@ -137,6 +137,11 @@ std::string codex_config(const AgentContext& ctx) {
   if (!ctx.model_url.empty()) t += "model_provider = \"hpcab\"\n";
   t += "approval_policy = \"never\"\n";
   t += "sandbox_mode = \"danger-full-access\"\n";
+  // AGENT_DISALLOWED_TOOLS=web_search (the default): Codex's built-in web search off.
+  if (std::find(ctx.disallowed_tools.begin(), ctx.disallowed_tools.end(), "web_search") !=
+      ctx.disallowed_tools.end()) {
+    t += "web_search = \"disabled\"\n";
+  }
   if (!ctx.model_url.empty()) {
     t += "\n[model_providers.hpcab]\n";
     t += "name = \"hpcab metering proxy\"\n";
@@ -250,13 +255,44 @@ Result<std::string> agent_command_line(const AgentContext& ctx) {
     return *line + " " + shell_quote(fs::absolute(*dir).lexically_normal().string());
   }
   std::string templ = ctx.agent_command;
-  if (templ.empty()) templ = default_command_template(ctx.kind);
   if (templ.empty()) {
-    return Error{"AGENT=" + ctx.kind + " needs AGENT_COMMAND (it has no built-in command)"};
+    templ = default_command_template(ctx.kind);
+    if (templ.empty()) {
+      return Error{"AGENT=" + ctx.kind + " needs AGENT_COMMAND (it has no built-in command)"};
+    }
+    if (const std::string extra = agent_settings_args(ctx); !extra.empty()) {
+      static constexpr std::string_view kStdin = " < /dev/null";
+      if (templ.size() >= kStdin.size() &&
+          templ.compare(templ.size() - kStdin.size(), kStdin.size(), kStdin) == 0) {
+        templ = templ.substr(0, templ.size() - kStdin.size()) + " " + extra + std::string(kStdin);
+      } else {
+        templ += " " + extra;
+      }
+    }
   }
   return render_template(
       templ, quoted,
       ctx.agent_command.empty() ? "the " + ctx.kind + " template" : std::string("AGENT_COMMAND"));
+}
+
+std::string agent_settings_args(const AgentContext& ctx) {
+  std::string out;
+  auto add = [&](const std::string& a) { out += (out.empty() ? "" : " ") + a; };
+  if (ctx.kind == "claude-code") {
+    if (!ctx.disallowed_tools.empty()) {
+      std::string list;
+      for (const auto& t : ctx.disallowed_tools) list += (list.empty() ? "" : ",") + t;
+      add("--disallowedTools " + shell_quote(list));
+    }
+    if (ctx.max_turns > 0) add("--max-turns " + std::to_string(ctx.max_turns));
+  } else if (ctx.kind == "mini-swe-agent" && ctx.max_turns > 0) {
+    // A -c that is not the default config replaces it, so the default is named first.
+    add("-c mini.yaml -c agent.step_limit=" + std::to_string(ctx.max_turns));
+  }
+  // AGENT_ARGS: shell text as the arm wrote it; it may use AGENT_COMMAND's {placeholders}
+  // (checked when the arm is loaded), filled with the rest of the template.
+  if (!ctx.extra_args.empty()) add(ctx.extra_args);
+  return out;
 }
 
 std::map<std::string, std::string> agent_environment(const AgentContext& ctx) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/result.h"
 
@@ -18,9 +19,14 @@ namespace hpcab::harness {
 struct AgentContext {
   std::string kind;           // the arm's AGENT
   std::string agent_command;  // the arm's AGENT_COMMAND ('' = the kind's default template)
-  std::string workspace;      // absolute; the agent's working directory
-  std::string prompt_file;    // absolute; <workspace>/PROMPT.md
-  std::string prompt;         // the rendered prompt text
+  // The arm's agent settings (Arm::AgentSettings), applied to the kind's built-in template only:
+  // an AGENT_COMMAND is used as written.
+  int max_turns = 0;
+  std::vector<std::string> disallowed_tools;
+  std::string extra_args;
+  std::string workspace;    // absolute; the agent's working directory
+  std::string prompt_file;  // absolute; <workspace>/PROMPT.md
+  std::string prompt;       // the rendered prompt text
   std::string kernel, language, model;
   // The metering proxy's base URL without a path, http://127.0.0.1:<port>; '' for agents
   // without a model (built-in optimizers, and `command` arms with no INFERENCE_URLS).
@@ -57,10 +63,15 @@ std::map<std::string, std::string> mcp_server_env(const AgentContext& ctx);
 std::string default_command_template(std::string_view kind);
 
 // The command line the daemon runs with /bin/sh -c: AGENT_COMMAND (for `replay` it is the
-// folder of prepared sources, not a command) or the kind's template, with every placeholder
-// replaced by its value as one shell-quoted word. Errors: an unknown kind, a `command` arm
-// without AGENT_COMMAND, an unknown placeholder.
+// folder of prepared sources, not a command) or the kind's template plus the agent settings
+// (agent_settings_args), with every placeholder replaced by its value as one shell-quoted word.
+// Errors: an unknown kind, a `command` arm without AGENT_COMMAND, an unknown placeholder.
 Result<std::string> agent_command_line(const AgentContext& ctx);
+
+// The arguments the agent settings add to the kind's template (before its `< /dev/null`):
+// claude-code `--disallowedTools 'A,B' --max-turns N`, mini-swe-agent `-c mini.yaml -c
+// agent.step_limit=N`, then AGENT_ARGS as written. Codex's web_search goes into its config.toml.
+std::string agent_settings_args(const AgentContext& ctx);
 
 // The variables this kind's model client reads (base URLs pointing at the proxy, a dummy API
 // key, the model name, config file locations), plus HPCAB_REFERENCE_C / HPCAB_LIBRARY_DIR for

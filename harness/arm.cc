@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "common/build_info.h"
+#include "harness/tool_policy.h"
 
 namespace hpcab::harness {
 namespace fs = std::filesystem;
@@ -41,8 +42,16 @@ constexpr std::string_view kKeys[] = {"NAME",
                                       "WALL_BUDGET_S",
                                       "TOKEN_BUDGET",
                                       "TOKEN_WEIGHTS",
+                                      "TOKEN_BUDGET_KIND",
                                       "SUBMISSION_POLICY",
                                       "PROMPT_TEMPLATE",
+                                      "PROMPT_FRAGMENTS",
+                                      "PROMPT_FRAGMENTS_DIR",
+                                      "SKILLS",
+                                      "TOOLS",
+                                      "AGENT_MAX_TURNS",
+                                      "AGENT_DISALLOWED_TOOLS",
+                                      "AGENT_ARGS",
                                       "MAX_RELAUNCHES",
                                       "LIMIT_RERUN_FACTOR",
                                       "OUTAGE_WAIT_S",
@@ -337,6 +346,37 @@ Status parse_deploy_key(const Entry& e, const fs::path& base_dir, Arm::Deploy* d
 
 bool Arm::uses_model() const { return one_of(kModelAgents, agent); }
 
+std::vector<std::string> Arm::tool_names() const {
+  return tools.empty() ? ToolSet::all_implemented().allowed : tools;
+}
+
+std::vector<std::string> default_disallowed_tools(std::string_view kind) {
+  if (kind == "claude-code") return {"WebFetch", "WebSearch"};
+  if (kind == "codex") return {"web_search"};
+  return {};
+}
+
+std::vector<std::string> disallowable_tools(std::string_view kind) {
+  if (kind == "claude-code") return {"*"};  // any Claude Code tool or permission rule
+  if (kind == "codex") return {"web_search"};
+  return {};
+}
+
+fs::path default_fragments_dir() {
+  return fs::path(::hpcab::source_dir()) / "deploy" / "arms" / "fragments";
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> arm_entries(std::string_view text,
+                                                                     const std::string& label) {
+  auto first = text.find_first_not_of(" \t\r\n");
+  bool is_json = first != std::string_view::npos && text[first] == '{';
+  auto entries = is_json ? parse_json(text, label) : parse_env(text, label);
+  if (!entries.ok()) return entries.error();
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto& e : *entries) out.emplace_back(e.key, e.value);
+  return out;
+}
+
 Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs::path& base_dir) {
   auto first = text.find_first_not_of(" \t\r\n");
   bool is_json = first != std::string_view::npos && text[first] == '{';
@@ -429,6 +469,56 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs:
       if (v.empty()) return Error{e.where + ": expected a file path"};
       fs::path p(v);
       arm.prompt_template = p.is_absolute() ? p : base_dir / p;
+    } else if (k == "TOKEN_BUDGET_KIND") {
+      if (v != "weighted" && v != "total") {
+        return Error{e.where +
+                     ": expected weighted (TOKEN_WEIGHTS cost) or total (input + cached + "
+                     "output tokens), got '" +
+                     v + "'"};
+      }
+      arm.token_budget_kind = v;
+    } else if (k == "PROMPT_FRAGMENTS") {
+      arm.prompt_fragments = split_list(v);
+      if (arm.prompt_fragments.empty()) {
+        return Error{e.where + ": expected a comma list of fragment names (e.g. base,hardware)"};
+      }
+      for (const auto& f : arm.prompt_fragments) {
+        bool ok = std::all_of(f.begin(), f.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+        });
+        if (!ok) {
+          return Error{e.where + ": fragment name '" + f +
+                       "' must be lower-case letters, digits, '-' or '_' (the file is <name>.md)"};
+        }
+      }
+    } else if (k == "PROMPT_FRAGMENTS_DIR" || k == "SKILLS") {
+      if (v.empty()) return Error{e.where + ": expected a folder path"};
+      fs::path p(v);
+      (k == "SKILLS" ? arm.skills_dir : arm.prompt_fragments_dir) =
+          p.is_absolute() ? p : base_dir / p;
+    } else if (k == "TOOLS") {
+      auto t = parse_tool_set(v, e.where);
+      if (!t.ok()) return t.error();
+      arm.tools = t->allowed;
+    } else if (k == "AGENT_MAX_TURNS") {
+      auto n = parse_int(e, 1);
+      if (!n.ok()) return n.error();
+      if (*n > 100000) return Error{e.where + ": " + v + " is implausibly large (max 100000)"};
+      arm.agent_settings.max_turns = static_cast<int>(*n);
+    } else if (k == "AGENT_DISALLOWED_TOOLS") {
+      arm.agent_settings.disallowed_tools_set = true;
+      if (trim(v) != "none") arm.agent_settings.disallowed_tools = split_list(v);
+      for (const auto& t : arm.agent_settings.disallowed_tools) {
+        if (t.find_first_of(" \t'\"") != std::string::npos) {
+          return Error{e.where + ": tool name '" + t + "' contains a space or a quote"};
+        }
+      }
+    } else if (k == "AGENT_ARGS") {
+      if (v.find_first_of("\n\r") != std::string::npos) {
+        return Error{e.where + ": expected one line of arguments"};
+      }
+      if (auto st = check_command_placeholders(e); !st.ok()) return st.error();
+      arm.agent_settings.extra_args = trim(v);
     } else if (k == "LIMIT_RERUN_FACTOR") {
       auto x = parse_real(v, e.where);
       if (!x.ok()) return x.error();
@@ -481,6 +571,53 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs:
                                         ? " for AGENT=command"
                                         : " for AGENT=replay (the folder of prepared sources)");
   }
+  if (!arm.prompt_fragments.empty() && !arm.prompt_template.empty()) {
+    return Error{label + ": " +
+                 (is_json ? std::string("prompt_fragments and prompt_template")
+                          : std::string("PROMPT_FRAGMENTS and PROMPT_TEMPLATE")) +
+                 " exclude each other (the fragments compose the template)"};
+  }
+  if (!arm.prompt_fragments_dir.empty() && arm.prompt_fragments.empty()) {
+    return missing("PROMPT_FRAGMENTS", " when PROMPT_FRAGMENTS_DIR is set");
+  }
+  if (arm.prompt_fragments_dir.empty()) arm.prompt_fragments_dir = default_fragments_dir();
+  // Agent settings the kind's CLI cannot take are refused rather than silently dropped.
+  {
+    auto kn = [&](const char* key) { return is_json ? lower(key) : std::string(key); };
+    const auto& st = arm.agent_settings;
+    const bool turns_ok = arm.agent == "claude-code" || arm.agent == "mini-swe-agent";
+    if (st.max_turns > 0 && !turns_ok) {
+      return Error{label + ": " + kn("AGENT_MAX_TURNS") +
+                   " is not supported for AGENT=" + arm.agent +
+                   " (claude-code: --max-turns; mini-swe-agent: agent.step_limit; the other "
+                   "CLIs have no turn cap)"};
+    }
+    if (st.disallowed_tools_set) {
+      auto allowed = disallowable_tools(arm.agent);
+      if (allowed.empty()) {
+        return Error{label + ": " + kn("AGENT_DISALLOWED_TOOLS") + " is not supported for AGENT=" +
+                     arm.agent + " (claude-code: --disallowedTools; codex: web_search)"};
+      }
+      if (!(allowed.size() == 1 && allowed[0] == "*")) {
+        for (const auto& t : st.disallowed_tools) {
+          if (!one_of(allowed, t)) {
+            return Error{label + ": " + kn("AGENT_DISALLOWED_TOOLS") + ": AGENT=" + arm.agent +
+                         " can turn off only " + join(allowed) + ", got '" + t + "'"};
+          }
+        }
+      }
+    }
+    if (!st.extra_args.empty() && !arm.agent_command.empty()) {
+      return Error{label + ": " + kn("AGENT_ARGS") + " and " + kn("AGENT_COMMAND") +
+                   " exclude each other (write the arguments into the command)"};
+    }
+    if (!st.extra_args.empty() && (arm.agent == "command" || arm.agent == "replay")) {
+      return Error{label + ": " + kn("AGENT_ARGS") + " is not supported for AGENT=" + arm.agent};
+    }
+  }
+  if (!arm.agent_settings.disallowed_tools_set) {
+    arm.agent_settings.disallowed_tools = default_disallowed_tools(arm.agent);
+  }
   // The launcher either starts the inference servers (INFERENCE_NODES > 0, INFERENCE_COMMAND)
   // or points the agents at INFERENCE_URLS; never both.
   auto key_name = [&](const char* key) { return is_json ? lower(key) : std::string(key); };
@@ -524,6 +661,21 @@ Result<Arm> load_arm(const fs::path& file, const fs::path& corpus_dir) {
     if (!fs::is_regular_file(arm->prompt_template, ec)) {
       return Error{file.string() + ": PROMPT_TEMPLATE " + arm->prompt_template.string() +
                    " is not a readable file (paths are relative to the arm file)"};
+    }
+  }
+  for (const auto& f : arm->prompt_fragments) {
+    std::error_code ec;
+    const fs::path p = arm->prompt_fragments_dir / (f + ".md");
+    if (!fs::is_regular_file(p, ec)) {
+      return Error{file.string() + ": PROMPT_FRAGMENTS: fragment '" + f + "' has no file " +
+                   p.string() + " (PROMPT_FRAGMENTS_DIR is relative to the arm file)"};
+    }
+  }
+  if (!arm->skills_dir.empty()) {
+    std::error_code ec;
+    if (!fs::is_directory(arm->skills_dir, ec)) {
+      return Error{file.string() + ": SKILLS " + arm->skills_dir.string() +
+                   " is not a folder (paths are relative to the arm file)"};
     }
   }
   if (!arm->deploy.judge_config.empty()) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/manifest.h"
@@ -44,10 +45,34 @@ struct Arm {
   int workers = 1;
   int repetitions = 1;
   int64_t wall_budget_s = 3600;
-  int64_t token_budget = 0;  // weighted tokens; 0 = no token limit
+  int64_t token_budget = 0;  // tokens in token_budget_kind's convention; 0 = no token limit
   TokenWeights token_weights;
+  // TOKEN_BUDGET_KIND: how TOKEN_BUDGET counts. "weighted": the weighted cost with
+  // TOKEN_WEIGHTS (the default); "total": input + cached + output tokens, each counting 1 (the
+  // original benchmark's convention). The recorded weighted cost uses TOKEN_WEIGHTS either way.
+  std::string token_budget_kind = "weighted";
   std::string submission_policy = "single";
   std::filesystem::path prompt_template;  // resolved against the arm file's folder; '' = built-in
+  // PROMPT_FRAGMENTS: the prompt composed from named fragment files <dir>/<name>.md, joined in
+  // order with one blank line (exclusive with PROMPT_TEMPLATE). PROMPT_FRAGMENTS_DIR: their
+  // folder, relative to the arm file; default: the repository's deploy/arms/fragments.
+  std::vector<std::string> prompt_fragments;
+  std::filesystem::path prompt_fragments_dir;
+  // SKILLS: a folder of skill files (relative to the arm file) copied read-only into each
+  // workspace as skills/ and listed in the prompt. '' = none.
+  std::filesystem::path skills_dir;
+  // TOOLS: the agent tools (harness/tool_policy.h); empty = every implemented tool.
+  std::vector<std::string> tools;
+  // Per-kind agent settings (docs/harness.md "Agent settings"); each key is refused for a kind
+  // whose CLI has no equivalent.
+  struct AgentSettings {
+    int max_turns = 0;  // AGENT_MAX_TURNS; 0 = the CLI's own default
+    // AGENT_DISALLOWED_TOOLS: the CLI's own tools turned off (claude-code: --disallowedTools;
+    // codex: web_search). Defaults per kind (default_disallowed_tools); "none" = an empty list.
+    std::vector<std::string> disallowed_tools;
+    bool disallowed_tools_set = false;
+    std::string extra_args;  // AGENT_ARGS: appended to the kind's template, as shell text
+  } agent_settings;
   int max_relaunches = 2;
   double limit_rerun_factor = 2.0;
   // Outages (docs/harness.md "Outages"): how long a worker, its tools and its proxy wait out an
@@ -77,7 +102,16 @@ struct Arm {
   } deploy;
 
   bool uses_model() const;
+  // TOOLS, or every implemented tool.
+  std::vector<std::string> tool_names() const;
 };
+
+// The CLI tools a kind turns off when the arm does not say: claude-code WebFetch, WebSearch (as
+// in the paper's runs); codex web_search; none for the others.
+std::vector<std::string> default_disallowed_tools(std::string_view kind);
+// The tools AGENT_DISALLOWED_TOOLS may name for a kind ({} = the key is refused for it; {"*"} =
+// any name, passed through to the CLI).
+std::vector<std::string> disallowable_tools(std::string_view kind);
 
 // The arm keys only the Slurm launcher reads (hpcab-harness accepts and ignores them).
 inline constexpr std::string_view kDeployKeys[] = {
@@ -85,6 +119,18 @@ inline constexpr std::string_view kDeployKeys[] = {
     "JUDGE_PORT",      "JUDGE_CONFIG", "MIN_COVERAGE", "JUDGE_STARTUP_S",   "INFERENCE_STARTUP_S"};
 // The {placeholders} an INFERENCE_COMMAND may use (filled by the launcher per inference node).
 inline constexpr std::string_view kInferencePlaceholders[] = {"model", "host", "port", "index"};
+
+// The arm text's entries as (KEY, value) pairs in file order, env or JSON, keys upper case and
+// values as parse_arm reads them (lists comma-joined). Unknown keys are errors, as in parse_arm.
+Result<std::vector<std::pair<std::string, std::string>>> arm_entries(std::string_view text,
+                                                                     const std::string& label);
+
+// The arm keys whose values are paths relative to the arm file's folder.
+inline constexpr std::string_view kArmPathKeys[] = {"PROMPT_TEMPLATE", "PROMPT_FRAGMENTS_DIR",
+                                                    "SKILLS", "JUDGE_CONFIG"};
+
+// The default PROMPT_FRAGMENTS_DIR: HPCAB_SOURCE_DIR/deploy/arms/fragments.
+std::filesystem::path default_fragments_dir();
 
 // Parses an arm from text. `label` names the source in errors (usually the path); `base_dir`
 // resolves PROMPT_TEMPLATE. JSON when the first non-blank character is '{', env lines otherwise.
@@ -107,8 +153,8 @@ Result<std::vector<std::string>> parse_url_list(const std::string& text);
 // The default corpus: HPCAB_SOURCE_DIR/corpus.
 std::filesystem::path default_corpus_dir();
 
-// Reads and parses `file`, checks PROMPT_TEMPLATE exists, loads the corpus at `corpus_dir` and
-// resolves the kernels.
+// Reads and parses `file`, checks PROMPT_TEMPLATE, the prompt fragments and SKILLS exist, loads the
+// corpus at `corpus_dir` and resolves the kernels.
 Result<Arm> load_arm(const std::filesystem::path& file,
                      const std::filesystem::path& corpus_dir = default_corpus_dir());
 

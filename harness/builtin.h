@@ -25,7 +25,10 @@ inline constexpr int kExitHttp = 1;       // the judge answered with an HTTP err
 inline constexpr int kExitUsage = 2;      // usage or local error; nothing was sent
 inline constexpr int kExitTransport = 3;  // the judge was unreachable
 inline constexpr int kExitRefused = 4;    // submit refused by the single-submission policy
-inline constexpr int kExitCompile = 5;    // autopar: the compiler failed; nothing was sent
+// The tool is not in the arm's TOOLS (HPCAB_TOOLS), or is named there but not implemented
+// (profile, syntax-check); nothing was sent.
+inline constexpr int kExitToolRefused = 6;
+inline constexpr int kExitCompile = 5;  // autopar: the compiler failed; nothing was sent
 
 inline constexpr std::string_view kBuiltinKinds[] = {"identity", "replay", "autopar-gcc",
                                                      "autopar-polly"};

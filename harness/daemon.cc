@@ -27,6 +27,7 @@
 #include "harness/outage.h"
 #include "harness/plan.h"
 #include "harness/proxy.h"
+#include "harness/tool_policy.h"
 
 namespace hpcab::harness {
 
@@ -314,6 +315,11 @@ std::map<std::string, std::string> Daemon::tool_env(const Pin& pin, const AgentC
   env["LANGUAGE"] = ctx.language;
   env["AGENT"] = arm_.agent;
   env["HPCAB_SUBMISSION_POLICY"] = arm_.submission_policy;
+  {
+    std::string tools;
+    for (const auto& t : arm_.tool_names()) tools += (tools.empty() ? "" : ",") + t;
+    env[kToolsEnv] = tools;
+  }
   env["HPCAB_TOOL_STATE"] = state_dir.string();
   if (!usage_url.empty()) env["HPCAB_USAGE_URL"] = usage_url;
   std::ostringstream wait, backoff;
@@ -407,22 +413,32 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, 
   if (!task) return harness_fail(kTaskUnavailable, "no task: " + task.error().message);
   a.reached_judge = true;
 
-  std::string templ;
-  if (!arm_.prompt_template.empty()) {
-    std::ifstream in(arm_.prompt_template);
-    templ.assign(std::istreambuf_iterator<char>(in), {});
-  } else {
-    templ = kDefaultPromptTemplate;
+  auto templ = prompt_template_text(arm_);
+  if (!templ) return harness_fail(kHarnessError, "prompt: " + templ.error().message);
+  std::vector<std::string> skill_files;
+  if (!arm_.skills_dir.empty()) {
+    auto listed = list_skills(arm_.skills_dir);
+    if (!listed) return harness_fail(kHarnessError, listed.error().message);
+    skill_files = std::move(*listed);
   }
-  auto prompt = render_prompt(templ, *task, arm_.language, budget, arm_.submission_policy);
+  auto prompt = render_prompt(*templ, *task, arm_.language, budget, arm_.submission_policy,
+                              arm_.tools, skill_files);
   if (!prompt) return harness_fail(kHarnessError, "prompt: " + prompt.error().message);
   if (auto st = prepare_workspace(workspace, *task, *prompt); !st) {
     return harness_fail(kHarnessError, "workspace: " + st.error().message);
+  }
+  if (!arm_.skills_dir.empty()) {
+    if (auto copied = install_skills(arm_.skills_dir, workspace); !copied) {
+      return harness_fail(kHarnessError, copied.error().message);
+    }
   }
 
   AgentContext ctx;
   ctx.kind = arm_.agent;
   ctx.agent_command = arm_.agent_command;
+  ctx.max_turns = arm_.agent_settings.max_turns;
+  ctx.disallowed_tools = arm_.agent_settings.disallowed_tools;
+  ctx.extra_args = arm_.agent_settings.extra_args;
   ctx.workspace = workspace.string();
   ctx.prompt_file = (workspace / "PROMPT.md").string();
   ctx.prompt = *prompt;
@@ -661,7 +677,9 @@ void Daemon::worker_main(int w) {
     ProxyOptions po;
     po.upstream_url = pin.inference_url;
     po.upstream_api_key = opt_.upstream_api_key;
-    po.weights = arm_.token_weights;
+    // The proxy's budget check counts in the arm's TOKEN_BUDGET_KIND (all weights 1 for
+    // total); the database records the weighted cost with TOKEN_WEIGHTS either way (DbSink).
+    po.weights = episode_budget(arm_).budget_weights();
     po.upstream_ca_file = opt_.upstream_ca_file;
     po.on_budget_exhausted = [&stop_code](const std::string& key) { stop_code.raise(key, 125); };
     po.on_context_overflow = [&stop_code](const std::string& key) { stop_code.raise(key, 126); };
@@ -931,7 +949,14 @@ std::string arm_setup_json(const Arm& a) {
                         {"cached", a.token_weights.cached},
                         {"output", a.token_weights.output}}},
                       {"submission_policy", a.submission_policy},
+                      {"token_budget_kind", a.token_budget_kind},
                       {"prompt_template", a.prompt_template.string()},
+                      {"prompt_fragments", a.prompt_fragments},
+                      {"skills", a.skills_dir.string()},
+                      {"tools", a.tool_names()},
+                      {"agent_max_turns", a.agent_settings.max_turns},
+                      {"agent_disallowed_tools", a.agent_settings.disallowed_tools},
+                      {"agent_args", a.agent_settings.extra_args},
                       {"max_relaunches", a.max_relaunches},
                       {"limit_rerun_factor", a.limit_rerun_factor},
                       {"outage_wait_s", a.outage_wait_s},

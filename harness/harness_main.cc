@@ -12,9 +12,11 @@
 #include <sstream>
 #include <thread>
 
+#include "harness/agents.h"
 #include "harness/arm.h"
 #include "harness/daemon.h"
 #include "harness/episode_db.h"
+#include "harness/experiment.h"
 #include "harness/plan.h"
 
 using namespace hpcab;
@@ -43,6 +45,92 @@ std::string default_tool_path() {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   return ec ? std::string("hpcab-tool") : (self.parent_path() / "hpcab-tool").string();
+}
+
+// The exit code of one arm's run (docs/harness.md), with its message on stderr.
+int exit_code_of(const Result<RunSummary>& summary, const std::string& arm_file) {
+  if (!summary) {
+    std::cerr << "hpcab-harness: " << summary.error().message << "\n";
+    return kExitError;
+  }
+  if (summary->interrupted) return kExitInterrupted;
+  if (summary->attempts_run > 0 && summary->reached_judge == 0) {
+    std::cerr << "hpcab-harness: no episode reached a judge (" << summary->attempts_run
+              << " attempts); check JUDGE_URLS and that the judges are up\n";
+    return kExitNoJudge;
+  }
+  const EpisodeCounts& c = summary->counts;
+  if (c.infra_failed > 0 || (summary->retired_workers > 0 && c.waiting() > 0)) {
+    std::cerr << "hpcab-harness: " << c.infra_failed << " episode(s) infra_failed and "
+              << c.waiting() << " waiting: a judge or model server failed or stayed unreachable ("
+              << summary->retired_workers
+              << " worker(s) retired); run again to rerun them (status: hpcab-harness status "
+              << arm_file << ")\n";
+    return kExitInfra;
+  }
+  return kExitOk;
+}
+
+std::string join_list(const std::vector<std::string>& v, const char* sep = ",") {
+  std::string out;
+  for (const auto& x : v) out += (out.empty() ? "" : sep) + x;
+  return out;
+}
+
+// What `plan` shows about the agent beyond the episodes: the interventions (tools, prompt,
+// skills, budget convention) and the kind's full command line as worker `worker` would run it
+// for the arm's first episode (the prompt stands for PROMPT.md's text).
+void print_agent_setup(const Arm& arm, const std::string& tool_path, const std::string& workspaces,
+                       int worker, std::ostream& out) {
+  out << "tools: " << join_list(arm.tool_names()) << " (submission policy " << arm.submission_policy
+      << ")\n";
+  if (!arm.prompt_template.empty()) {
+    out << "prompt: template " << arm.prompt_template.string() << "\n";
+  } else if (!arm.prompt_fragments.empty()) {
+    out << "prompt: fragments " << join_list(arm.prompt_fragments) << " from "
+        << arm.prompt_fragments_dir.string() << "\n";
+  } else {
+    out << "prompt: the built-in template\n";
+  }
+  if (!arm.skills_dir.empty()) out << "skills: " << arm.skills_dir.string() << " -> skills/\n";
+  out << "token budget: "
+      << (arm.token_budget > 0 ? std::to_string(arm.token_budget) + " " + arm.token_budget_kind +
+                                     (arm.token_budget_kind == "total" ? " tokens" : " cost")
+                               : std::string("none"))
+      << ", rerun once at " << arm.limit_rerun_factor << "x when a limit stops an episode\n";
+  if (arm.kernels.empty()) return;
+  const Pin pin = pin_worker(arm, worker);
+  AgentContext ctx;
+  ctx.kind = arm.agent;
+  ctx.agent_command = arm.agent_command;
+  ctx.max_turns = arm.agent_settings.max_turns;
+  ctx.disallowed_tools = arm.agent_settings.disallowed_tools;
+  ctx.extra_args = arm.agent_settings.extra_args;
+  ctx.workspace = (fs::absolute(workspaces) / arm.name / arm.kernels[0] / "0" / "attempt-1")
+                      .lexically_normal()
+                      .string();
+  ctx.prompt_file = ctx.workspace + "/PROMPT.md";
+  ctx.prompt = "<the text of PROMPT.md>";
+  ctx.kernel = arm.kernels[0];
+  ctx.language = arm.language;
+  ctx.model = arm.model;
+  ctx.model_url = pin.inference_url.empty() ? "" : "http://127.0.0.1:<proxy port>";
+  ctx.judge_url = pin.judge_url;
+  ctx.rank = pin.rank;
+  ctx.run_id = episode_id(arm.name, arm.kernels[0], 0) + "#1";
+  ctx.worker = worker;
+  ctx.tool_path = tool_path;
+  auto line = agent_command_line(ctx);
+  out << "agent command (" << arm.agent << ", worker " << worker << ", " << ctx.run_id
+      << "): " << (line ? *line : "error: " + line.error().message) << "\n";
+  if (arm.agent == "claude-code" || arm.agent == "openhands" || arm.agent == "codex") {
+    out << "mcp: hpcab-tool mcp (" << tool_path
+        << " mcp) with HPCAB_TOOLS=" << join_list(arm.tool_names()) << ", in "
+        << (arm.agent == "claude-code" ? ".hpcab-agent/mcp.json"
+            : arm.agent == "codex"     ? ".hpcab-agent/codex/config.toml"
+                                       : ".hpcab-agent/openhands/mcp.json")
+        << "\n";
+  }
 }
 
 }  // namespace
@@ -94,24 +182,56 @@ int main(int argc, char** argv) {
   bool quiet = false;
   opt.tool_path = default_tool_path();
   opt.progress_interval_s = -1;
-  run->add_option("--workspaces", workspaces, "folder for episode workspaces (var/episodes)");
-  run->add_option("--tool", opt.tool_path, "hpcab-tool binary (default: beside hpcab-harness)");
-  run->add_option("--api-key-env", api_key_env,
-                  "environment variable holding the real inference API key the proxies send "
-                  "upstream (agents only ever see a dummy key)");
-  run->add_option("--upstream-ca-file", opt.upstream_ca_file,
-                  "extra CA bundle (PEM) trusted for https INFERENCE_URLS")
-      ->check(CLI::ExistingFile);
-  run->add_option("--term-grace", opt.term_grace_s, "seconds between SIGTERM and SIGKILL (5)")
-      ->check(CLI::NonNegativeNumber);
-  run->add_option("--progress-interval", opt.progress_interval_s,
-                  "seconds between progress lines (1 on a terminal, 10 otherwise)")
-      ->check(CLI::PositiveNumber);
-  run->add_flag("--quiet,-q", quiet, "no progress line and no episode log");
-  run->add_option("--health-interval", opt.health_interval_s,
-                  "seconds between two GET /health probes of each worker's judge (2; at most a "
-                  "quarter of OUTAGE_WAIT_S)")
-      ->check(CLI::PositiveNumber);
+  // The daemon's options, on `run` and on `experiment` (which runs every arm it makes).
+  auto add_run_options = [&](CLI::App* cmd) {
+    cmd->add_option("--workspaces", workspaces, "folder for episode workspaces (var/episodes)");
+    cmd->add_option("--tool", opt.tool_path, "hpcab-tool binary (default: beside hpcab-harness)");
+    cmd->add_option("--api-key-env", api_key_env,
+                    "environment variable holding the real inference API key the proxies send "
+                    "upstream (agents only ever see a dummy key)");
+    cmd->add_option("--upstream-ca-file", opt.upstream_ca_file,
+                    "extra CA bundle (PEM) trusted for https INFERENCE_URLS")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--term-grace", opt.term_grace_s, "seconds between SIGTERM and SIGKILL (5)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--progress-interval", opt.progress_interval_s,
+                    "seconds between progress lines (1 on a terminal, 10 otherwise)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_flag("--quiet,-q", quiet, "no progress line and no episode log");
+    cmd->add_option("--health-interval", opt.health_interval_s,
+                    "seconds between two GET /health probes of each worker's judge (2; at most a "
+                    "quarter of OUTAGE_WAIT_S)")
+        ->check(CLI::PositiveNumber);
+  };
+  add_run_options(run);
+
+  auto* experiment = app.add_subcommand(
+      "experiment",
+      "a one-component intervention (docs/harness.md \"Interventions\"): writes one treatment "
+      "arm per --vary (the control ARM with that key changed, named <control>.<key>-<value>) "
+      "and experiment.json beside them, then runs the control and every treatment in turn, as "
+      "`run` does. `hpcab report compare <dir>/experiment.json` reads the pairing. Exit: as run "
+      "(the first arm that does not exit 0 stops the experiment), 2 also for a bad --vary");
+  add_common(experiment);
+  add_run_options(experiment);
+  std::vector<std::string> vary_texts, experiment_judge_dbs;
+  std::string experiment_out, experiment_name;
+  bool dry_run = false;
+  experiment
+      ->add_option("--vary", vary_texts,
+                   "KEY=VALUE: one treatment arm differing from the control in KEY (repeatable: "
+                   "one treatment each), e.g. AGENT=autopar-gcc, TOOLS=task,baseline,submit")
+      ->required();
+  experiment->add_option("--out", experiment_out,
+                         "folder for the treatment arms and experiment.json (default "
+                         "var/experiments/<name>)");
+  experiment->add_option("--name", experiment_name,
+                         "the experiment's name (default <control NAME>.experiment)");
+  experiment->add_option("--judge-db", experiment_judge_dbs,
+                         "the judges' databases (repeatable), recorded in experiment.json for "
+                         "`hpcab report compare`");
+  experiment->add_flag("--dry-run", dry_run,
+                       "print the arms, their differences and their plans; write and run nothing");
 
   auto* status = app.add_subcommand("status", "print ARM's progress and its episode table");
   add_common(status);
@@ -152,18 +272,23 @@ int main(int argc, char** argv) {
     std::cerr << "hpcab-harness: " << arm.error().message << "\n";
     return kExitUsage;
   }
-  if (!db_path.empty()) arm->state_db = db_path;
-  for (auto [flag, text, target] :
-       {std::tuple{"--judge-urls", &judge_urls, &arm->judge_urls},
-        std::tuple{"--inference-urls", &inference_urls, &arm->inference_urls}}) {
-    if (text->empty()) continue;
-    auto urls = parse_url_list(*text);
-    if (!urls) {
-      std::cerr << "hpcab-harness: " << flag << ": " << urls.error().message << "\n";
-      return kExitUsage;
+  // --db, --judge-urls, --inference-urls over an arm's own values (also each treatment's).
+  auto apply_overrides = [&](Arm& a) -> Status {
+    if (!db_path.empty()) a.state_db = db_path;
+    for (auto [flag, text, target] :
+         {std::tuple{"--judge-urls", &judge_urls, &a.judge_urls},
+          std::tuple{"--inference-urls", &inference_urls, &a.inference_urls}}) {
+      if (text->empty()) continue;
+      auto urls = parse_url_list(*text);
+      if (!urls) {
+        std::cerr << "hpcab-harness: " << flag << ": " << urls.error().message << "\n";
+        return urls.error();
+      }
+      *target = *urls;
     }
-    *target = *urls;
-  }
+    return Ok{};
+  };
+  if (auto st = apply_overrides(*arm); !st) return kExitUsage;
 
   if (*launch_env) {
     auto join = [](const std::vector<std::string>& v) {
@@ -218,6 +343,7 @@ int main(int argc, char** argv) {
                 << (p.inference_url.empty() ? "" : ", inference " + p.inference_url) << "\n";
     }
     for (const auto& e : plan_episodes(*arm, *shard)) std::cout << e.seq << " " << e.id << "\n";
+    print_agent_setup(*arm, opt.tool_path, workspaces, *worker_offset, std::cout);
     return kExitOk;
   }
 
@@ -243,12 +369,74 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
 
-  // run
-  if (arm->uses_model() && arm->inference_urls.empty()) {
-    std::cerr << "hpcab-harness: " << arm_file << ": AGENT=" << arm->agent
-              << " needs inference URLs: this arm leaves them to the Slurm launcher "
-                 "(INFERENCE_NODES > 0), so pass --inference-urls\n";
-    return kExitUsage;
+  // run, or experiment: the arms to run in turn (the experiment's control first).
+  std::vector<std::pair<Arm, std::string>> to_run;
+  fs::path experiment_file;
+  if (*experiment) {
+    std::vector<Variation> variations;
+    for (const auto& t : vary_texts) {
+      auto v = parse_variation(t);
+      if (!v) {
+        std::cerr << "hpcab-harness: " << v.error().message << "\n";
+        return kExitUsage;
+      }
+      variations.push_back(*v);
+    }
+    auto e = plan_experiment(arm_file, variations, experiment_out, experiment_name, corpus_dir);
+    if (!e) {
+      std::cerr << "hpcab-harness: experiment: " << e.error().message << "\n";
+      return kExitUsage;
+    }
+    for (const auto& d : experiment_judge_dbs) e->judge_dbs.emplace_back(d);
+    if (!db_path.empty()) {
+      e->control.state_db = fs::absolute(db_path).lexically_normal();
+      for (auto& t : e->treatments) t.state_db = e->control.state_db;
+    }
+    to_run.emplace_back(*arm, arm_file);
+    for (const auto& t : e->treatments) {
+      auto ta = parse_arm(t.arm_text, t.file.string(), t.file.parent_path());
+      if (!ta) {
+        std::cerr << "hpcab-harness: experiment: " << ta.error().message << "\n";
+        return kExitUsage;
+      }
+      ta->kernels = arm->kernels;  // same KERNELS text, same corpus: the same resolution
+      ta->file = t.file;
+      if (auto st = apply_overrides(*ta); !st) return kExitUsage;
+      to_run.emplace_back(std::move(*ta), t.file.string());
+    }
+    std::cout << "experiment " << e->name << ": control " << e->control.name << " ("
+              << e->control.file.string() << ")\n";
+    for (const auto& t : e->treatments) {
+      std::cout << "  treatment " << t.name << ": " << t.vary.key << "=" << t.vary.value << "\n";
+    }
+    if (dry_run) {
+      std::cout << "dry run: would write " << e->file.string() << " and the treatment arms:\n";
+      for (const auto& t : e->treatments) {
+        std::cout << "--- " << t.file.string() << "\n" << t.arm_text;
+      }
+      for (const auto& [a, file] : to_run) {
+        std::cout << "--- plan of " << a.name << "\n";
+        for (const auto& ep : plan_episodes(a)) std::cout << ep.seq << " " << ep.id << "\n";
+        print_agent_setup(a, opt.tool_path, workspaces, 0, std::cout);
+      }
+      return kExitOk;
+    }
+    if (auto st = write_experiment(*e); !st) {
+      std::cerr << "hpcab-harness: experiment: " << st.error().message << "\n";
+      return kExitError;
+    }
+    std::cout << "wrote " << e->file.string() << "\n";
+    experiment_file = e->file;
+  } else {
+    to_run.emplace_back(*arm, arm_file);
+  }
+  for (const auto& [a, file] : to_run) {
+    if (a.uses_model() && a.inference_urls.empty()) {
+      std::cerr << "hpcab-harness: " << file << ": AGENT=" << a.agent
+                << " needs inference URLs: this arm leaves them to the Slurm launcher "
+                   "(INFERENCE_NODES > 0), so pass --inference-urls\n";
+      return kExitUsage;
+    }
   }
   opt.workspace_root = workspaces;
   opt.corpus_dir = corpus_dir;
@@ -282,27 +470,21 @@ int main(int argc, char** argv) {
     }
   });
 
-  auto summary = run_arm(*arm, opt);
+  int code = kExitOk;
+  for (const auto& [a, file] : to_run) {
+    if (stop.load()) {
+      code = kExitInterrupted;
+      break;
+    }
+    if (*experiment) std::cerr << "hpcab-harness: experiment: running arm " << a.name << "\n";
+    code = exit_code_of(run_arm(a, opt), file);
+    if (code != kExitOk) break;
+  }
   if (!stop.exchange(true)) pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
-  if (!summary) {
-    std::cerr << "hpcab-harness: " << summary.error().message << "\n";
-    return kExitError;
+  if (*experiment && code == kExitOk) {
+    std::cout << "experiment done; compare the arms with: hpcab report compare "
+              << experiment_file.string() << "\n";
   }
-  if (summary->interrupted) return kExitInterrupted;
-  if (summary->attempts_run > 0 && summary->reached_judge == 0) {
-    std::cerr << "hpcab-harness: no episode reached a judge (" << summary->attempts_run
-              << " attempts); check JUDGE_URLS and that the judges are up\n";
-    return kExitNoJudge;
-  }
-  const EpisodeCounts& c = summary->counts;
-  if (c.infra_failed > 0 || (summary->retired_workers > 0 && c.waiting() > 0)) {
-    std::cerr << "hpcab-harness: " << c.infra_failed << " episode(s) infra_failed and "
-              << c.waiting() << " waiting: a judge or model server failed or stayed unreachable ("
-              << summary->retired_workers
-              << " worker(s) retired); run again to rerun them (status: hpcab-harness status "
-              << arm_file << ")\n";
-    return kExitInfra;
-  }
-  return kExitOk;
+  return code;
 }

@@ -131,7 +131,7 @@ json McpServer::tool_list() const {
       client_.settings().single_submission
           ? " This run allows ONE submit: a second one is refused, so score first."
           : "";
-  return json::array(
+  json all = json::array(
       {{{"name", "task"},
         {"description",
          "Fetch the task: the C signature stub to implement, the exported symbol, the NumPy "
@@ -150,6 +150,11 @@ json McpServer::tool_list() const {
         {"description",
          "Submit the final answer: graded on public and hidden inputs and recorded." + single},
         {"inputSchema", source_schema}}});
+  json out = json::array();
+  for (const auto& t : all) {
+    if (defaults_.tools.allows(t["name"].get<std::string>())) out.push_back(t);
+  }
+  return out;
 }
 
 json McpServer::call_tool(const std::string& name, const json& args, const CancelToken* cancel) {
@@ -252,9 +257,13 @@ McpServer::Routed McpServer::route(const json& msg) {
     if (!args.is_object()) {
       return error_reply(id, kInvalidParams, "tools/call params.arguments must be an object");
     }
-    if (name != "task" && name != "baseline" && name != "score" && name != "submit") {
-      return error_reply(id, kInvalidParams,
-                         "unknown tool '" + name + "' (task, baseline, score, submit)");
+    if (!is_tool_name(name)) {
+      return error_reply(
+          id, kInvalidParams,
+          "unknown tool '" + name + "' (" + defaults_.tools.text() + " in this arm)");
+    }
+    if (std::string why; defaults_.tools.check(name, &why) != ToolRefusal::kNone) {
+      return error_reply(id, kInvalidParams, why);
     }
     // MCP: a progressToken is a string or an integer; anything else asks for nothing.
     json token = nullptr;

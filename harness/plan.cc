@@ -1,8 +1,12 @@
 #include "harness/plan.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
+
+#include "harness/tool_policy.h"
 
 namespace hpcab::harness {
 namespace fs = std::filesystem;
@@ -98,13 +102,23 @@ Budget episode_budget(const Arm& arm, double factor) {
   b.wall_s = static_cast<int64_t>(std::llround(static_cast<double>(arm.wall_budget_s) * factor));
   b.tokens = static_cast<int64_t>(std::llround(static_cast<double>(arm.token_budget) * factor));
   b.weights = arm.token_weights;
+  b.kind = arm.token_budget_kind;
   return b;
+}
+
+TokenWeights Budget::budget_weights() const {
+  if (kind == "total") return TokenWeights{1.0, 1.0, 1.0};
+  return weights;
 }
 
 std::string budget_sentence(const Budget& b) {
   std::string s = "You have " + std::to_string(b.wall_s) + " seconds (" + duration_text(b.wall_s) +
                   ") of wall-clock time";
-  if (b.tokens > 0) {
+  if (b.tokens > 0 && b.kind == "total") {
+    s += " and a budget of " + std::to_string(b.tokens) +
+         " tokens (input, cached input and output tokens each count 1)";
+    s += ". When either runs out the episode is stopped";
+  } else if (b.tokens > 0) {
     s += " and a budget of " + std::to_string(b.tokens) +
          " weighted tokens (each input token counts " + fmt_number(b.weights.input) +
          ", each cached input token " + fmt_number(b.weights.cached) + ", each output token " +
@@ -117,21 +131,128 @@ std::string budget_sentence(const Budget& b) {
   return s;
 }
 
-std::string tools_text(const std::string& submission_policy) {
+std::string tools_text(const std::string& submission_policy,
+                       const std::vector<std::string>& tools) {
+  const std::vector<std::string> names = tools.empty() ? ToolSet::all_implemented().allowed : tools;
+  auto has = [&](std::string_view n) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
   std::string s =
       "Tools (the CLI and the MCP server are equivalent; both add the rank, run id and token "
-      "count for you):\n"
-      "- `hpcab-tool task`: the task specification (signature, reference, tolerances, ABI).\n"
-      "- `hpcab-tool baseline`: the time(s) to beat.\n"
-      "- `hpcab-tool score FILE`: grade FILE on the public inputs; not recorded; use it to "
-      "iterate.\n"
-      "- `hpcab-tool submit FILE`: grade FILE on public and hidden inputs; recorded as your "
-      "answer.\n"
-      "MCP tools: task, score, submit.\n";
-  if (submission_policy == "single") {
-    s += "You may submit once: a second submit is refused, so score until you are confident.";
+      "count for you):\n";
+  if (has("task")) {
+    s += "- `hpcab-tool task`: the task specification (signature, reference, tolerances, ABI).\n";
+  }
+  if (has("baseline")) s += "- `hpcab-tool baseline`: the time(s) to beat.\n";
+  if (has("score")) {
+    s += "- `hpcab-tool score FILE`: grade FILE on the public inputs; not recorded; use it to "
+         "iterate.\n";
+  }
+  if (has("submit")) {
+    s += "- `hpcab-tool submit FILE`: grade FILE on public and hidden inputs; recorded as your "
+         "answer.\n";
+  }
+  std::string mcp;
+  for (const auto& n : names) {
+    if (is_implemented_tool(n)) mcp += (mcp.empty() ? "" : ", ") + n;
+  }
+  s += "MCP tools: " + (mcp.empty() ? std::string("none") : mcp) + ".\n";
+  for (const auto& n : names) {
+    if (!is_implemented_tool(n)) {
+      s += "(`" + n + "` is listed for this run but not available: a call is refused.)\n";
+    }
+  }
+  if (!has("score")) {
+    s += "There is no score tool in this run: you cannot test a candidate on the judge before "
+         "you submit it.\n";
+  }
+  if (!has("submit")) {
+    s += "There is no submit tool in this run.";
+  } else if (submission_policy == "single") {
+    s += has("score")
+             ? "You may submit once: a second submit is refused, so score until you are confident."
+             : "You may submit once: a second submit is refused.";
   } else {
     s += "You may submit several times; your last submission is your answer.";
+  }
+  return s;
+}
+
+Result<std::string> prompt_template_text(const Arm& arm) {
+  auto read = [](const fs::path& p) -> Result<std::string> {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return Error{"cannot read " + p.string()};
+    std::stringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+  };
+  if (!arm.prompt_template.empty()) return read(arm.prompt_template);
+  if (arm.prompt_fragments.empty()) return std::string(kDefaultPromptTemplate);
+  std::string out;
+  for (const auto& f : arm.prompt_fragments) {
+    auto text = read(arm.prompt_fragments_dir / (f + ".md"));
+    if (!text) return Error{"PROMPT_FRAGMENTS '" + f + "': " + text.error().message};
+    if (!out.empty()) {
+      while (!out.empty() && out.back() == '\n') out.pop_back();
+      out += "\n\n";
+    }
+    out += *text;
+  }
+  return out;
+}
+
+Result<std::vector<std::string>> list_skills(const fs::path& skills_dir) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (auto it = fs::recursive_directory_iterator(skills_dir, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    if (!fs::is_directory(it->symlink_status(ec))) {
+      files.push_back(
+          (fs::path(kSkillsDir) / it->path().lexically_relative(skills_dir)).generic_string());
+    }
+  }
+  if (ec) return Error{"skills: cannot list " + skills_dir.string() + ": " + ec.message()};
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+Result<std::vector<std::string>> install_skills(const fs::path& skills_dir,
+                                                const fs::path& workspace) {
+  std::error_code ec;
+  const fs::path dest = workspace / kSkillsDir;
+  if (fs::exists(dest, ec)) {
+    return Error{"skills: " + dest.string() + " already exists in the workspace"};
+  }
+  fs::copy(skills_dir, dest, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+  if (ec) {
+    return Error{"skills: cannot copy " + skills_dir.string() + " to " + dest.string() + ": " +
+                 ec.message()};
+  }
+  std::vector<std::string> files;
+  for (auto it = fs::recursive_directory_iterator(dest, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    const auto st = it->symlink_status(ec);
+    if (!fs::is_directory(st)) {
+      files.push_back(it->path().lexically_relative(workspace).generic_string());
+      if (!fs::is_symlink(st)) {
+        fs::permissions(it->path(),
+                        fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                        fs::perm_options::remove, ec);
+      }
+    }
+  }
+  if (ec) return Error{"skills: cannot list " + dest.string() + ": " + ec.message()};
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string skills_text(const std::vector<std::string>& files, std::size_t max_listed) {
+  if (files.empty()) return "";
+  std::string s = "## Skills\nThe folder `" + std::string(kSkillsDir) +
+                  "/` (read-only) holds skill files for this task; read the ones that help:\n";
+  for (std::size_t i = 0; i < files.size() && i < max_listed; ++i) s += "- `" + files[i] + "`\n";
+  if (files.size() > max_listed) {
+    s += "- and " + std::to_string(files.size() - max_listed) + " more files\n";
   }
   return s;
 }
@@ -196,7 +317,9 @@ than the baseline the judge measures.
 
 Result<std::string> render_prompt(std::string_view templ, const json& task,
                                   const std::string& language, const Budget& budget,
-                                  const std::string& submission_policy) {
+                                  const std::string& submission_policy,
+                                  const std::vector<std::string>& tools,
+                                  const std::vector<std::string>& skill_files) {
   auto field = [&](const char* k) -> std::string {
     return task.contains(k) && task[k].is_string() ? task[k].get<std::string>() : std::string();
   };
@@ -204,7 +327,8 @@ Result<std::string> render_prompt(std::string_view templ, const json& task,
       {"kernel", field("kernel")},
       {"language", language},
       {"budget_sentence", budget_sentence(budget)},
-      {"tools", tools_text(submission_policy)},
+      {"tools", tools_text(submission_policy, tools)},
+      {"skills", skills_text(skill_files)},
       {"signature", field("signature")},
       {"reference_numpy", field("reference_numpy")},
       {"abi", field("abi_doc")},
@@ -212,7 +336,13 @@ Result<std::string> render_prompt(std::string_view templ, const json& task,
   for (const char* k : {"kernel", "signature", "reference_numpy", "abi_doc"}) {
     if (field(k).empty()) return Error{std::string("prompt: the task JSON has no '") + k + "'"};
   }
-  return render_template(templ, values, "prompt template");
+  auto out = render_template(templ, values, "prompt template");
+  if (!out) return out;
+  if (!skill_files.empty() && templ.find("{skills}") == std::string_view::npos) {
+    while (!out->empty() && out->back() == '\n') out->pop_back();
+    *out += "\n\n" + skills_text(skill_files);
+  }
+  return out;
 }
 
 std::string stub_file_name(const std::string& language) {

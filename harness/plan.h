@@ -60,16 +60,41 @@ Pin pin_worker(const Arm& arm, int worker);
 // prompt's budget sentence both read this struct.
 struct Budget {
   int64_t wall_s = 3600;
-  int64_t tokens = 0;  // weighted; 0 = no token limit
+  int64_t tokens = 0;  // in `kind`'s convention; 0 = no token limit
   TokenWeights weights;
+  std::string kind = "weighted";  // TOKEN_BUDGET_KIND: weighted or total
+  // The weights the proxy's budget check counts with: `weights` for weighted, all 1 for total.
+  TokenWeights budget_weights() const;
 };
 Budget episode_budget(const Arm& arm, double factor = 1.0);
 
 // "You have 1 h 0 min (3600 s) of wall-clock time and 200000 weighted tokens ...".
 std::string budget_sentence(const Budget& b);
 
-// The tools paragraph for the prompt ({tools}), stating the submission policy.
-std::string tools_text(const std::string& submission_policy);
+// The tools paragraph for the prompt ({tools}), stating the submission policy. `tools`: the
+// arm's TOOLS ({} = every implemented tool); only those are described, a named but unimplemented
+// one is said to be unavailable, and without `score` the agent is told it works blind.
+std::string tools_text(const std::string& submission_policy,
+                       const std::vector<std::string>& tools = {});
+
+// The arm's prompt template text: PROMPT_TEMPLATE's file, the PROMPT_FRAGMENTS files joined with
+// one blank line, or kDefaultPromptTemplate.
+Result<std::string> prompt_template_text(const Arm& arm);
+
+// Copies the SKILLS folder into <workspace>/skills (kSkillsDir), makes every copied file
+// read-only (modes a-w; folders stay writable so the workspace can be removed, and an agent
+// running as root can still write) and returns the copied files' paths relative to the
+// workspace, sorted. Symbolic links are copied as links, not followed.
+inline constexpr std::string_view kSkillsDir = "skills";
+Result<std::vector<std::string>> install_skills(const std::filesystem::path& skills_dir,
+                                                const std::filesystem::path& workspace);
+
+// The files install_skills would copy, as it names them (skills/<path>), sorted.
+Result<std::vector<std::string>> list_skills(const std::filesystem::path& skills_dir);
+
+// The prompt's skills paragraph ({skills}); '' when there are none. At most `max_listed` files
+// are named, the rest counted.
+std::string skills_text(const std::vector<std::string>& files, std::size_t max_listed = 50);
 
 // Replaces `{name}` placeholders (name: lower-case letters, digits, '_', starting with a
 // letter or '_') by values[name]. Any other brace is literal text. A placeholder with no value
@@ -82,10 +107,14 @@ Result<std::string> render_template(std::string_view text,
 extern const char* const kDefaultPromptTemplate;
 
 // Renders a prompt template with {kernel}, {language}, {budget_sentence}, {tools},
-// {signature}, {reference_numpy} and {abi} (the last three from the judge's /task JSON).
+// {signature}, {reference_numpy} and {abi} (the last three from the judge's /task JSON), and
+// {skills} (skills_text(skill_files)). A template without {skills} gets the skills paragraph
+// appended when there are skills, so every template names them.
 Result<std::string> render_prompt(std::string_view templ, const nlohmann::json& task,
                                   const std::string& language, const Budget& budget,
-                                  const std::string& submission_policy);
+                                  const std::string& submission_policy,
+                                  const std::vector<std::string>& tools = {},
+                                  const std::vector<std::string>& skill_files = {});
 
 // The stub's file name for a language: kernel.c, kernel.cpp, kernel.f90.
 std::string stub_file_name(const std::string& language);

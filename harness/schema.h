@@ -36,4 +36,22 @@ inline constexpr const char* kName = "name";
 inline constexpr const char* kSetupJson = "setup_json";
 }  // namespace arms
 
+// experiment.json, written by `hpcab-harness experiment` (harness/experiment.h) and read by
+// `hpcab report compare EXPERIMENT`: {"experiment": name, "control": ARM, "treatments": [ARM],
+// "judge_dbs": [path]}, each ARM {"arm": name, "file": path, "state_db": path, and for
+// treatments "vary": {"key": K, "value": V}}. Paths are absolute.
+namespace experiment {
+inline constexpr const char* kFileName = "experiment.json";
+inline constexpr const char* kName = "experiment";
+inline constexpr const char* kControl = "control";
+inline constexpr const char* kTreatments = "treatments";
+inline constexpr const char* kJudgeDbs = "judge_dbs";
+inline constexpr const char* kArm = "arm";
+inline constexpr const char* kFile = "file";
+inline constexpr const char* kStateDb = "state_db";
+inline constexpr const char* kVary = "vary";
+inline constexpr const char* kKey = "key";
+inline constexpr const char* kValue = "value";
+}  // namespace experiment
+
 }  // namespace hpcab::harness::schema

@@ -30,17 +30,24 @@ int main(int argc, char** argv) {
   CLI::App app{
       "hpcab-tool: an agent's tools for one HPCAgent-Bench judge. Settings come from JUDGE_URL, "
       "JUDGE_RANK, RUN_ID, AGENT, KERNEL, LANGUAGE, JUDGE_TOKEN, HPCAB_SUBMISSION_POLICY, "
-      "HPCAB_TOOL_STATE; "
+      "HPCAB_TOOL_STATE, HPCAB_TOOLS (the tools this arm allows; default task,baseline,score,"
+      "submit); "
       "HPCAB_USAGE_URL (set by the harness) supplies the token count sent with score and submit. "
       "The flags override them. A judge that is unreachable or answers 429/502/503/504 is waited "
       "out with backoff and a GET /health probe for up to HPCAB_OUTAGE_WAIT_S (600 s; progress "
       "lines on stderr); every submit carries an Idempotency-Key, so a retry never grades twice. "
       "Prints the judge's JSON answer. Exit codes: 0 graded answer, 1 judge HTTP error, 2 usage "
       "or local error, 3 judge unreachable (after the outage wait), 4 submit refused by the "
-      "single-submission policy, 5 (builtin autopar) the compiler failed."};
+      "single-submission policy, 5 (builtin autopar) the compiler failed, 6 the tool is not in "
+      "the arm's HPCAB_TOOLS (or is not implemented: profile, syntax-check)."};
   app.require_subcommand(1);
   app.fallthrough();  // global flags may follow the subcommand
 
+  auto tools = tool_set_from_env();
+  if (!tools) {
+    std::cerr << "hpcab-tool: " << tools.error().message << "\n";
+    return kExitUsage;
+  }
   auto env = JudgeSettings::from_env();
   if (!env) {
     std::cerr << "hpcab-tool: " << env.error().message << "\n";
@@ -101,6 +108,15 @@ int main(int argc, char** argv) {
   auto* submit = app.add_subcommand(
       "submit", "submit FILE as the final answer: public and hidden inputs (POST /submit)");
   add_grade(submit);
+  // Accepted names without an implementation (docs/harness.md "Tools"): always refused.
+  auto* profile = app.add_subcommand(
+      "profile", "not implemented: refused (exit 6); TOOLS may name it for a planned arm");
+  profile->add_option("FILE", source_path, "source file");
+  profile->allow_extras();
+  auto* syntax_check = app.add_subcommand(
+      "syntax-check", "not implemented: refused (exit 6); TOOLS may name it for a planned arm");
+  syntax_check->add_option("FILE", source_path, "source file");
+  syntax_check->allow_extras();
   auto* mcp = app.add_subcommand(
       "mcp", "serve the tools over MCP: JSON-RPC 2.0, one message per line on stdin/stdout");
   McpSettings mcp_flags;
@@ -155,6 +171,22 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
 
+  // The arm's TOOLS (HPCAB_TOOLS): a tool outside them is refused before anything is sent. The
+  // built-ins submit, so they need `submit`.
+  {
+    std::string called;
+    for (auto [cmd, name] :
+         {std::pair{task, "task"}, std::pair{baseline, "baseline"}, std::pair{score, "score"},
+          std::pair{submit, "submit"}, std::pair{profile, "profile"},
+          std::pair{syntax_check, "syntax-check"}, std::pair{builtin, "submit"}}) {
+      if (*cmd) called = name;
+    }
+    if (std::string why; !called.empty() && tools->check(called, &why) != ToolRefusal::kNone) {
+      std::cerr << "hpcab-tool: " << why << "\n";
+      return kExitToolRefused;
+    }
+  }
+
   if (!token_file.empty()) {
     auto t = read_client_token_file(token_file);
     if (!t) {
@@ -179,7 +211,7 @@ int main(int argc, char** argv) {
     if (mcp->count("--progress-interval"))
       mcp_settings->progress_interval_s = mcp_flags.progress_interval_s;
     if (mcp->count("--shutdown-grace")) mcp_settings->shutdown_grace_s = mcp_flags.shutdown_grace_s;
-    McpServer server(client, {kernel, env_or("LANGUAGE", "c")}, *mcp_settings);
+    McpServer server(client, {kernel, env_or("LANGUAGE", "c"), *tools}, *mcp_settings);
     server.serve(std::cin, std::cout);
     return 0;
   }

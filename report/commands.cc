@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "common/build_info.h"
 #include "common/process.h"
+#include "harness/schema.h"
 #include "report/csv.h"
 
 namespace hpcab::report {
@@ -175,6 +177,90 @@ int run_figures(const fs::path& observations, const fs::path& out_dir, const std
   if (!r->success()) {
     err << "hpcab report figures: " << script.string() << " failed (" << r->describe() << ")\n";
     return 1;
+  }
+  return 0;
+}
+
+// The pairing lookup (issue 18 item 1): an experiment.json written by `hpcab-harness
+// experiment` names the control, the treatments and the databases, so compare needs no flags.
+int run_compare_experiment(const fs::path& experiment, const fs::path& corpus_dir,
+                           const CompareOptions& options, const fs::path& out_csv,
+                           std::ostream& out, std::ostream& err) {
+  namespace x = harness::schema::experiment;
+  auto text = read_file(experiment);
+  if (!text) {
+    err << "hpcab report compare: " << text.error().message << "\n";
+    return 1;
+  }
+  const auto j = nlohmann::json::parse(*text, nullptr, false);
+  auto str = [](const nlohmann::json& o, const char* k) -> std::string {
+    return o.is_object() && o.contains(k) && o[k].is_string() ? o[k].get<std::string>() : "";
+  };
+  std::string control;
+  std::vector<std::string> treatments;
+  ExtractOptions ex;
+  ex.corpus_dir = corpus_dir;
+  auto add_db = [&](const std::string& db) {
+    if (db.empty()) return;
+    for (const auto& h : ex.harness_dbs) {
+      if (h == db) return;
+    }
+    ex.harness_dbs.emplace_back(db);
+  };
+  bool ok = j.is_object() && j.contains(x::kControl) && j.contains(x::kTreatments) &&
+            j[x::kTreatments].is_array();
+  if (ok) {
+    control = str(j[x::kControl], x::kArm);
+    add_db(str(j[x::kControl], x::kStateDb));
+    for (const auto& t : j[x::kTreatments]) {
+      treatments.push_back(str(t, x::kArm));
+      add_db(str(t, x::kStateDb));
+      if (treatments.back().empty()) ok = false;
+    }
+    if (j.contains(x::kJudgeDbs) && j[x::kJudgeDbs].is_array()) {
+      for (const auto& d : j[x::kJudgeDbs]) {
+        if (d.is_string()) ex.judge_dbs.emplace_back(d.get<std::string>());
+      }
+    }
+  }
+  if (!ok || control.empty() || treatments.empty() || ex.harness_dbs.empty()) {
+    err << "hpcab report compare: " << experiment.string()
+        << " is not an experiment record (hpcab-harness experiment writes one: control, "
+           "treatments, their state databases)\n";
+    return 2;
+  }
+  if (ex.judge_dbs.empty()) {
+    err << "hpcab report compare: " << experiment.string()
+        << " records no judge database (run hpcab-harness experiment with --judge-db), so no "
+           "speedup is known\n";
+    return 2;
+  }
+  auto r = extract_observations(ex);
+  if (!r) {
+    err << "hpcab report compare: " << r.error().message << "\n";
+    return 1;
+  }
+  for (const auto& w : r->warnings) err << "warning: " << w << "\n";
+  out << "experiment " << str(j, x::kName) << ": control " << control;
+  for (const auto& t : j[x::kTreatments]) {
+    out << "; " << str(t, x::kArm);
+    if (t.contains(x::kVary)) {
+      out << " (" << str(t[x::kVary], x::kKey) << "=" << str(t[x::kVary], x::kValue) << ")";
+    }
+  }
+  out << "\n";
+  auto c = compare_arms(r->rows, control, treatments, options);
+  if (!c) {
+    err << "hpcab report compare: " << c.error().message << "\n";
+    return 2;
+  }
+  out << comparisons_text(*c, options);
+  if (!out_csv.empty()) {
+    if (auto st = write_file(out_csv, comparisons_csv(*c)); !st) {
+      err << "hpcab report compare: " << st.error().message << "\n";
+      return 1;
+    }
+    out << "wrote " << out_csv.string() << "\n";
   }
   return 0;
 }

@@ -27,6 +27,15 @@ int run_compare(const std::filesystem::path& observations, const std::string& co
                 const std::vector<std::string>& treatments, const CompareOptions& options,
                 const std::filesystem::path& out_csv, std::ostream& out, std::ostream& err);
 
+// compare without pairing flags: reads an experiment.json (harness/schema.h, experiment) written
+// by `hpcab-harness experiment`, extracts the observations of its control and treatments from
+// the harness and judge databases it names, and compares them. Exit codes as run_compare; 2 also
+// for a file that is not an experiment record or records no judge database.
+int run_compare_experiment(const std::filesystem::path& experiment,
+                           const std::filesystem::path& corpus_dir, const CompareOptions& options,
+                           const std::filesystem::path& out_csv, std::ostream& out,
+                           std::ostream& err);
+
 // Runs scripts/plot-report.py (matplotlib) on the observations; it writes each figure as SVG
 // and PNG with the CSV table it was drawn from beside it, and figures.json (what it counted:
 // episodes, solved and credited per arm, under `pick`).

@@ -293,6 +293,59 @@ sleep 30
   EXPECT_EQ(r[0].requests - refused, t.requests);
 }
 
+// Interventions reach the agent (issue 18): the skills folder is in its workspace, read-only and
+// named in PROMPT.md; its tools come as HPCAB_TOOLS and the prompt describes only those. With
+// TOKEN_BUDGET_KIND=total the budget counts raw tokens: weights of 0 (a weighted cost that
+// never grows) still end the episode with 125, and it is rerun once at LIMIT_RERUN_FACTOR.
+TEST_F(DaemonTest, InterventionsReachTheAgentAndTotalTokenBudgetStopsIt) {
+  Judge j;
+  test::FakeLlm m;
+  m.start();
+  fs::create_directories(dir_ / "skills" / "omp");
+  std::ofstream(dir_ / "skills" / "omp" / "SKILL.md") << "parallel for\n";
+  const std::string cmd = agent("intervened", R"SH(
+env > "$D/env.txt"
+cp PROMPT.md "$D/prompt.md"
+cat skills/omp/SKILL.md > "$D/skill.txt"
+( echo x >> skills/omp/SKILL.md ) 2>/dev/null && echo writable > "$D/skill-writable"
+while python3 "$D/llm.py" openai >> "$D/llm.out"; do :; done
+sleep 30
+)SH");
+  Arm a =
+      arm("NAME=interv\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+          "\nWALL_BUDGET_S=60\nTOKEN_BUDGET=150\nTOKEN_BUDGET_KIND=total\n"
+          "TOKEN_WEIGHTS=0,0,0\nLIMIT_RERUN_FACTOR=2\nTOOLS=task,baseline,submit\nSKILLS=" +
+          (dir_ / "skills").string() + "\nINFERENCE_URLS=" + m.url() + "\nJUDGE_URLS=" + j.url());
+  auto s = run_arm(a, options());
+  ASSERT_TRUE(s) << s.error().message;
+  auto r = rows("interv");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].exit_reason, "token_budget") << log_.str();
+  EXPECT_EQ(r[0].exit_code, 125);
+  EXPECT_EQ(r[0].attempt, 2);
+  EXPECT_EQ(r[0].limit_reruns, 1);
+  EXPECT_DOUBLE_EQ(r[0].weighted_tokens, 0.0);  // recorded with TOKEN_WEIGHTS
+  EXPECT_GE(r[0].input_tokens + r[0].cached_tokens + r[0].output_tokens, 300);
+
+  EXPECT_EQ(slurp(dir_ / "skill.txt"), "parallel for\n");
+  if (getuid() != 0) {
+    EXPECT_FALSE(fs::exists(dir_ / "skill-writable"));
+  }
+  const std::string prompt = slurp(dir_ / "prompt.md");
+  EXPECT_NE(prompt.find("## Skills"), std::string::npos) << prompt;
+  EXPECT_NE(prompt.find("`skills/omp/SKILL.md`"), std::string::npos) << prompt;
+  EXPECT_NE(prompt.find("MCP tools: task, baseline, submit."), std::string::npos) << prompt;
+  EXPECT_NE(prompt.find("no score tool"), std::string::npos) << prompt;
+  EXPECT_NE(prompt.find("tokens (input, cached input and output tokens each count 1)"),
+            std::string::npos)
+      << prompt;
+  std::string env;
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    if (e.path().filename().string().rfind("env", 0) == 0) env += slurp(e.path());
+  }
+  EXPECT_NE(env.find("HPCAB_TOOLS=task,baseline,submit\n"), std::string::npos) << env;
+}
+
 // The model says the prompt no longer fits its context window: 126, no relaunch (the agent
 // exits non-zero right after) and no rerun (a larger budget would not make the window larger).
 TEST_F(DaemonTest, ContextOverflowEndsWith126WithoutRelaunchOrRerun) {

@@ -1,0 +1,49 @@
+// Which agent tools an arm gives its agents (the TOOLS arm key, issue 18 item 1; docs/harness.md
+// "Interventions"). The harness passes the allowed set to hpcab-tool, its CLI and its MCP server,
+// in HPCAB_TOOLS; the tools refuse a call outside it. Unset HPCAB_TOOLS means every implemented
+// tool (what every arm got before TOOLS existed).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+
+namespace hpcab::harness {
+
+// Every tool name TOOLS accepts, in the order prompts list them.
+inline constexpr std::string_view kToolNames[] = {"task",   "baseline", "score",
+                                                  "submit", "profile",  "syntax-check"};
+// The tools hpcab-tool implements. `profile` and `syntax-check` are accepted names (an arm may
+// plan for them) but not implemented: a call is refused with kToolNotImplemented.
+inline constexpr std::string_view kImplementedTools[] = {"task", "baseline", "score", "submit"};
+
+// The environment variable holding the allowed set (comma list, as TOOLS).
+inline constexpr const char* kToolsEnv = "HPCAB_TOOLS";
+
+// Why a call is refused (error codes; nothing branches on message text).
+enum class ToolRefusal { kNone, kNotAllowed, kNotImplemented };
+
+struct ToolSet {
+  std::vector<std::string> allowed;  // in kToolNames order, no duplicates
+
+  bool allows(std::string_view name) const;
+  // kNone when `name` may be called; the message says which tools the arm gives.
+  ToolRefusal check(std::string_view name, std::string* message) const;
+  // "task,baseline,submit"
+  std::string text() const;
+
+  static ToolSet all_implemented();
+};
+
+bool is_tool_name(std::string_view name);
+bool is_implemented_tool(std::string_view name);
+
+// Parses a TOOLS value: a comma list of kToolNames, at least one. `where` names the source.
+Result<ToolSet> parse_tool_set(std::string_view text, const std::string& where);
+
+// HPCAB_TOOLS from the environment; all_implemented() when unset or empty.
+Result<ToolSet> tool_set_from_env();
+
+}  // namespace hpcab::harness
