@@ -386,7 +386,10 @@ struct MeteringProxy::Impl {
         const bool body = ec == http::error::body_limit;
         const beast::string_view target =
             parser.is_header_done() ? parser.get().target() : beast::string_view();
-        const Route route = RouteFor(std::string_view(target.data(), target.size()));
+        // The route of the path alone (Claude Code posts /v1/messages?beta=true): the error
+        // speaks the dialect the agent expects.
+        const std::string_view whole(target.data(), target.size());
+        const Route route = RouteFor(whole.substr(0, whole.find('?')));
         const std::string message =
             body ? "request body exceeds the token-metering proxy's limit of " +
                        std::to_string(opt.max_body_bytes) + " bytes"
