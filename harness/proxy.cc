@@ -384,15 +384,19 @@ struct MeteringProxy::Impl {
       }
       if (ec == http::error::body_limit || ec == http::error::header_limit) {
         const bool body = ec == http::error::body_limit;
-        const beast::string_view target =
-            parser.is_header_done() ? parser.get().target() : beast::string_view();
-        const Route route = RouteFor(std::string_view(target.data(), target.size()));
+        // The request line is parsed before the fields, and a Content-Length above the limit
+        // fails while the fields are read (is_header_done() is still false): the target is
+        // there whenever the request line was. The route of the path alone (Claude Code posts
+        // /v1/messages?beta=true): the error speaks the dialect the agent expects.
+        const beast::string_view target = parser.get().target();
+        const std::string_view whole(target.data(), target.size());
+        const Route route = RouteFor(whole.substr(0, whole.find('?')));
         const std::string message =
             body ? "request body exceeds the token-metering proxy's limit of " +
                        std::to_string(opt.max_body_bytes) + " bytes"
                  : "request header exceeds the token-metering proxy's limit of " +
                        std::to_string(opt.max_header_bytes) + " bytes";
-        const bool head = parser.is_header_done() && parser.get().method() == http::verb::head;
+        const bool head = parser.get().method() == http::verb::head;
         SendSimple(c, client, body ? 413 : 431, false, head,
                    ErrorBody(route.api, "request_too_large", message));
         Drain(c, client);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages listed in scripts/packages.txt that are missing, then the npm
-# packages of the test clients (tests/mcp-client) when node_modules is missing. Idempotent and
+# packages of the test clients (tests/mcp-client, tests/agent-clients) when node_modules is
+# missing. Idempotent and
 # silent when everything is present; uses sudo only when not root. Tests never download: this
 # is the only place packages are fetched.
 set -euo pipefail
@@ -8,20 +9,28 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 list="$here/packages.txt"
 
-# npm ci from tests/mcp-client/package-lock.json (exact versions). A failure (no registry) is a
-# warning: mcp_sdk_client then skips, or fails with CI=true.
-npm_packages() {
-  local dir="$root/tests/mcp-client"
+# npm ci from each test client's package-lock.json (exact versions) when its node_modules is
+# missing: tests/mcp-client (the official MCP SDK: mcp_sdk_client) and tests/agent-clients
+# (Claude Code, Codex and the openai and @anthropic-ai/sdk SDKs, about 900 MB:
+# agent_clients_tests). A failure (no registry) is a warning: those tests then skip, or fail
+# with CI=true.
+npm_client() {
+  local dir="$root/tests/$1" marker="$2" tests="$3"
   # A container recipe runs this script before it copies tests/: nothing to install then.
   [ -f "$dir/package-lock.json" ] || return 0
-  [ -f "$dir/node_modules/@modelcontextprotocol/sdk/package.json" ] && return 0
+  [ -f "$dir/node_modules/$marker" ] && return 0
   if ! command -v npm >/dev/null 2>&1; then
-    echo "install-deps: npm not found; tests/mcp-client is not installed" >&2
+    echo "install-deps: npm not found; tests/$1 is not installed" >&2
     return 0
   fi
-  echo "install-deps: npm ci --prefix tests/mcp-client"
+  echo "install-deps: npm ci --prefix tests/$1"
   npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error >/dev/null ||
-    echo "install-deps: npm ci in tests/mcp-client failed; mcp_sdk_client will skip" >&2
+    echo "install-deps: npm ci in tests/$1 failed; $tests will skip" >&2
+}
+npm_packages() {
+  npm_client mcp-client @modelcontextprotocol/sdk/package.json mcp_sdk_client
+  # npm writes node_modules/.package-lock.json when an install has finished.
+  npm_client agent-clients .package-lock.json agent_clients_tests
 }
 
 # A package counts as present when it is installed or provided by an installed package

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <vector>
 
 namespace hpcab::test {
 namespace {
@@ -94,6 +95,99 @@ json ErrorBody(FakeLlm::Error e) {
       break;
   }
   return json::object();
+}
+
+const char* finish_reason_of(bool chat, bool tool) { return chat && tool ? "tool_calls" : "stop"; }
+
+// Script mode's answer to one request: a call to a tool, or text ("" = the ordinary text).
+struct ScriptedCall {
+  bool tool = false;
+  std::string ns;    // Responses: the namespace the tool was offered in ("" if none)
+  std::string name;  // the tool's name as the request offered it
+  json arguments = json::object();
+  std::string text;
+};
+
+// The function tools a request offers, as (namespace, name): chat {"type":"function","function":
+// {"name"}}, Responses {"type":"function","name"} and Responses namespaces {"type":"namespace",
+// "name":NS,"tools":[functions]} (Codex groups each MCP server's tools so, and a call to one names
+// the namespace: {"type":"function_call","namespace":NS,"name":"score"}), Anthropic {"name",
+// "input_schema"}.
+std::vector<std::pair<std::string, std::string>> OfferedTools(const json& body) {
+  std::vector<std::pair<std::string, std::string>> names;
+  if (!body.is_object() || !body.contains("tools") || !body["tools"].is_array()) return names;
+  auto name_of = [](const json& t) -> std::string {
+    if (!t.is_object()) return "";
+    if (t.contains("function") && t["function"].is_object() && t["function"].contains("name") &&
+        t["function"]["name"].is_string()) {
+      return t["function"]["name"];
+    }
+    if (t.contains("name") && t["name"].is_string()) return t["name"];
+    return "";
+  };
+  for (const auto& t : body["tools"]) {
+    if (t.is_object() && t.value("type", "") == "namespace" && t.contains("tools") &&
+        t["tools"].is_array()) {
+      const std::string ns = name_of(t);
+      for (const auto& inner : t["tools"]) {
+        if (auto n = name_of(inner); !n.empty()) names.emplace_back(ns, n);
+      }
+    } else if (auto n = name_of(t); !n.empty()) {
+      names.emplace_back("", n);
+    }
+  }
+  return names;
+}
+
+// How many tool calls the conversation in a request already holds: assistant tool_calls (chat),
+// function_call items (Responses input), tool_use blocks (Anthropic messages).
+int CallsSoFar(const std::string& path, const json& body) {
+  int calls = 0;
+  if (!body.is_object()) return 0;
+  const char* key = path == "/v1/responses" ? "input" : "messages";
+  if (!body.contains(key) || !body[key].is_array()) return 0;
+  for (const auto& m : body[key]) {
+    if (!m.is_object()) continue;
+    if (m.value("type", "") == "function_call") ++calls;
+    if (m.contains("tool_calls") && m["tool_calls"].is_array()) {
+      calls += static_cast<int>(m["tool_calls"].size());
+    }
+    if (m.value("role", "") == "assistant" && m.contains("content") && m["content"].is_array()) {
+      for (const auto& b : m["content"]) {
+        if (b.is_object() && b.value("type", "") == "tool_use") ++calls;
+      }
+    }
+  }
+  return calls;
+}
+
+ScriptedCall NextScriptedCall(const std::string& path, const json& body,
+                              const std::vector<ScriptStep>& script,
+                              const std::string& final_text) {
+  ScriptedCall call;
+  if (script.empty() || path == "/v1/completions") return call;
+  const auto offered = OfferedTools(body);
+  if (offered.empty()) return call;
+  const int k = CallsSoFar(path, body);
+  if (k >= static_cast<int>(script.size())) {
+    call.text = final_text;
+    return call;
+  }
+  const std::string& want = script[static_cast<std::size_t>(k)].tool;
+  const std::string suffix = "__" + want;
+  for (const auto& [ns, name] : offered) {
+    const std::string full = ns.empty() ? name : ns + "__" + name;
+    if (full == want || (full.size() > suffix.size() &&
+                         full.compare(full.size() - suffix.size(), suffix.size(), suffix) == 0)) {
+      call.tool = true;
+      call.ns = ns;
+      call.name = name;
+      call.arguments = script[static_cast<std::size_t>(k)].arguments;
+      return call;
+    }
+  }
+  call.text = final_text;
+  return call;
 }
 
 }  // namespace
@@ -201,6 +295,12 @@ std::string FakeLlm::last_header(const std::string& name) const {
   return "";
 }
 
+void FakeLlm::set_script(std::vector<ScriptStep> steps, std::string final_text) {
+  std::lock_guard lock(mu_);
+  script_ = std::move(steps);
+  script_final_ = std::move(final_text);
+}
+
 template <typename Stream>
 void FakeLlm::exchange(Stream& conn) {
   beast::flat_buffer buffer;
@@ -209,23 +309,35 @@ void FakeLlm::exchange(Stream& conn) {
     http::request<http::string_body> req;
     http::read(conn, buffer, req, ec);
     if (ec) break;
+    const bool head = req.method() == http::verb::head;
     if (unavailable_) {
       // An overloaded or restarting server: 503 with Retry-After, nothing counted.
       ++unavailable_answers_;
+      const std::string text =
+          json{{"error", {{"message", "server is loading"}, {"type", "unavailable"}}}}.dump();
       http::response<http::string_body> res{http::status::service_unavailable, 11};
       res.set(http::field::content_type, "application/json");
       res.set(http::field::retry_after, "1");
       res.keep_alive(req.keep_alive());
-      res.body() =
-          json{{"error", {{"message", "server is loading"}, {"type", "unavailable"}}}}.dump();
+      if (!head) res.body() = text;
       res.prepare_payload();
+      if (head) res.content_length(text.size());
       http::write(conn, res, ec);
       if (ec || !req.keep_alive()) break;
       continue;
     }
-    const std::string path(req.target());
+    // Routes are paths; a query string (Claude Code's ?beta=true) does not change the route.
+    const std::string target(req.target());
+    const std::string path = target.substr(0, target.find('?'));
+    const bool models = path == "/v1/models" || path.rfind("/v1/models/", 0) == 0;
+    const bool count_tokens = path == "/v1/messages/count_tokens";
+    const bool generation = path == "/v1/chat/completions" || path == "/v1/completions" ||
+                            path == "/v1/responses" || path == "/v1/messages";
+    const bool post = req.method() == http::verb::post;
     json body = json::parse(req.body(), nullptr, false);
     std::int64_t n = 0;
+    std::vector<ScriptStep> script;
+    std::string script_final;
     {
       std::lock_guard lock(mu_);
       last_body_ = req.body();
@@ -235,16 +347,22 @@ void FakeLlm::exchange(Stream& conn) {
         for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         last_headers_ += name + ": " + std::string(f.value()) + "\n";
       }
-      if (path != "/v1/models") n = ++totals_.requests;
+      if (!models && !count_tokens) n = ++totals_.requests;
+      script = script_;
+      script_final = script_final_;
     }
     if (delay_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms_.load()));
 
+    // HEAD gets the header GET would get (Content-Length included) and no body (RFC 9110 9.3.2).
     auto send_json = [&](int status, const json& j) {
+      const std::string text = j.dump();
       http::response<http::string_body> res{static_cast<http::status>(status), 11};
       res.set(http::field::content_type, "application/json");
       res.keep_alive(req.keep_alive());
-      res.body() = j.dump();
+      if (!head) res.body() = text;
       res.prepare_payload();
+      if (head) res.content_length(text.size());
+      if (status == 405) res.set(http::field::allow, models ? "GET, HEAD" : "POST");
       http::write(conn, res, ec);
     };
     auto count = [&](std::int64_t input, std::int64_t cached, std::int64_t output) {
@@ -253,16 +371,63 @@ void FakeLlm::exchange(Stream& conn) {
       totals_.cached += cached;
       totals_.output += output;
     };
+    auto start_stream = [&](const char* content_type) {
+      http::response<http::empty_body> res{http::status::ok, 11};
+      res.set(http::field::content_type, content_type);
+      res.keep_alive(req.keep_alive());
+      res.chunked(true);
+      http::response_serializer<http::empty_body> sr{res};
+      http::write_header(conn, sr, ec);
+    };
+    auto write = [&](const std::string& s) {
+      if (!ec) asio::write(conn, http::make_chunk(asio::buffer(s)), ec);
+    };
+    auto end_stream = [&] {
+      if (!ec) asio::write(conn, http::make_chunk_last(), ec);
+    };
+    auto hold = [&] {
+      if (!hold_) return;
+      std::unique_lock lock(mu_);
+      // A release that came before we got here counts: the test saw the first event.
+      last_hold_released_ =
+          cv_.wait_for(lock, std::chrono::seconds(10), [this] { return released_; });
+      released_ = false;
+    };
     const bool stream = body.is_object() && body.value("stream", false);
-    const std::string model = body.is_object() ? body.value("model", "fake-model") : "fake-model";
+    const std::string model =
+        body.is_object() && body.contains("model") && body["model"].is_string()
+            ? body["model"].get<std::string>()
+            : "fake-model";
+    const std::string id = std::to_string(n);
+    const ScriptedCall call =
+        generation ? NextScriptedCall(path, body, script, script_final) : ScriptedCall{};
+    if (call.tool) ++script_calls_;
+    const std::string text = call.text.empty() ? "Hello world" : call.text;
+    // The text in two pieces, as streams deliver it (the hold comes between them): "Hello" and
+    // " world".
+    const std::size_t space = text.find(' ');
+    const std::string first = text.substr(0, space == std::string::npos ? text.size() : space);
+    const std::string rest = text.substr(first.size());
+    const std::string args = call.arguments.dump();
 
     const Error error = error_;
-    if (error != Error::kNone && path != "/v1/models") {
+    if (models) {
+      if (req.method() != http::verb::get && !head) {
+        send_json(405,
+                  {{"error", {{"message", "method not allowed"}, {"type", "invalid_request"}}}});
+      } else {
+        send_json(200,
+                  {{"object", "list"},
+                   {"data", {{{"id", "fake-model"}, {"object", "model"}, {"owned_by", "test"}}}}});
+      }
+    } else if ((generation || count_tokens) && !post) {
+      send_json(405, {{"error", {{"message", "method not allowed"}, {"type", "invalid_request"}}}});
+    } else if (error != Error::kNone && (generation || count_tokens)) {
       send_json(400, ErrorBody(error));
-    } else if (path == "/v1/models") {
-      send_json(200,
-                {{"object", "list"},
-                 {"data", {{{"id", "fake-model"}, {"object", "model"}, {"owned_by", "test"}}}}});
+    } else if (count_tokens) {
+      // Anthropic's token counter: {"input_tokens": N}. Nothing is generated, nothing counted.
+      ++count_tokens_answers_;
+      send_json(200, {{"input_tokens", static_cast<std::int64_t>(req.body().size() / 4 + 1)}});
     } else if (path == "/v1/chat/completions" || path == "/v1/completions") {
       const bool chat = path == "/v1/chat/completions";
       const std::int64_t prompt = 100 + 10 * n, cached = 30 + n, completion = 5 + n;
@@ -271,15 +436,23 @@ void FakeLlm::exchange(Stream& conn) {
                           {"total_tokens", prompt + completion},
                           {"prompt_tokens_details", {{"cached_tokens", cached}}}};
       const std::string object = chat ? "chat.completion" : "text_completion";
+      const bool tool = chat && call.tool;
+      const std::string finish = tool ? "tool_calls" : "stop";
       if (!stream) {
-        json choice = chat ? json{{"index", 0},
-                                  {"message", {{"role", "assistant"}, {"content", "Hello world"}}},
-                                  {"finish_reason", "stop"}}
-                           : json{{"index", 0}, {"text", "Hello world"}, {"finish_reason", "stop"}};
+        json message = {{"role", "assistant"}, {"content", text}};
+        if (tool) {
+          message["content"] = nullptr;
+          message["tool_calls"] = {{{"id", "call_" + id},
+                                    {"type", "function"},
+                                    {"function", {{"name", call.name}, {"arguments", args}}}}};
+        }
+        json choice = chat ? json{{"index", 0}, {"message", message}, {"finish_reason", finish}}
+                           : json{{"index", 0}, {"text", text}, {"finish_reason", "stop"}};
         // Counted before sending: the proxy may record it before this thread runs again.
         count(prompt - cached, cached, completion);
-        send_json(200, {{"id", "cmpl-" + std::to_string(n)},
+        send_json(200, {{"id", "cmpl-" + id},
                         {"object", object},
+                        {"created", 1700000000},
                         {"model", model},
                         {"choices", {choice}},
                         {"usage", usage}});
@@ -287,47 +460,66 @@ void FakeLlm::exchange(Stream& conn) {
         const bool include_usage = body.contains("stream_options") &&
                                    body["stream_options"].is_object() &&
                                    body["stream_options"].value("include_usage", false);
-        http::response<http::empty_body> res{http::status::ok, 11};
-        res.set(http::field::content_type, "text/event-stream");
-        res.keep_alive(req.keep_alive());
-        res.chunked(true);
-        http::response_serializer<http::empty_body> sr{res};
-        http::write_header(conn, sr, ec);
-        auto piece = [&](const std::string& text, bool finish) {
-          json delta = chat ? json{{"delta", {{"content", text}}}} : json{{"text", text}};
-          delta["index"] = 0;
-          delta["finish_reason"] = finish ? json("stop") : json(nullptr);
-          json chunk = {{"id", "cmpl-" + std::to_string(n)},
-                        {"object", chat ? "chat.completion.chunk" : "text_completion"},
-                        {"model", model},
-                        {"choices", {delta}}};
-          if (include_usage) chunk["usage"] = nullptr;
-          return Sse(chunk);
+        start_stream("text/event-stream");
+        auto chunk = [&](json choice_fields, const json& finish_reason) {
+          choice_fields["index"] = 0;
+          choice_fields["finish_reason"] = finish_reason;
+          json c = {{"id", "cmpl-" + id},
+                    {"object", chat ? "chat.completion.chunk" : "text_completion"},
+                    {"created", 1700000000},
+                    {"model", model},
+                    {"choices", {choice_fields}}};
+          if (include_usage) c["usage"] = nullptr;
+          return Sse(c);
         };
-        auto write = [&](const std::string& s) {
-          if (!ec) asio::write(conn, http::make_chunk(asio::buffer(s)), ec);
+        auto piece = [&](const std::string& t, bool finish) {
+          return chunk(chat ? json{{"delta", {{"content", t}}}} : json{{"text", t}},
+                       finish ? json(finish_reason_of(chat, tool)) : json(nullptr));
         };
-        write(piece("Hello", false));
-        if (break_) ec = asio::error::connection_aborted;  // skips the rest of the stream
-        if (hold_) {
-          std::unique_lock lock(mu_);
-          // A release that came before we got here counts: the test saw the first event.
-          last_hold_released_ =
-              cv_.wait_for(lock, std::chrono::seconds(10), [this] { return released_; });
-          released_ = false;
+        if (tool) {
+          // The first delta names the role and opens the call (id, name, empty arguments); the
+          // arguments follow in pieces keyed by the call's index.
+          write(chunk({{"delta",
+                        {{"role", "assistant"},
+                         {"content", nullptr},
+                         {"tool_calls",
+                          {{{"index", 0},
+                            {"id", "call_" + id},
+                            {"type", "function"},
+                            {"function", {{"name", call.name}, {"arguments", ""}}}}}}}}},
+                      nullptr));
+          const std::string a1 = args.substr(0, args.size() / 2), a2 = args.substr(a1.size());
+          write(chunk(
+              {{"delta", {{"tool_calls", {{{"index", 0}, {"function", {{"arguments", a1}}}}}}}}},
+              nullptr));
+          if (break_) ec = asio::error::connection_aborted;
+          hold();
+          write(chunk(
+              {{"delta", {{"tool_calls", {{{"index", 0}, {"function", {{"arguments", a2}}}}}}}}},
+              nullptr));
+          write(chunk({{"delta", json::object()}}, "tool_calls"));
+        } else {
+          if (chat) {
+            // OpenAI's first chunk: the role, empty content.
+            write(chunk({{"delta", {{"role", "assistant"}, {"content", ""}}}}, nullptr));
+          }
+          write(piece(first, false));
+          if (break_) ec = asio::error::connection_aborted;  // skips the rest of the stream
+          hold();
+          write(piece(rest, false));
+          write(piece("", true));
         }
-        write(piece(" world", false));
-        write(piece("", true));
         if (include_usage) {
           count(prompt - cached, cached, completion);
-          write(Sse({{"id", "cmpl-" + std::to_string(n)},
+          write(Sse({{"id", "cmpl-" + id},
                      {"object", chat ? "chat.completion.chunk" : "text_completion"},
+                     {"created", 1700000000},
                      {"model", model},
                      {"choices", json::array()},
                      {"usage", usage}}));
         }
         write("data: [DONE]\n\n");
-        if (!ec) asio::write(conn, http::make_chunk_last(), ec);
+        end_stream();
       }
     } else if (path == "/v1/responses") {
       // The OpenAI Responses API: input_tokens include the cached ones.
@@ -337,101 +529,146 @@ void FakeLlm::exchange(Stream& conn) {
                           {"output_tokens", output},
                           {"output_tokens_details", {{"reasoning_tokens", 0}}},
                           {"total_tokens", input + output}};
-      json response = {{"id", "resp_" + std::to_string(n)},
-                       {"object", "response"},
-                       {"status", "completed"},
-                       {"model", model},
-                       {"output",
-                        {{{"type", "message"},
-                          {"role", "assistant"},
-                          {"content", {{{"type", "output_text"}, {"text", "Hello world"}}}}}}},
+      const json part = {{"type", "output_text"}, {"text", text}, {"annotations", json::array()}};
+      json item = call.tool ? json{{"id", "fc_" + id},      {"type", "function_call"},
+                                   {"status", "completed"}, {"call_id", "call_" + id},
+                                   {"name", call.name},     {"arguments", args}}
+                            : json{{"id", "msg_" + id},
+                                   {"type", "message"},
+                                   {"status", "completed"},
+                                   {"role", "assistant"},
+                                   {"content", {part}}};
+      if (call.tool && !call.ns.empty()) item["namespace"] = call.ns;
+      json response = {{"id", "resp_" + id},    {"object", "response"}, {"created_at", 1700000000},
+                       {"status", "completed"}, {"model", model},       {"output", {item}},
                        {"usage", usage}};
       count(input - cached, cached, output);
       if (!stream) {
         send_json(200, response);
       } else {
-        http::response<http::empty_body> res{http::status::ok, 11};
-        res.set(http::field::content_type, "text/event-stream");
-        res.keep_alive(req.keep_alive());
-        res.chunked(true);
-        http::response_serializer<http::empty_body> sr{res};
-        http::write_header(conn, sr, ec);
+        start_stream("text/event-stream");
+        int sequence = 0;
         auto event = [&](const std::string& type, json data) {
           data["type"] = type;
-          std::string text = "event: " + type + "\n" + Sse(data);
-          if (!ec) asio::write(conn, http::make_chunk(asio::buffer(text)), ec);
+          data["sequence_number"] = sequence++;
+          write("event: " + type + "\n" + Sse(data));
         };
-        json created = response;
-        created["status"] = "in_progress";
-        created["usage"] = nullptr;
-        event("response.created", {{"response", created}});
-        event("response.output_text.delta", {{"delta", "Hello"}});
-        event("response.output_text.delta", {{"delta", " world"}});
+        json pending = response;
+        pending["status"] = "in_progress";
+        pending["output"] = json::array();
+        pending["usage"] = nullptr;
+        event("response.created", {{"response", pending}});
+        event("response.in_progress", {{"response", pending}});
+        json added = item;
+        added["status"] = "in_progress";
+        const std::string item_id = item["id"];
+        if (call.tool) {
+          added["arguments"] = "";
+          event("response.output_item.added", {{"output_index", 0}, {"item", added}});
+          const std::string a1 = args.substr(0, args.size() / 2), a2 = args.substr(a1.size());
+          event("response.function_call_arguments.delta",
+                {{"item_id", item_id}, {"output_index", 0}, {"delta", a1}});
+          hold();
+          event("response.function_call_arguments.delta",
+                {{"item_id", item_id}, {"output_index", 0}, {"delta", a2}});
+          event("response.function_call_arguments.done", {{"item_id", item_id},
+                                                          {"output_index", 0},
+                                                          {"name", call.name},
+                                                          {"arguments", args}});
+        } else {
+          added["content"] = json::array();
+          event("response.output_item.added", {{"output_index", 0}, {"item", added}});
+          json empty = part;
+          empty["text"] = "";
+          const json where = {{"item_id", item_id}, {"output_index", 0}, {"content_index", 0}};
+          auto with = [&](json extra) {
+            extra.update(where);
+            return extra;
+          };
+          event("response.content_part.added", with({{"part", empty}}));
+          event("response.output_text.delta",
+                with({{"delta", first}, {"logprobs", json::array()}}));
+          hold();
+          event("response.output_text.delta", with({{"delta", rest}, {"logprobs", json::array()}}));
+          event("response.output_text.done", with({{"text", text}, {"logprobs", json::array()}}));
+          event("response.content_part.done", with({{"part", part}}));
+        }
+        event("response.output_item.done", {{"output_index", 0}, {"item", item}});
         event("response.completed", {{"response", response}});
-        if (!ec) asio::write(conn, http::make_chunk_last(), ec);
+        end_stream();
       }
     } else if (path == "/v1/messages") {
       const std::int64_t input = 50 + n, creation = 20, read = 40 + n, output = 8 + n;
       count(input + creation, read, output);
+      const std::string stop = call.tool ? "tool_use" : "end_turn";
+      const json block = call.tool ? json{{"type", "tool_use"},
+                                          {"id", "toolu_fake" + id},
+                                          {"name", call.name},
+                                          {"input", call.arguments}}
+                                   : json{{"type", "text"}, {"text", text}};
       if (!stream) {
-        send_json(200, {{"id", "msg_" + std::to_string(n)},
+        send_json(200, {{"id", "msg_" + id},
                         {"type", "message"},
                         {"role", "assistant"},
                         {"model", model},
-                        {"content", {{{"type", "text"}, {"text", "Hello world"}}}},
-                        {"stop_reason", "end_turn"},
+                        {"content", {block}},
+                        {"stop_reason", stop},
+                        {"stop_sequence", nullptr},
                         {"usage",
                          {{"input_tokens", input},
                           {"cache_creation_input_tokens", creation},
                           {"cache_read_input_tokens", read},
                           {"output_tokens", output}}}});
       } else {
-        http::response<http::empty_body> res{http::status::ok, 11};
-        res.set(http::field::content_type, "text/event-stream; charset=utf-8");
-        res.keep_alive(req.keep_alive());
-        res.chunked(true);
-        http::response_serializer<http::empty_body> sr{res};
-        http::write_header(conn, sr, ec);
-        auto write = [&](const std::string& s) {
-          if (!ec) asio::write(conn, http::make_chunk(asio::buffer(s)), ec);
-        };
+        start_stream("text/event-stream; charset=utf-8");
         write(SseEvent("message_start", {{"type", "message_start"},
                                          {"message",
-                                          {{"id", "msg_" + std::to_string(n)},
+                                          {{"id", "msg_" + id},
                                            {"type", "message"},
                                            {"role", "assistant"},
                                            {"model", model},
                                            {"content", json::array()},
+                                           {"stop_reason", nullptr},
+                                           {"stop_sequence", nullptr},
                                            {"usage",
                                             {{"input_tokens", input},
                                              {"cache_creation_input_tokens", creation},
                                              {"cache_read_input_tokens", read},
                                              {"output_tokens", 1}}}}}}));
-        write(
-            SseEvent("content_block_start", {{"type", "content_block_start"},
-                                             {"index", 0},
-                                             {"content_block", {{"type", "text"}, {"text", ""}}}}));
-        write(SseEvent("content_block_delta",
-                       {{"type", "content_block_delta"},
-                        {"index", 0},
-                        {"delta", {{"type", "text_delta"}, {"text", "Hello"}}}}));
-        if (hold_) {
-          std::unique_lock lock(mu_);
-          // A release that came before we got here counts: the test saw the first event.
-          last_hold_released_ =
-              cv_.wait_for(lock, std::chrono::seconds(10), [this] { return released_; });
-          released_ = false;
+        json opened = block;
+        std::string d1, d2;
+        std::string delta_type, delta_field;
+        if (call.tool) {
+          opened["input"] = json::object();  // the input arrives as input_json_delta pieces
+          d1 = args.substr(0, args.size() / 2);
+          d2 = args.substr(d1.size());
+          delta_type = "input_json_delta";
+          delta_field = "partial_json";
+        } else {
+          opened["text"] = "";
+          d1 = first;
+          d2 = rest;
+          delta_type = "text_delta";
+          delta_field = "text";
         }
+        write(SseEvent("content_block_start",
+                       {{"type", "content_block_start"}, {"index", 0}, {"content_block", opened}}));
         write(SseEvent("content_block_delta",
                        {{"type", "content_block_delta"},
                         {"index", 0},
-                        {"delta", {{"type", "text_delta"}, {"text", " world"}}}}));
+                        {"delta", {{"type", delta_type}, {delta_field, d1}}}}));
+        hold();
+        write(SseEvent("content_block_delta",
+                       {{"type", "content_block_delta"},
+                        {"index", 0},
+                        {"delta", {{"type", delta_type}, {delta_field, d2}}}}));
         write(SseEvent("content_block_stop", {{"type", "content_block_stop"}, {"index", 0}}));
-        write(SseEvent("message_delta", {{"type", "message_delta"},
-                                         {"delta", {{"stop_reason", "end_turn"}}},
-                                         {"usage", {{"output_tokens", output}}}}));
+        write(SseEvent("message_delta",
+                       {{"type", "message_delta"},
+                        {"delta", {{"stop_reason", stop}, {"stop_sequence", nullptr}}},
+                        {"usage", {{"output_tokens", output}}}}));
         write(SseEvent("message_stop", {{"type", "message_stop"}}));
-        if (!ec) asio::write(conn, http::make_chunk_last(), ec);
+        end_stream();
       }
     } else {
       send_json(404, {{"error", {{"message", "no such path " + path}, {"type", "not_found"}}}});

@@ -1,6 +1,11 @@
 // Test-only fake inference server speaking both dialects the metering proxy forwards: OpenAI
-// (/v1/chat/completions, /v1/completions, /v1/models) and Anthropic (/v1/messages), JSON and SSE
-// streaming, with usage fields including cached tokens. It counts the usage it reported, in the
+// (/v1/chat/completions, /v1/completions, /v1/responses, /v1/models) and Anthropic (/v1/messages,
+// /v1/messages/count_tokens), JSON and SSE streaming in the wire formats the official SDKs and
+// agent CLIs parse (chat streams open with delta.role; Responses streams carry the item events and
+// a sequence_number on every event), with usage fields including cached tokens. Routes match the
+// path without its query string (Claude Code posts /v1/messages?beta=true); HEAD answers are a
+// header alone. In script mode (set_script) it answers with tool calls in order, in each API's
+// own form, so a real agent's loop runs end to end. It counts the usage it reported, in the
 // proxy's definitions (input = uncached prompt tokens, cached, output), so tests can compare the
 // proxy's totals with what the "model" actually said. It can speak https (a test certificate),
 // and answer with the error bodies real servers send, context-window overflows among them.
@@ -11,16 +16,28 @@
 #include <cstdint>
 #include <list>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace hpcab::test {
 
 struct FakeTotals {
-  std::int64_t requests = 0;  // completions and messages answered (not /v1/models)
-  std::int64_t input = 0;     // uncached prompt tokens reported
+  // Completion, response and message requests answered (not /v1/models, not count_tokens).
+  std::int64_t requests = 0;
+  std::int64_t input = 0;  // uncached prompt tokens reported
   std::int64_t cached = 0;
   std::int64_t output = 0;
+};
+
+// One scripted tool call: the tool's name as the MCP server defines it ("score"); a request
+// offering a tool of that name, or one ending in "__" + name (Claude Code's
+// "mcp__hpcab__score"), or one of that name in a Responses namespace (Codex's "mcp__hpcab"),
+// gets a call to it with these arguments.
+struct ScriptStep {
+  std::string tool;
+  nlohmann::json arguments = nlohmann::json::object();
 };
 
 class FakeLlm {
@@ -70,6 +87,18 @@ class FakeLlm {
   void set_break_streams(bool brk) { break_ = brk; }
   // Every completion and message request from now on gets this error (kNone: answers again).
   void set_error(Error e) { error_ = e; }
+  // Script mode: a request that offers tools gets the step whose index is the number of tool
+  // calls already in its conversation (so the answer follows from the request alone, whatever
+  // side requests a client interleaves), as a chat tool_calls message, a Responses function_call
+  // item or an Anthropic tool_use block, streamed or not; once the conversation holds every
+  // step, or when the step's tool is not offered, the answer is `final_text`. Requests without
+  // tools (titles, summaries, quota probes) get the ordinary text. Usage is counted as always.
+  // An empty script turns the mode off.
+  void set_script(std::vector<ScriptStep> steps, std::string final_text = "Done.");
+  // Tool calls answered in script mode so far (each scripted call once per answer).
+  int script_calls() const { return script_calls_; }
+  // count_tokens requests answered (not in totals: they generate nothing).
+  int count_tokens_answers() const { return count_tokens_answers_; }
   // The body sent for `e`, byte for byte.
   static std::string error_body(Error e);
   // True when the last held stream was released by release_stream() rather than the timeout.
@@ -99,6 +128,8 @@ class FakeLlm {
   std::atomic<Error> error_{Error::kNone};
   std::string cert_file_, key_file_;
   std::atomic<int> tls_handshakes_{0};
+  std::atomic<int> script_calls_{0};
+  std::atomic<int> count_tokens_answers_{0};
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -108,6 +139,8 @@ class FakeLlm {
   std::string last_body_;
   std::string last_headers_;  // "name: value\n" lines, lower-case names
   std::string last_sni_;
+  std::vector<ScriptStep> script_;
+  std::string script_final_;
   std::list<std::thread> threads_;
   std::list<int> fds_;
 };

@@ -1,9 +1,14 @@
 // hpcab-fake-llm: the test-only fake inference server (tests/harness/fake_llm.h) as a process,
 // standing in for vLLM / SGLang where a test needs a real server on a port: the Slurm smoke
 // test starts it on an inference node through the arm's INFERENCE_COMMAND. It answers
-// /v1/models, /v1/chat/completions, /v1/completions and /v1/messages (JSON and SSE, with usage).
+// /v1/models, /v1/chat/completions, /v1/completions, /v1/responses, /v1/messages and
+// /v1/messages/count_tokens (JSON and SSE, with usage; tests/harness/fake_llm.h).
 //
-//   hpcab-fake-llm [--host 127.0.0.1] [--port 0] [--delay-ms 0]
+//   hpcab-fake-llm [--host 127.0.0.1] [--port 0] [--delay-ms 0] [--script FILE]
+//
+// --script FILE: script mode (FakeLlm::set_script) from a JSON file
+//   {"steps": [{"tool": "score", "arguments": {...}}, ...], "final_text": "Done."}
+// so a real agent CLI pointed at this server calls those tools in order, then stops.
 //
 // Prints "listening on http://HOST:PORT" on stdout once it accepts connections, runs until
 // SIGTERM or SIGINT, then prints the usage it reported on stderr and exits 0.
@@ -12,7 +17,11 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <exception>
+#include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <vector>
 
 #include "tests/harness/fake_llm.h"
 
@@ -24,7 +33,41 @@ int main(int argc, char** argv) {
   app.add_option("--port", port, "port (0 picks a free one)")->check(CLI::Range(0, 65535));
   app.add_option("--delay-ms", delay_ms, "wait before answering each request (a slow model)")
       ->check(CLI::NonNegativeNumber);
+  std::string script_file;
+  app.add_option("--script", script_file,
+                 "JSON file {\"steps\": [{\"tool\", \"arguments\"}...], \"final_text\"}: answer "
+                 "requests that offer tools with these tool calls in order")
+      ->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
+
+  std::vector<hpcab::test::ScriptStep> steps;
+  std::string final_text = "Done.";
+  if (!script_file.empty()) {
+    std::ifstream in(script_file);
+    std::stringstream text;
+    text << in.rdbuf();
+    const auto j = nlohmann::json::parse(text.str(), nullptr, false);
+    const bool ok = j.is_object() && j.contains("steps") && j["steps"].is_array() &&
+                    (!j.contains("final_text") || j["final_text"].is_string());
+    if (ok) {
+      for (const auto& st : j["steps"]) {
+        if (!st.is_object() || !st.contains("tool") || !st["tool"].is_string() ||
+            (st.contains("arguments") && !st["arguments"].is_object())) {
+          steps.clear();
+          break;
+        }
+        steps.push_back(
+            {st["tool"].get<std::string>(), st.value("arguments", nlohmann::json::object())});
+      }
+    }
+    if (!ok || steps.size() != j["steps"].size() || steps.empty()) {
+      std::cerr << "hpcab-fake-llm: " << script_file
+                << ": expected {\"steps\": [{\"tool\": NAME, \"arguments\": {...}}, ...], "
+                   "\"final_text\": TEXT} with at least one step\n";
+      return 2;
+    }
+    final_text = j.value("final_text", final_text);
+  }
 
   sigset_t stop;
   sigemptyset(&stop);
@@ -35,6 +78,7 @@ int main(int argc, char** argv) {
 
   hpcab::test::FakeLlm llm;
   llm.set_delay_ms(delay_ms);
+  if (!steps.empty()) llm.set_script(steps, final_text);
   std::uint16_t bound = 0;
   try {
     bound = llm.start(static_cast<std::uint16_t>(port), host);

@@ -410,6 +410,21 @@ TEST_F(ProxyTest, OversizedRequestIs413) {
   EXPECT_EQ(fake_.totals().requests, 0);
 }
 
+// Claude Code's path carries a query string: the refusal still speaks Anthropic's dialect.
+TEST_F(ProxyTest, OversizedRequestWithAQueryIs413InItsDialect) {
+  ProxyOptions opt;
+  opt.max_body_bytes = 1024;
+  StartProxy(opt);
+  json body = Message(false);
+  body["messages"][0]["content"] = std::string(4096, 'x');
+  HttpResult r = Post("/v1/messages?beta=true", body);
+  EXPECT_EQ(r.status, 413);
+  const json j = json::parse(r.body);
+  EXPECT_EQ(j["type"], "error") << r.body;
+  EXPECT_EQ(j["error"]["type"], "request_too_large");
+  EXPECT_EQ(fake_.totals().requests, 0);
+}
+
 TEST_F(ProxyTest, ConnectionsBeyondTheCapAre503) {
   ProxyOptions opt;
   opt.max_connections = 1;
