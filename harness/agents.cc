@@ -314,6 +314,10 @@ std::map<std::string, std::string> agent_environment(const AgentContext& ctx) {
       env[slot] = ctx.model;
     }
     env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1";
+    // Claude Code 2.1 defers MCP tools behind its ToolSearch tool by default: a request then
+    // offers no mcp__hpcab__* tool until the model searches for one, which only Anthropic's own
+    // models know to do, so an arm's vLLM or SGLang model would never see the judge's tools.
+    env["ENABLE_TOOL_SEARCH"] = "false";
     env["CLAUDE_CONFIG_DIR"] = (dir / "claude").string();
     env["IS_SANDBOX"] = "1";
   } else if (ctx.kind == "mini-swe-agent") {

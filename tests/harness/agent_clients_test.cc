@@ -213,14 +213,9 @@ class AgentCliE2E : public ::testing::Test {
 
 TEST_F(AgentCliE2E, ClaudeCodeRunsAnEpisodeThroughTheHarness) {
   REQUIRE_CLIENTS("node_modules/.bin/claude");
-  // The kind's default command line with ENABLE_TOOL_SEARCH=false in front: by default Claude
-  // Code (2.1) defers MCP tools behind its ToolSearch tool, so a request offers no
-  // mcp__hpcab__* tool until the model has searched for it, which only Anthropic's own models
-  // know to do (a model served by vLLM or SGLang would never see the judge's tools either).
-  Episode("claude-code",
-          "AGENT_COMMAND=ENABLE_TOOL_SEARCH=false claude -p {prompt} --model {model} "
-          "--dangerously-skip-permissions --mcp-config {workspace}/.hpcab-agent/mcp.json "
-          "--strict-mcp-config --output-format stream-json --verbose < /dev/null\n");
+  // The kind's default command line and environment: the harness sets ENABLE_TOOL_SEARCH=false,
+  // without which Claude Code 2.1 offers no mcp__hpcab__* tool to the (fake) model at all.
+  Episode("claude-code");
 }
 
 TEST_F(AgentCliE2E, CodexRunsAnEpisodeThroughTheHarness) {

@@ -267,6 +267,7 @@ TEST_F(AgentsTest, EnvironmentPerKind) {
   EXPECT_EQ(claude["CLAUDE_CONFIG_DIR"], (ws_ / ".hpcab-agent" / "claude").string());
   EXPECT_EQ(claude["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"], "1");
   EXPECT_EQ(claude["IS_SANDBOX"], "1");
+  EXPECT_EQ(claude["ENABLE_TOOL_SEARCH"], "false");
 
   auto mini = agent_environment(context("mini-swe-agent"));
   EXPECT_EQ(mini["OPENAI_API_BASE"], "http://127.0.0.1:41234/v1");
