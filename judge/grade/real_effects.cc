@@ -6,6 +6,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "common/manifest.h"
 #include "common/npy.h"
 #include "judge/proctree.h"
 #include "judge/sandbox.h"
@@ -215,6 +217,11 @@ Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const Runne
   sb.limits.wall_s = cfg.runner_wall_s;
   sb.limits.cpu_s = cfg.runner_cpu_s;
   sb.limits.address_space = cfg.memory_bytes;
+  // The runner saves every output array under /sandbox/out, and the judge admits sizes whose
+  // arrays fit the data budget (a quarter of memory_bytes), so one output file may be that large
+  // (gemver's A at M is 2 GB): RLIMIT_FSIZE must not turn the judge's own save into the
+  // candidate's crash (SIGXFSZ).
+  sb.limits.file_size = std::max(sb.limits.file_size, data_budget(cfg.memory_bytes));
   sb.limits.nproc = cfg.sandbox_nproc;
   sb.limits.output_cap = cfg.run_log_cap;
   auto proc = SandboxedProcess::start(cfg.sandbox_policy(), sb, (dir / "log.txt").string());
