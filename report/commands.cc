@@ -121,15 +121,15 @@ int run_summary(const fs::path& observations, const SummaryOptions& options,
   return 0;
 }
 
-int run_compare(const fs::path& observations, const std::string& control,
-                const std::vector<std::string>& treatments, const CompareOptions& options,
-                const fs::path& out_csv, std::ostream& out, std::ostream& err) {
-  auto rows = load(observations);
-  if (!rows) {
-    err << "hpcab report compare: " << rows.error().message << "\n";
-    return 1;
-  }
-  auto c = compare_arms(*rows, control, treatments, options);
+namespace {
+
+// compare's output for both of its inputs (a CSV with named arms, an experiment file): the
+// efficacy table, and the CSV when asked. Exit 2 for arms that cannot be compared, 1 for a
+// write failure.
+int compare_and_print(const std::vector<Observation>& rows, const std::string& control,
+                      const std::vector<std::string>& treatments, const CompareOptions& options,
+                      const fs::path& out_csv, std::ostream& out, std::ostream& err) {
+  auto c = compare_arms(rows, control, treatments, options);
   if (!c) {
     err << "hpcab report compare: " << c.error().message << "\n";
     return 2;
@@ -143,6 +143,19 @@ int run_compare(const fs::path& observations, const std::string& control,
     out << "wrote " << out_csv.string() << "\n";
   }
   return 0;
+}
+
+}  // namespace
+
+int run_compare(const fs::path& observations, const std::string& control,
+                const std::vector<std::string>& treatments, const CompareOptions& options,
+                const fs::path& out_csv, std::ostream& out, std::ostream& err) {
+  auto rows = load(observations);
+  if (!rows) {
+    err << "hpcab report compare: " << rows.error().message << "\n";
+    return 1;
+  }
+  return compare_and_print(*rows, control, treatments, options, out_csv, out, err);
 }
 
 int run_figures(const fs::path& observations, const fs::path& out_dir, const std::string& python,
@@ -249,20 +262,7 @@ int run_compare_experiment(const fs::path& experiment, const fs::path& corpus_di
     }
   }
   out << "\n";
-  auto c = compare_arms(r->rows, control, treatments, options);
-  if (!c) {
-    err << "hpcab report compare: " << c.error().message << "\n";
-    return 2;
-  }
-  out << comparisons_text(*c, options);
-  if (!out_csv.empty()) {
-    if (auto st = write_file(out_csv, comparisons_csv(*c)); !st) {
-      err << "hpcab report compare: " << st.error().message << "\n";
-      return 1;
-    }
-    out << "wrote " << out_csv.string() << "\n";
-  }
-  return 0;
+  return compare_and_print(r->rows, control, treatments, options, out_csv, out, err);
 }
 
 }  // namespace hpcab::report

@@ -26,22 +26,8 @@ using judge::test::slurp;
 
 const std::string kBin = HPCAB_BINARY_DIR;
 
-struct Shell {
-  int code = -1;
-  std::string out;
-};
-
-// `command` through /bin/sh, stdout and stderr together.
-Shell sh(const std::string& command) {
-  Shell r;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  for (size_t n; (n = fread(buf.data(), 1, buf.size(), p)) > 0;) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Shell = judge::test::ShellResult;
+constexpr auto sh = judge::test::run_shell;
 
 bool have(const char* program) {
   return std::system((std::string("command -v ") + program + " >/dev/null 2>&1").c_str()) == 0;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +33,24 @@ namespace hpcab::judge::test {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+
+struct ShellResult {
+  int code = -1;  // the exit status; -1 when it did not exit normally (or could not start)
+  std::string out;
+};
+
+// `command` through /bin/sh, stdout and stderr together: the e2e tests' way to drive the CLIs
+// (hpcab, hpcab-harness) as a user does.
+inline ShellResult run_shell(const std::string& command) {
+  ShellResult r;
+  FILE* f = popen((command + " 2>&1").c_str(), "r");
+  if (!f) return r;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, f)) r.out.append(buf, n);
+  const int status = pclose(f);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
 
 inline std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

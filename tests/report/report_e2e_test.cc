@@ -30,19 +30,8 @@ using judge::test::slurp;
 
 const std::string kBin = HPCAB_BINARY_DIR;
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-};
-Outcome run(const std::string& command) {
-  Outcome r;
-  FILE* f = popen((command + " 2>&1").c_str(), "r");
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, f)) r.out.append(buf, n);
-  int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Outcome = judge::test::ShellResult;
+constexpr auto run = judge::test::run_shell;
 
 // Reads figures.json (what plot-report.py counted) and checks that every arm's solved count
 // equals the summary CSV's; returns the JSON.
