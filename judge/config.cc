@@ -70,9 +70,11 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "submit_fuzzed_configs",
                                                "hidden_variants",
                                                "hidden_presets",
+                                               "hidden_preset_reference_s",
                                                "check_all_bytes",
                                                "clock_audit_slack_ns",
                                                "thread_settle_s",
+                                               "thread_settle_wall_s",
                                                "outside_cpu_ns",
                                                "clock_audit_fraction",
                                                "bandwidth_floor_fraction",
@@ -101,6 +103,7 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "runner_cpu_s",
                                                "memory_bytes",
                                                "sandbox_nproc",
+                                               "sandbox_start_retries",
                                                "run_log_cap",
                                                "max_source_bytes",
                                                "max_json_depth",
@@ -135,10 +138,12 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "submit_fuzzed_configs", c.submit_fuzzed_configs, origin),
       take(j, "hidden_variants", c.hidden_variants, origin),
       take(j, "hidden_presets", c.hidden_presets, origin),
+      take(j, "hidden_preset_reference_s", c.hidden_preset_reference_s, origin),
       take(j, "check_all_bytes", c.check_all_bytes, origin),
       take(j, "suspect_speedup", c.suspect_speedup, origin),
       take(j, "clock_audit_slack_ns", c.clock_audit_slack_ns, origin),
       take(j, "thread_settle_s", c.thread_settle_s, origin),
+      take(j, "thread_settle_wall_s", c.thread_settle_wall_s, origin),
       take(j, "outside_cpu_ns", c.outside_cpu_ns, origin),
       take(j, "clock_audit_fraction", c.clock_audit_fraction, origin),
       take(j, "bandwidth_floor_fraction", c.bandwidth_floor_fraction, origin),
@@ -166,6 +171,7 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "runner_cpu_s", c.runner_cpu_s, origin),
       take(j, "memory_bytes", c.memory_bytes, origin),
       take(j, "sandbox_nproc", c.sandbox_nproc, origin),
+      take(j, "sandbox_start_retries", c.sandbox_start_retries, origin),
       take(j, "run_log_cap", c.run_log_cap, origin),
       take(j, "max_source_bytes", c.max_source_bytes, origin),
       take(j, "max_json_depth", c.max_json_depth, origin)};
@@ -308,6 +314,12 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (!(thread_settle_s > 0) || outside_cpu_ns < 0) {
     return Error{"thread_settle_s must be > 0 and outside_cpu_ns >= 0"};
   }
+  if (sandbox_start_retries < 0 || sandbox_start_retries > 20) {
+    return Error{"sandbox_start_retries must be in [0, 20]"};
+  }
+  if (!(thread_settle_wall_s >= thread_settle_s)) {
+    return Error{"thread_settle_wall_s must be >= thread_settle_s"};
+  }
   if (scratch_dir.empty()) {
     scratch_dir = (fs::temp_directory_path() / ("hpcab-judge-" + std::to_string(getuid()) + "-" +
                                                 std::to_string(port) + "-" + std::to_string(rank)))
@@ -350,6 +362,9 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
     if (p != "S" && p != "M" && p != "L" && p != "XL") {
       return Error{"hidden_presets: '" + p + "' is not S, M, L or XL"};
     }
+  }
+  if (!(hidden_preset_reference_s >= 0)) {
+    return Error{"hidden_preset_reference_s must be >= 0 (0: no limit of its own)"};
   }
   if (slots.empty()) {
     unsigned n = std::max(1u, std::thread::hardware_concurrency());

@@ -76,6 +76,14 @@ struct JudgeConfig {
   // Larger presets that also get one hidden correctness draw on /submit (the size ladder; XL
   // is off by default: the sequential oracle would take minutes on big kernels).
   std::vector<std::string> hidden_presets = {"M"};
+  // A hidden preset draw is computed by the reference first, under this call limit: slower
+  // than that, the preset is left out for time (reported in `excluded`, remembered per kernel,
+  // precision and preset until the judge restarts) instead of running the candidate. The
+  // sequential C reference of correlation at M (3000 x 2500, column-strided) took over 60 s on
+  // a 2-core VM, ~7x what its flops predict from S. The limit is at most call_timeout_s (an
+  // honest candidate as fast as the reference has 3x its time by default); 0: the reference
+  // has call_timeout_s like any call, and runs after the candidate.
+  double hidden_preset_reference_s = 20;
   uint64_t check_all_bytes = uint64_t{64} << 20;  // outputs <= this per call: check every call
   double suspect_speedup = 1000;              // above: marked suspect, not credited (SPEC §5.9)
   double baseline_max_age_s = 7 * 24 * 3600;  // cached baseline samples older: re-measured
@@ -87,9 +95,13 @@ struct JudgeConfig {
   double clock_audit_slack_ns = 500e3;
   double clock_audit_fraction = 0.1;
   // Work outside the clock (SPEC §5.7): after a call, the candidate's other threads must be
-  // asleep within thread_settle_s (OpenMP pools spin briefly first) and may use at most
-  // outside_cpu_ns of CPU until the next call starts; beyond either: rejected.
+  // asleep once they used thread_settle_s of CPU (OpenMP pools spin briefly first; CPU time,
+  // not wall time, so a pool waiting for a CPU on a loaded host is not charged) and within
+  // thread_settle_wall_s of wall time in any case, and may use at most outside_cpu_ns of CPU
+  // until the next call starts; beyond any: rejected. The trusted sides are waited for as
+  // long, never failed.
   double thread_settle_s = 0.5;
+  double thread_settle_wall_s = 2;
   double outside_cpu_ns = 250e3;
   // Bandwidth floor (SPEC §5.9): a median call faster than this fraction of declared bytes /
   // measured bandwidth (at that working-set size) is physically impossible: suspect. 0: off.
@@ -138,6 +150,10 @@ struct JudgeConfig {
   double runner_cpu_s = 1200;
   uint64_t memory_bytes = uint64_t{8} << 30;  // address space of one sandboxed process
   uint64_t sandbox_nproc = 512;
+  // A sandbox that dies before its runner's first line (bubblewrap could not fork, the host or
+  // the sandbox uid short of processes) is started again this many times, after 0.1 s, 0.2 s,
+  // ...: nothing of the submission ran, and a transient shortage is no verdict on anyone.
+  int sandbox_start_retries = 3;
   std::size_t run_log_cap = 64 << 10;
   std::size_t max_source_bytes = 1 << 20;
   // Request bodies nesting JSON arrays/objects deeper than this: 400 before parsing.

@@ -615,11 +615,26 @@ void Grader::run_public(State& st) {
 void Grader::run_hidden(State& st) {
   GradeOutcome& g = st.outcome;
   for (const ConfigPlan& plan : st.plan.hidden) {
+    const std::string slow_key = st.m.id + "|" + std::string(precision_name(st.precision)) + "|" +
+                                 st.run->oracle_name + "|" + plan.label;
+    if (plan.reference_limit_s > 0) {
+      std::lock_guard lock(too_slow_mu_);
+      if (auto it = too_slow_.find(slow_key); it != too_slow_.end()) {
+        g.excluded.push_back({plan.label, it->second, true, ExcludedConfig::Cause::kTime});
+        continue;
+      }
+    }
     ConfigOutcome o = run_timed(*st.run, plan);
     note_max_rel(g, o);
     if (o.failure) {
       g.stopped = o.failure;
       return;
+    }
+    if (o.too_slow) {
+      g.excluded.push_back({plan.label, *o.too_slow, true, ExcludedConfig::Cause::kTime});
+      std::lock_guard lock(too_slow_mu_);
+      too_slow_[slow_key] = *o.too_slow;
+      continue;
     }
     if (o.ungradeable) {
       g.excluded.push_back({plan.label, *o.ungradeable, true});

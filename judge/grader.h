@@ -196,6 +196,10 @@ class Grader : public GradeService {
   std::map<std::string, std::string> probes_;  // kernel|precision|hash: "" or why not
   mutable std::mutex chosen_mu_;
   std::map<std::string, std::string> chosen_;  // kernel|precision: the latest chosen name
+  // Hidden presets whose reference took longer than hidden_preset_reference_s on this machine
+  // (kernel|precision|oracle|label: why): later grades leave them out without rerunning it.
+  mutable std::mutex too_slow_mu_;
+  std::map<std::string, std::string> too_slow_;
 };
 
 }  // namespace hpcab::judge

@@ -225,7 +225,8 @@ class Runner:
         self.rfd = rfd
         self.buf = b""
         self.stopped = False
-        hello = self.read_line(120)
+        boot = self.read_line(120)
+        hello = self.read_line(120) if boot == "boot" else boot
         if hello != "hello":
             raise Fatal(f"hpcab-runner did not start ({hello!r}): {self.log()}")
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -58,7 +60,8 @@ RunFailure launch_fault(const std::string& role, const Error& e) {
 // Spawns one side's runner; `out` holds the session once launched (it has not said hello yet).
 MaybeFailure launch_session(RunContext& ctx, const std::string& role, bool candidate,
                             const std::string& lib, const SymbolTable& sizes, int64_t workspace,
-                            int threads, std::unique_ptr<RunnerSession>& out) {
+                            int threads, double call_timeout_s,
+                            std::unique_ptr<RunnerSession>& out) {
   RunnerSpec spec;
   spec.manifest = &ctx.m;
   spec.precision = ctx.precision;
@@ -75,10 +78,11 @@ MaybeFailure launch_session(RunContext& ctx, const std::string& role, bool candi
   if (!channel) return launch_fault(role, channel.error());
   const JudgeConfig& cfg = ctx.config;
   SessionLimits limits;
-  limits.call_timeout_s = cfg.call_timeout_s;
+  limits.call_timeout_s = call_timeout_s;
   limits.audit_slack_ns = cfg.clock_audit_slack_ns;
   limits.audit_fraction = cfg.clock_audit_fraction;
   limits.settle_s = cfg.thread_settle_s;
+  limits.settle_wall_s = cfg.thread_settle_wall_s;
   limits.outside_cpu_ns = cfg.outside_cpu_ns;
   out = std::make_unique<RunnerSession>(std::move(*channel), ctx.clock, role, candidate, limits);
   return std::nullopt;
@@ -220,30 +224,55 @@ struct Sides {
     PhaseTimer starting(ctx, "start runners");
     const int slot_threads = static_cast<int>(ctx.cpus.size());
     const int cand_threads = plan.cand_threads > 0 ? plan.cand_threads : slot_threads;
+    const double call_s = ctx.config.call_timeout_s;
+    const double reference_s =
+        plan.reference_limit_s > 0 ? std::min(plan.reference_limit_s, call_s) : call_s;
     struct Side {
       std::unique_ptr<RunnerSession>* session;
-      MaybeFailure launch;
+      std::function<MaybeFailure()> launch;  // (re)launches the side into *session
+      MaybeFailure launched;
     };
     std::vector<Side> sides;
-    sides.push_back({&cand, launch_session(ctx, "candidate", true, ctx.cand_lib, plan.sizes,
-                                           workspace, cand_threads, cand)});
+    auto add = [&sides](std::unique_ptr<RunnerSession>* session,
+                        std::function<MaybeFailure()> launch) {
+      MaybeFailure f = launch();
+      sides.push_back({session, std::move(launch), std::move(f)});
+    };
+    add(&cand, [&] {
+      return launch_session(ctx, "candidate", true, ctx.cand_lib, plan.sizes, workspace,
+                            cand_threads, call_s, cand);
+    });
     // A side after a failed launch is not launched at all: the failure, or an earlier side's,
     // is the outcome whatever the later sides would do.
-    auto launched = [&sides] { return !sides.back().launch; };
+    auto launched = [&sides] { return !sides.back().launched; };
     if (plan.paired && launched()) {
       const int threads = sequential_baseline(ctx.base_name) ? 1 : slot_threads;
-      sides.push_back({&base, launch_session(ctx, "baseline " + ctx.base_name, false, ctx.base_lib,
-                                             plan.sizes, 0, threads, base)});
+      add(&base, [&, threads] {
+        return launch_session(ctx, "baseline " + ctx.base_name, false, ctx.base_lib, plan.sizes, 0,
+                              threads, call_s, base);
+      });
     }
     if (plan.check && !(plan.paired && base_is_oracle()) && launched()) {
-      sides.push_back({&oracle, launch_session(ctx, "oracle", false, ctx.oracle_lib, plan.sizes, 0,
-                                               1, oracle)});
+      add(&oracle, [&] {
+        return launch_session(ctx, "oracle", false, ctx.oracle_lib, plan.sizes, 0, 1, reference_s,
+                              oracle);
+      });
     }
     // Startup includes loading the library (its constructors run) and allocating the draw.
+    // A sandbox that died before its runner's first line (bubblewrap could not fork: the host,
+    // or the sandbox uid's RLIMIT_NPROC shared with other grades, was short of processes) ran
+    // nothing of anyone's: started again after a pause, up to sandbox_start_retries times.
     const double hello_timeout_s = ctx.config.call_timeout_s + 30;
-    for (const Side& s : sides) {
-      if (s.launch) return s.launch;
-      if (auto f = (*s.session)->hello(hello_timeout_s)) return f;
+    for (Side& s : sides) {
+      for (int attempt = 0;; ++attempt) {
+        if (s.launched) return s.launched;
+        MaybeFailure f = (*s.session)->hello(hello_timeout_s);
+        if (!f) break;
+        if (!f->before_boot || attempt >= ctx.config.sandbox_start_retries) return f;
+        (*s.session)->finish();
+        ctx.clock->pause_us(100'000 * (attempt + 1));
+        s.launched = s.launch();
+      }
     }
     for (const Side& s : sides) {
       RunnerSession& r = **s.session;
@@ -262,7 +291,39 @@ struct Sides {
   // The credited baseline is the oracle's own build: its saved outputs are the reference.
   bool base_is_oracle() const { return ctx.base_name == ctx.oracle_name; }
   RunnerSession& reference() { return oracle ? *oracle : *base; }
+
+  bool oracle_done = false;  // the oracle's checked calls ran already (reference_first)
 };
+
+// The oracle's checked calls (saved under the calls' tags).
+MaybeFailure oracle_calls(Sides& sides, const std::vector<bool>& checked) {
+  sides.oracle_done = true;
+  for (std::size_t k = 0; k < sides.plan.seeds.size(); ++k) {
+    if (!checked[k]) continue;
+    if (auto f = sides.call(*sides.oracle, sides.plan.seeds[k], nullptr, true,
+                            "call" + std::to_string(k))) {
+      return f;
+    }
+  }
+  return std::nullopt;
+}
+
+// ConfigPlan::reference_limit_s: the oracle computes the draw before the candidate runs at all,
+// under its own call limit. Its timeout is no failure of anyone's: the sizes are beyond what
+// this judge grades in good time, so the configuration is left out (out.too_slow). Any other
+// failure of the oracle stays the judge's fault (RunnerSession attributes it).
+MaybeFailure reference_first(Sides& sides, const std::vector<bool>& checked, ConfigOutcome& out) {
+  MaybeFailure f = oracle_calls(sides, checked);
+  if (f && f->timed_out) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", sides.oracle->limits().call_timeout_s);
+    out.too_slow = std::string("the judge's reference did not finish one call within ") + limit +
+                   " s (hidden_preset_reference_s) at these sizes on this machine: excluded "
+                   "from the verdict";
+    return std::nullopt;
+  }
+  return f;
+}
 
 // Warm-up, then the timed (or checked) calls alternating candidate and baseline, the
 // determinism rerun, and the oracle on the checked draws.
@@ -307,15 +368,7 @@ MaybeFailure run_calls(Sides& sides, const std::vector<bool>& checked, ConfigOut
   if (plan.determinism) {
     if (auto f = sides.call(*sides.cand, plan.seeds[0], nullptr, true, "again")) return f;
   }
-  if (sides.oracle) {
-    for (std::size_t k = 0; k < plan.seeds.size(); ++k) {
-      if (!checked[k]) continue;
-      if (auto f =
-              sides.call(*sides.oracle, plan.seeds[k], nullptr, true, "call" + std::to_string(k))) {
-        return f;
-      }
-    }
-  }
+  if (sides.oracle && !sides.oracle_done) return oracle_calls(sides, checked);
   return std::nullopt;
 }
 
@@ -403,6 +456,13 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
     if (s) s->set_copy_ns(copy_ns);
   }
   const std::vector<bool> checked = checked_calls(ctx, plan, out_bytes);
+  if (plan.reference_limit_s > 0 && sides.oracle) {
+    if (auto f = reference_first(sides, checked, out)) {
+      out.failure = f;
+      return out;
+    }
+    if (out.too_slow) return out;
+  }
   if (auto f = run_calls(sides, checked, out)) {
     out.failure = f;
     return out;

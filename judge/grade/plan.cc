@@ -84,6 +84,7 @@ void add_hidden(const JudgeConfig& c, const Manifest& m, Precision p, const std:
     plan.sizes = m.presets.at(hp);
     plan.seeds = {derive_seed(key, "submit", nonce + "|preset" + hp)};
     plan.timed = false;
+    plan.reference_limit_s = c.hidden_preset_reference_s;
     add(g, m, p, c.memory_bytes, std::move(plan));
   }
   for (int t = 0; t < c.submit_fuzzed_configs; ++t) {

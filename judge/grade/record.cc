@@ -96,13 +96,24 @@ json response_json(const GradeResult& g, const RecordContext& c) {
   if (!c.unavailable.empty()) r["baselines_unavailable"] = c.unavailable;
   json excluded = json::array();
   for (const auto& e : g.excluded) {
-    // A hidden configuration's reason would name its secret sizes.
-    const char* hidden_reason =
-        e.cause == ExcludedConfig::Cause::kMemory
-            ? "does not fit this judge's memory limit (its arrays exceed a quarter of "
-              "memory_bytes): excluded from the verdict"
-            : "ungradeable at this precision (reduction length times epsilon reaches rtol): "
-              "excluded from the verdict";
+    // A hidden configuration's reason would name its secret sizes; a time exclusion's names
+    // only the judge's limit.
+    const char* hidden_reason = "";
+    switch (e.cause) {
+      case ExcludedConfig::Cause::kMemory:
+        hidden_reason =
+            "does not fit this judge's memory limit (its arrays exceed a quarter of "
+            "memory_bytes): excluded from the verdict";
+        break;
+      case ExcludedConfig::Cause::kUngradeable:
+        hidden_reason =
+            "ungradeable at this precision (reduction length times epsilon reaches rtol): "
+            "excluded from the verdict";
+        break;
+      case ExcludedConfig::Cause::kTime:
+        hidden_reason = e.reason.c_str();
+        break;
+    }
     excluded.push_back({{"config", e.label}, {"reason", e.hidden ? hidden_reason : e.reason}});
   }
   r["excluded"] = excluded;

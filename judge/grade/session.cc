@@ -3,6 +3,8 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
 
 #include "common/stats.h"
 #include "judge/clock_audit.h"
@@ -136,6 +138,27 @@ MaybeFailure RunnerSession::command(const std::string& cmd, Kind kind, proto::Re
 }
 
 MaybeFailure RunnerSession::hello(double hello_timeout_s) {
+  // Nothing of the submission runs before the runner's "boot" (the runner writes it before
+  // reading its manifest), so a process that ends or stalls before it is the sandbox's own
+  // failure, whoever's side it was: never the candidate's crash.
+  auto first = channel_->receive(hello_timeout_s);
+  if (!first || proto::parse_reply(*first).kind != Kind::kBoot) {
+    std::string why;
+    if (first) {
+      channel_->kill_now();
+      why = "a first line other than boot: '" + first->substr(0, 80) + "'";
+    } else {
+      ProcessResult r =
+          first.error().code == Errc::kTimeout ? channel_->kill_now() : channel_->finish(5);
+      why = r.describe();
+      std::string t = tail(r.output, 1500);
+      if (!t.empty()) why += "; output: " + t;
+    }
+    RunFailure f = judge_fault(
+        Resource::kSandbox, "judge fault: the " + role_ + " sandbox did not start (" + why + ")");
+    f.before_boot = true;
+    return f;
+  }
   if (auto f = expect(Kind::kHello, nullptr, hello_timeout_s)) return f;
   auto extra = channel_->extra_processes();
   if (!extra) {
@@ -233,19 +256,36 @@ MaybeFailure RunnerSession::wait_idle(int64_t since_ns) {
 }
 
 // Threads of the candidate between calls (SPEC §5.7: no work may escape the clock). After each
-// call every thread but the runner's main one must go to sleep within settle_s (an OpenMP pool
-// spins briefly, then waits on a futex); their CPU time is then noted, and by the start of the
-// next call (after the next draw was generated, single-threaded, in this runner) they may have
-// used at most outside_cpu_ns more. A helper that precomputes the next answer while the draw is
+// call every thread but the runner's main one must go to sleep (an OpenMP pool spins briefly,
+// then waits on a futex); their CPU time is then noted, and by the start of the next call
+// (after the next draw was generated, single-threaded, in this runner) they may have used at
+// most outside_cpu_ns more. A helper that precomputes the next answer while the draw is
 // written, or a timer signal doing the same, shows up here.
+//
+// "Within settle_s" counts the CPU time the busy threads were given, not the wall time: on an
+// oversubscribed host a pool thread is runnable (state R) long after it would have slept,
+// waiting for a CPU, doing nothing (a wall-clock rule rejected honest OpenMP code, and turned
+// the baseline's OpenBLAS pool into judge errors, under load). A thread that really keeps
+// working gets CPU and is rejected once it used settle_s of it, or after settle_wall_s of
+// wall time whatever it got, so the wait stays bounded. The trusted sides are waited for the
+// same way but never failed: their settling only keeps their pools quiet during the
+// candidate's calls.
 MaybeFailure RunnerSession::settle_threads() {
   const int64_t t0 = clock_->monotonic_ns();
+  std::map<int, int64_t> cpu_at_start;
   for (int i = 0;; ++i) {
     auto threads = channel_->threads();
-    bool busy = false;
+    bool busy = false, cpu_known = true;
+    int64_t used = 0;
     // 'T'/'t': a thread not yet continued after SIGCONT would run (and be counted) right after.
     for (const auto& t : threads) {
       busy = busy || t.state == 'R' || t.state == 'D' || t.state == 'T' || t.state == 't';
+      if (t.cpu_ns < 0) {
+        cpu_known = false;
+        continue;
+      }
+      auto [it, fresh] = cpu_at_start.try_emplace(t.tid, t.cpu_ns);
+      if (!fresh) used += t.cpu_ns - it->second;
     }
     if (!busy) {
       thread_cpu_at_rest_.clear();
@@ -253,10 +293,21 @@ MaybeFailure RunnerSession::settle_threads() {
       have_rest_ = true;
       return std::nullopt;
     }
-    if (static_cast<double>(clock_->monotonic_ns() - t0) > limits_.settle_s * 1e9) {
+    const double wall_s = static_cast<double>(clock_->monotonic_ns() - t0) * 1e-9;
+    // Without schedstats there is no CPU time to count: the wall time stands in for it.
+    const double cpu_s = cpu_known ? static_cast<double>(used) * 1e-9 : wall_s;
+    if (cpu_s > limits_.settle_s || wall_s > limits_.settle_wall_s) {
+      if (!candidate_) {
+        have_rest_ = false;
+        return std::nullopt;
+      }
+      char what[96];
+      std::snprintf(what, sizeof what, "%.3f s of CPU in %.3f s", cpu_s, wall_s);
       return reject("a thread (" + std::to_string(threads.size()) +
-                    " besides the main one) kept running " + std::to_string(limits_.settle_s) +
-                    " s after the call returned: work left running escapes the clock");
+                    " besides the main one) kept running after the call returned (" + what +
+                    "; allowed " + std::to_string(limits_.settle_s) + " s of CPU within " +
+                    std::to_string(limits_.settle_wall_s) +
+                    " s): work left running escapes the clock");
     }
     clock_->pause_us(i < 20 ? 100 : 1000);
   }

@@ -21,8 +21,9 @@ namespace hpcab::judge {
 struct SessionLimits {
   double call_timeout_s = 60;
   double audit_slack_ns = 500e3, audit_fraction = 0.1;
-  double copy_ns = 0;  // the allowance for the copy-out of the outputs
-  double settle_s = 0.5;
+  double copy_ns = 0;          // the allowance for the copy-out of the outputs
+  double settle_s = 0.5;       // CPU the other threads may use before they sleep
+  double settle_wall_s = 2.0;  // wall time they may take in any case
   double outside_cpu_ns = 250e3;
 };
 
@@ -49,13 +50,16 @@ class RunnerSession {
   MaybeFailure go(double* ns);
   // post: the runner's checks after the call; `save` keeps the outputs under `tag`.
   MaybeFailure post(bool save, const std::string& tag);
-  // After a call every thread but the main one must go to sleep within settle_s.
+  // After a call every thread but the main one must go to sleep within settle_s of CPU time
+  // (and settle_wall_s of wall time). Only the candidate is held to it: a trusted side still
+  // busy then is waited for no longer (best effort, nobody's failure).
   MaybeFailure settle_threads();
   // Before a call: CPU used by other threads since they settled must stay under the bound.
   MaybeFailure check_outside_cpu();
   void pause() { channel_->pause(); }
   void resume() { channel_->resume(); }
   void set_copy_ns(double ns) { limits_.copy_ns = ns; }
+  const SessionLimits& limits() const { return limits_; }
   // Asks the runner to quit and lets it run (a paused one too), without waiting: the sessions
   // of a configuration then exit side by side. Idempotent; finish() still waits.
   void request_quit();

@@ -51,6 +51,10 @@ struct RunFailure {
   bool harness = false;
   bool timed_out = false;
   Resource resource = Resource::kNone;
+  // The sandbox ended before the runner's first line ("boot"): bubblewrap's own set-up failed
+  // (on a host short of processes: "Can't fork for pid 1"), nothing of the submission ran, and
+  // the start may be retried (sandbox_start_retries).
+  bool before_boot = false;
 };
 
 // A failure of the judge's machinery: verdict judge_error, harness_fault, the resource named.
@@ -83,6 +87,12 @@ struct ConfigPlan {
   // An option that slow cannot be the fastest, and at a slow option's pace (gcc's autopar gemm
   // ran 67x slower than plain C) its remaining calls would cost seconds per kernel.
   double stop_above_ns = 0;
+  // > 0 (hidden presets): the reference computes the draw first, under this call limit instead
+  // of call_timeout_s; a reference slower than that leaves the configuration out for time
+  // (ConfigOutcome::too_slow). A size the judge's own code cannot compute in good time is not a
+  // test of the answer, and an honest candidate as fast as the reference then still has
+  // call_timeout_s / reference_limit_s times that long.
+  double reference_limit_s = 0;
 };
 
 // What came of one configuration.
@@ -99,6 +109,9 @@ struct ConfigOutcome {
   // The comparison found the configuration ungradeable (SPEC §5.6): it is excluded from the
   // verdict and reported, never a rejection of the answer.
   std::optional<std::string> ungradeable;
+  // The reference did not finish within ConfigPlan::reference_limit_s: excluded (why, with
+  // the limit), never a failure of the candidate, which has not run.
+  std::optional<std::string> too_slow;
   MaybeFailure failure;
 };
 
@@ -109,6 +122,7 @@ struct ExcludedConfig {
   enum class Cause {
     kUngradeable,  // reduction length times epsilon reaches rtol at the run's precision
     kMemory,       // its arrays do not fit the data budget of the runner's memory limit
+    kTime,         // the reference alone took longer than hidden_preset_reference_s there
   };
   std::string label;
   std::string reason;  // may name sizes: shown only for public configurations

@@ -13,7 +13,9 @@
 //       under <out-dir>/<tag>/<name>.npy
 //   ping                                                 -> pong
 //   quit                                                 -> (exit 0)
-// On startup the runner replies "hello" or "error <fault> <message>"; any command may also be
+// On startup the runner replies "boot" first thing (the sandbox is up and the runner's own code
+// runs; nothing of the submission is loaded yet), then "hello" or "error <fault> <message>"
+// once the kernel is loaded; any command may also be
 // answered with an error line, after which the runner exits. <fault> says whose machinery failed
 // (see Fault), which is how the judge attributes the failure without reading message text.
 //
@@ -105,7 +107,7 @@ inline Command parse_command(const std::string& line) {
 enum class PostProblem { kNone, kConst, kGuard, kLate };
 
 struct Reply {
-  enum class Kind { kHello, kReady, kDone, kPosted, kPong, kError, kUnknown };
+  enum class Kind { kBoot, kHello, kReady, kDone, kPosted, kPong, kError, kUnknown };
   Kind kind = Kind::kUnknown;
   int64_t ns = 0;                            // done
   PostProblem problem = PostProblem::kNone;  // posted
@@ -115,6 +117,7 @@ struct Reply {
   std::string message;                       // error
 };
 
+inline std::string boot_reply() { return "boot"; }
 inline std::string hello_reply() { return "hello"; }
 inline std::string ready_reply() { return "ready"; }
 inline std::string pong_reply() { return "pong"; }
@@ -142,7 +145,9 @@ inline Reply parse_reply(const std::string& line) {
   std::istringstream is(line);
   std::string word;
   is >> word;
-  if (line == "hello") {
+  if (line == "boot") {
+    r.kind = Reply::Kind::kBoot;
+  } else if (line == "hello") {
     r.kind = Reply::Kind::kHello;
   } else if (line == "ready") {
     r.kind = Reply::Kind::kReady;

@@ -80,6 +80,9 @@ int Runner::setup(const char* program) {
     std::fprintf(stderr, "%s: fd 3 (the reply channel) is not open\n", program);
     return 2;
   }
+  // Before anything that could fail for the submission's sake: the judge then knows a process
+  // that ends without this line never got past the sandbox's own set-up.
+  reply(proto::boot_reply());
   const auto setup = proto::Fault::kSetup;
   auto m = load_manifest(options_.manifest_path);
   if (!m) return fail(setup, m.error().message);

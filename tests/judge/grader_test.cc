@@ -153,9 +153,15 @@ struct Script {
   int* go_count = nullptr;                       // counts the calls it ran
   // Per runner: its saved tags when the judge discarded them (discard_outputs), in order.
   std::vector<std::vector<std::string>>* discard_log = nullptr;
-  bool io_confirmed = true;        // ... and the filesystem is really full
-  std::string extra_after_call;    // a process left running after the call
-  bool busy_thread = false;        // a thread that never goes to sleep
+  bool io_confirmed = true;      // ... and the filesystem is really full
+  std::string extra_after_call;  // a process left running after the call
+  bool busy_thread = false;      // a thread that never goes to sleep (and gets a CPU)
+  // > 0: that many launches (counted down, shared by the launches of a test) die in
+  // bubblewrap's own set-up, before the runner's first line.
+  int* dies_before_boot = nullptr;
+  // After each call a thread stays runnable this long without getting a CPU (a loaded host),
+  // then sleeps.
+  int64_t waits_for_cpu_ns = 0;
   int64_t cpu_during_prep_ns = 0;  // a helper computing while the draw is made
   int64_t cpu_on_resume_ns = 0;    // an OpenMP pool woken by SIGCONT going back to sleep
   double ns_per_element = 0;       // > 0: a call costs this times the product of sizes
@@ -173,6 +179,14 @@ class FakeChannel : public RunnerChannel {
       for (const auto& [k, v] : sizes) n *= static_cast<double>(v);
       s_.call_ns = std::max<int64_t>(1, static_cast<int64_t>(s_.ns_per_element * n));
     }
+    if (s_.dies_before_boot && *s_.dies_before_boot > 0) {
+      --*s_.dies_before_boot;
+      die(0, "bwrap: Can't fork for pid 1: Resource temporarily unavailable\n");
+      end_.exit_code = 1;
+      note("launch");
+      return;
+    }
+    replies_.push_back(proto::boot_reply());
     if (s_.hello_error) {
       replies_.push_back(*s_.hello_error);
     } else {
@@ -203,6 +217,8 @@ class FakeChannel : public RunnerChannel {
         } else {
           clock_->advance(s_.call_ns + s_.view_extra_ns);
           replies_.push_back(s_.go_reply.value_or(proto::done_reply(s_.call_ns)));
+          pending_ns_ = s_.call_ns;
+          returned_ns_ = clock_->monotonic_ns();
         }
         break;
       case proto::Command::Verb::kPost:
@@ -226,7 +242,10 @@ class FakeChannel : public RunnerChannel {
     }
     return Ok{};
   }
-  Result<std::string> receive(double) override {
+  Result<std::string> receive(double timeout_s) override {
+    // A call longer than the judge waits for its reply is a timeout, as for a real runner.
+    if (static_cast<double>(pending_ns_) > timeout_s * 1e9) hang_ = true;
+    pending_ns_ = 0;
     if (hang_) return Error{"timeout", Errc::kTimeout};
     if (replies_.empty()) return Error{"eof", Errc::kClosed};
     std::string r = replies_.front();
@@ -250,7 +269,11 @@ class FakeChannel : public RunnerChannel {
     return s_.extra_after_call;
   }
   std::vector<ThreadEntry> threads() override {
-    return {ThreadEntry{2, s_.busy_thread ? 'R' : 'S', thread_cpu_}};
+    // A busy thread runs all the time; one waiting for a CPU is runnable but gets none.
+    const int64_t now = clock_->monotonic_ns();
+    if (s_.busy_thread) return {ThreadEntry{2, 'R', thread_cpu_ + now}};
+    const bool waiting = returned_ns_ > 0 && now - returned_ns_ < s_.waits_for_cpu_ns;
+    return {ThreadEntry{2, waiting ? 'R' : 'S', thread_cpu_}};
   }
   Result<std::map<std::string, NdArray>> outputs(const std::string& tag) override {
     auto it = saved_.find(tag);
@@ -296,6 +319,8 @@ class FakeChannel : public RunnerChannel {
   uint64_t seed_ = 0;
   std::string dist_ = "auto";
   bool closed_ = false, hang_ = false;
+  int64_t pending_ns_ = 0;   // the call whose "done" is next
+  int64_t returned_ns_ = 0;  // when the last call returned
   ProcessResult end_;
   std::map<std::string, std::map<std::string, NdArray>> saved_;
   int calls_seen_ = 0;
@@ -792,6 +817,60 @@ TEST_F(GraderTest, ThreadsWokenByTheResumeAreNotChargedAsOutsideWork) {
   EXPECT_EQ(r["verdict"], "ok") << r.dump();
 }
 
+TEST_F(GraderTest, AThreadWaitingForACpuIsNotChargedAsKeptRunning) {
+  // On a loaded host an honest pool thread is runnable for a second after the call without
+  // getting a CPU: it used none of thread_settle_s (0.5 s of CPU), so it is waited for.
+  launcher_.candidate.waits_for_cpu_ns = 1'000'000'000;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  // Past thread_settle_wall_s (2 s) it is rejected whatever it got: the wait stays bounded.
+  launcher_.candidate.waits_for_cpu_ns = 3'000'000'000;
+  json slow = grade("submit");
+  EXPECT_EQ(slow["verdict"], "rejected") << slow.dump();
+  EXPECT_NE(slow["detail"].get<std::string>().find("kept running"), std::string::npos);
+}
+
+TEST_F(GraderTest, ASandboxThatDiesBeforeItsRunnerStartsIsStartedAgain) {
+  // bubblewrap could not fork (the sandbox uid's process limit, shared with other grades):
+  // nothing of the submission ran, so it is no crash; the start is retried and the grade goes on.
+  int failures = 2;
+  launcher_.candidate.dies_before_boot = &failures;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(failures, 0);
+  int failures_base = 1;
+  launcher_.baseline.dies_before_boot = &failures_base;
+  json b = grade("submit");
+  EXPECT_EQ(b["verdict"], "ok") << b.dump();
+  EXPECT_EQ(failures_base, 0);
+}
+
+TEST_F(GraderTest, ASandboxThatNeverStartsIsTheJudgesFaultNotACrash) {
+  // Past sandbox_start_retries it is the judge's machinery on either side, never the
+  // candidate's crash.
+  int forever = 1000;
+  launcher_.candidate.dies_before_boot = &forever;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "judge_error") << r.dump();
+  EXPECT_TRUE(r["harness_fault"].get<bool>());
+  EXPECT_NE(r["detail"].get<std::string>().find("did not start"), std::string::npos) << r.dump();
+  EXPECT_EQ(forever, 1000 - 1 - config_.sandbox_start_retries);
+  launcher_.candidate.dies_before_boot = nullptr;
+  launcher_.oracle.dies_before_boot = &forever;
+  json o = grade("submit");
+  EXPECT_EQ(o["verdict"], "judge_error") << o.dump();
+}
+
+TEST_F(GraderTest, ATrustedSideWhosePoolKeepsSpinningIsNoFailure) {
+  // The baseline's pool (OpenBLAS spins) still busy after thread_settle_s: waited for no longer,
+  // and no judge error; the same thread in the candidate is rejected (RejectCase BusyThread).
+  launcher_.baseline.busy_thread = true;
+  launcher_.oracle.busy_thread = true;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_FALSE(r["harness_fault"].get<bool>());
+}
+
 TEST_F(GraderTest, WorkspaceOutOfRangeIsRejected) {
   GradeRequest r;
   r.route = "submit";
@@ -841,6 +920,55 @@ TEST_F(GraderTest, HiddenPresetOverTheMemoryLimitIsExcludedNotRejected) {
   json fits = grade("submit");
   EXPECT_EQ(fits["excluded"].size(), 0u) << fits.dump();
   EXPECT_EQ(fits["hidden_total"].get<int>(), config_.hidden_variants + 3);
+}
+
+TEST_F(GraderTest, HiddenPresetTheReferenceCannotComputeInTimeIsExcludedNotRun) {
+  // tsvc_2_s000's reference takes 30 s at hidden preset M (95e6 elements): over the 20 s
+  // hidden_preset_reference_s, so M is left out before the candidate runs there, and later
+  // grades leave it out without asking the reference again.
+  launcher_.oracle.ns_per_element = 316;
+  int candidate_calls = 0;
+  launcher_.candidate.go_count = &candidate_calls;
+  json j = grade("submit");
+  EXPECT_EQ(j["verdict"], "ok") << j.dump();
+  ASSERT_EQ(j["excluded"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["excluded"][0]["config"], "hidden preset M");
+  const std::string reason = j["excluded"][0]["reason"];
+  EXPECT_NE(reason.find("hidden_preset_reference_s"), std::string::npos) << reason;
+  EXPECT_EQ(reason.find("95000000"), std::string::npos) << "names no hidden sizes: " << reason;
+  EXPECT_EQ(j["hidden_total"].get<int>(), config_.hidden_variants + 2);
+  EXPECT_FALSE(j["harness_fault"].get<bool>());
+  auto launches_at_m = [this] {
+    int n = 0;
+    for (const auto& sizes : launcher_.sizes) n += sizes.at("N") == 95'000'000;
+    return n;
+  };
+  const int first_m = launches_at_m();
+  EXPECT_GT(first_m, 0);
+  const int calls_first = candidate_calls;
+  json again = grade("submit");
+  EXPECT_EQ(again["verdict"], "ok") << again.dump();
+  ASSERT_EQ(again["excluded"].size(), 1u) << again.dump();
+  EXPECT_EQ(again["excluded"][0]["reason"], reason);
+  EXPECT_EQ(launches_at_m(), first_m) << "remembered: M is not started again";
+  EXPECT_EQ(candidate_calls, 2 * calls_first);  // the same calls, none at M
+  // Without a limit of its own the reference has call_timeout_s (60 s) there: M runs.
+  config_.hidden_preset_reference_s = 0;
+  grader_.reset();
+  json runs = grade("submit");
+  EXPECT_EQ(runs["verdict"], "ok") << runs.dump();
+  EXPECT_EQ(runs["excluded"].size(), 0u) << runs.dump();
+  EXPECT_EQ(runs["hidden_total"].get<int>(), config_.hidden_variants + 3);
+}
+
+TEST_F(GraderTest, ACandidateSlowerThanTheTimeoutAtAHiddenPresetIsStillATimeout) {
+  // The limit is the reference's: a candidate that cannot finish M in call_timeout_s, where the
+  // reference did within its 20 s, is charged a timeout as before.
+  launcher_.candidate.ns_per_element = 700;  // 66 s at M, 0.4 ms at S
+  launcher_.oracle.ns_per_element = 100;     // 9.5 s at M
+  json j = grade("submit");
+  EXPECT_EQ(j["verdict"], "timeout") << j.dump();
+  EXPECT_FALSE(j["harness_fault"].get<bool>());
 }
 
 TEST_F(GraderTest, ImplausibleSpeedupIsSuspectAndNotCredited) {

@@ -288,6 +288,24 @@ TEST(JudgeE2E, ForkBombIsContained) {
                             << (left.empty() ? "" : left.front());
 }
 
+TEST(JudgeE2E, ASandboxThatCannotForkIsTheJudgesFaultNeverACrash) {
+  // A process limit of 1 for the sandbox: bubblewrap cannot fork its pid 1, as when the sandbox
+  // uid's processes are exhausted by other grades. Nothing of the submission ran: the start is
+  // retried, then the judge's fault (judge_error, harness_fault), never the candidate's crash.
+  Judge j(json{{"sandbox_nproc", 1}, {"sandbox_start_retries", 1}});
+  json body = {{"kernel", "tsvc_2_s000"},
+               {"language", "c"},
+               {"rank", 0},
+               {"source", slurp(ref("loop_level_reasoning/tsvc_2_s000"))},
+               {"run_id", "e2e"}};
+  auto r = j.post("/score", body);
+  json v = json::parse(r.body.empty() ? "{}" : r.body);
+  EXPECT_NE(v.value("verdict", ""), "crash") << r.body;
+  EXPECT_EQ(v.value("verdict", ""), "judge_error") << r.body;
+  EXPECT_TRUE(v.value("harness_fault", false)) << r.body;
+  EXPECT_NE(v.value("detail", "").find("did not start"), std::string::npos) << r.body;
+}
+
 TEST(JudgeE2E, ScoreIsNotAnAnswerAndUsesOtherDraws) {
   Judge j;
   auto s = j.grade("score", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"));

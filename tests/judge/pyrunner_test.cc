@@ -91,6 +91,12 @@ class RunnerProcess {
         << "runner input closed";
   }
   // The next reply line; "<eof>" when the runner closed fd 3 (died), "<timeout>".
+  // The line after the runner's "boot" (which it writes before anything else).
+  std::string started(double timeout_s = 60) {
+    std::string first = receive(timeout_s);
+    if (first != "boot") return "<no boot, first line: " + first + ">";
+    return receive(timeout_s);
+  }
   std::string receive(double timeout_s = 60) {
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
@@ -202,7 +208,7 @@ class PyRunnerTest : public ::testing::Test {
 
   // One honest call per seed, each saved as call<i>, then quit: every reply as expected.
   void run_calls(RunnerProcess& p, const std::vector<uint64_t>& seeds) {
-    ASSERT_EQ(p.receive(), "hello") << p.log();
+    ASSERT_EQ(p.started(), "hello") << p.log();
     for (std::size_t i = 0; i < seeds.size(); ++i) {
       ASSERT_EQ(p.ask("prep " + std::to_string(seeds[i]) + " auto 1"), "ready") << p.log();
       const std::string done = p.ask("go");
@@ -336,7 +342,7 @@ TEST_F(PyRunnerTest, UndeliverableResultsEndTheRunner) {
     SCOPED_TRACE(cases[i].text);
     auto p =
         py(cases[i].kernel, write_module("bad" + std::to_string(i), cases[i].text), cases[i].sizes);
-    ASSERT_EQ(p->receive(), "hello") << p->log();
+    ASSERT_EQ(p->started(), "hello") << p->log();
     ASSERT_EQ(p->ask("prep 1 auto 1"), "ready");
     EXPECT_EQ(p->ask("go"), "<eof>");
     EXPECT_EQ(p->wait(), 3);
@@ -353,7 +359,7 @@ TEST_F(PyRunnerTest, ExceptionsInTheCallExitWithStatus3) {
     auto p =
         py(kS000, write_module("raises", std::string("def tsvc_2_s000(a, b, N):\n    ") + raise),
            "N=64");
-    ASSERT_EQ(p->receive(), "hello") << p->log();
+    ASSERT_EQ(p->started(), "hello") << p->log();
     ASSERT_EQ(p->ask("prep 1 auto 1"), "ready");
     EXPECT_EQ(p->ask("go"), "<eof>");
     EXPECT_EQ(p->wait(), 3);
@@ -380,7 +386,7 @@ TEST_F(PyRunnerTest, InputsAreReadOnly) {
         kGemm,
         write_module("writes", "def gemm(A, B, C, NI, NJ, NK, alpha, beta):\n    " + k.body + "\n"),
         kGemmSizes);
-    ASSERT_EQ(p->receive(), "hello") << p->log();
+    ASSERT_EQ(p->started(), "hello") << p->log();
     ASSERT_EQ(p->ask("prep 1 auto 1"), "ready");
     EXPECT_EQ(p->ask("go"), "<eof>");
     EXPECT_EQ(p->wait(), 3);
@@ -396,7 +402,7 @@ def gemm(A, B, C, NI, NJ, NK, alpha, beta):
     assert A[0, 3] == 12345.0
 )");
   auto p = py(kGemm, raw, kGemmSizes);
-  ASSERT_EQ(p->receive(), "hello") << p->log();
+  ASSERT_EQ(p->started(), "hello") << p->log();
   ASSERT_EQ(p->ask("prep 1 auto 1"), "ready");
   EXPECT_TRUE(is_done(p->ask("go"))) << p->log();
   EXPECT_EQ(p->ask("post 0 x"), "posted const A 3");
@@ -422,7 +428,7 @@ def gemm(A, B, C, NI, NJ, NK, alpha, beta):
     threading.Thread(target=later, daemon=True).start()
 )");
   auto p = py(kGemm, under_gil, kGemmSizes, "fp64", "gil");
-  ASSERT_EQ(p->receive(), "hello") << p->log();
+  ASSERT_EQ(p->started(), "hello") << p->log();
   ASSERT_EQ(p->ask("prep 5 auto 1"), "ready");
   EXPECT_TRUE(is_done(p->ask("go")));
   std::this_thread::sleep_for(std::chrono::milliseconds(800));  // 4 times the thread's sleep
@@ -454,7 +460,7 @@ def gemm(A, B, C, NI, NJ, NK, alpha, beta):
     time.sleep(0.1)  # into read(2)
 )");
   auto q = py(kGemm, without_gil, kGemmSizes, "fp64", "nogil");
-  ASSERT_EQ(q->receive(), "hello") << q->log();
+  ASSERT_EQ(q->started(), "hello") << q->log();
   ASSERT_EQ(q->ask("prep 5 auto 1"), "ready");
   EXPECT_TRUE(is_done(q->ask("go")));
   {
@@ -496,11 +502,11 @@ TEST_F(PyRunnerTest, LoadErrors) {
     auto p = py(kS000, module, "N=16", "fp64", "py", cases[i].extra);
     std::string want = "error load " + cases[i].reply;
     want.replace(want.find("PATH"), 4, module.string());
-    EXPECT_EQ(p->receive(), want) << p->log();
+    EXPECT_EQ(p->started(), want) << p->log();
     EXPECT_EQ(p->wait(), 2);
   }
   auto missing = py(kS000, dir_ / "absent.py", "N=16");
-  const std::string reply = missing->receive();
+  const std::string reply = missing->started();
   EXPECT_EQ(
       reply.rfind(
           "error load cannot import " + (dir_ / "absent.py").string() + ": FileNotFoundError: ", 0),
@@ -509,7 +515,7 @@ TEST_F(PyRunnerTest, LoadErrors) {
   EXPECT_EQ(missing->wait(), 2);
   std::ofstream(dir_ / "text.txt") << "def tsvc_2_s000(a, b, N):\n    a[:] = b + 1\n";
   auto not_py = py(kS000, dir_ / "text.txt", "N=16");
-  EXPECT_EQ(not_py->receive(), "error load cannot import " + (dir_ / "text.txt").string() +
+  EXPECT_EQ(not_py->started(), "error load cannot import " + (dir_ / "text.txt").string() +
                                    ": not a Python source file (.py)");
   EXPECT_EQ(not_py->wait(), 2);
   // --function picks another name.
@@ -543,7 +549,7 @@ def tsvc_2_s000(a, b, N):
     a[1] = os.waitstatus_to_exitcode(status)
 )");
   auto p = py(kS000, module, "N=32");
-  ASSERT_EQ(p->receive(), "hello") << p->log();
+  ASSERT_EQ(p->started(), "hello") << p->log();
   for (int call = 0; call < 2; ++call) {
     ASSERT_EQ(p->ask("prep 1 auto 1"), "ready");
     ASSERT_TRUE(is_done(p->ask("go"))) << p->log();
@@ -624,7 +630,7 @@ TEST_F(PyRunnerTest, NumbaJitCompilesOnTheFirstCall) {
   const auto module = write_module(
       "jit", "import numba\n" + slurp(kGemm + "/reference.py") + "\n\ngemm = numba.njit(gemm)\n");
   auto p = py(kGemm, module, kGemmSizes);
-  ASSERT_EQ(p->receive(), "hello") << p->log();
+  ASSERT_EQ(p->started(), "hello") << p->log();
   std::vector<int64_t> ns;
   for (int call = 0; call < 3; ++call) {
     ASSERT_EQ(p->ask("prep " + std::to_string(call + 1) + " auto 1"), "ready");
