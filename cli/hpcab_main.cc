@@ -554,7 +554,11 @@ int main(int argc, char** argv) {
       "with its CSV table beside it, and figures.json (episodes, solved, credited per arm)");
   std::string fig_dir = "figures";
   std::string fig_python = default_python();
-  figures->add_option("OBSERVATIONS", obs_in, "observations CSV")->required();
+  figures
+      ->add_option("OBSERVATIONS", obs_in,
+                   "observations CSV, or an experiment.json (hpcab-harness experiment): its arms' "
+                   "observations are extracted to OUT/observations.csv first")
+      ->required();
   figures->add_option("--out", fig_dir, "output folder")->capture_default_str();
   figures->add_option("--weights", weights_text, "token weights input,cached,output")
       ->capture_default_str();
@@ -597,6 +601,10 @@ int main(int argc, char** argv) {
         return 2;
       }
       return report::run_compare(obs_in, control, treatments, co, table_out, std::cout, std::cerr);
+    }
+    if (fs::path(obs_in).extension() == ".json") {
+      return report::run_figures_experiment(obs_in, corpus, fig_dir, fig_python, *w, *pick,
+                                            std::cout, std::cerr);
     }
     return report::run_figures(obs_in, fig_dir, fig_python, *w, *pick, std::cout, std::cerr);
   }

@@ -1,10 +1,12 @@
 #include "report/commands.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "common/build_info.h"
@@ -194,23 +196,36 @@ int run_figures(const fs::path& observations, const fs::path& out_dir, const std
   return 0;
 }
 
+namespace {
+
+// An experiment record's arms and their observations.
+struct ExperimentRows {
+  std::string control;
+  std::vector<std::string> treatments;
+  std::string heading;  // "experiment N: control C; T (KEY=VALUE)"
+  std::vector<Observation> rows;
+};
+
 // The pairing lookup (issue 18 item 1): an experiment.json written by `hpcab-harness
-// experiment` names the control, the treatments and the databases, so compare needs no flags.
-int run_compare_experiment(const fs::path& experiment, const fs::path& corpus_dir,
-                           const CompareOptions& options, const fs::path& out_csv,
-                           std::ostream& out, std::ostream& err) {
+// experiment` names the control, the treatments and the databases, so neither compare nor
+// figures needs flags. On failure the message is written to `err` under `command`'s name and
+// the exit code returned (2: not an experiment record, or no judge database; 1: unreadable).
+std::optional<ExperimentRows> load_experiment(const fs::path& experiment,
+                                              const fs::path& corpus_dir,
+                                              const std::string& command, std::ostream& err,
+                                              int* code) {
   namespace x = harness::schema::experiment;
   auto text = read_file(experiment);
   if (!text) {
-    err << "hpcab report compare: " << text.error().message << "\n";
-    return 1;
+    err << "hpcab report " << command << ": " << text.error().message << "\n";
+    *code = 1;
+    return std::nullopt;
   }
   const auto j = nlohmann::json::parse(*text, nullptr, false);
   auto str = [](const nlohmann::json& o, const char* k) -> std::string {
     return o.is_object() && o.contains(k) && o[k].is_string() ? o[k].get<std::string>() : "";
   };
-  std::string control;
-  std::vector<std::string> treatments;
+  ExperimentRows e;
   ExtractOptions ex;
   ex.corpus_dir = corpus_dir;
   auto add_db = [&](const std::string& db) {
@@ -223,12 +238,12 @@ int run_compare_experiment(const fs::path& experiment, const fs::path& corpus_di
   bool ok = j.is_object() && j.contains(x::kControl) && j.contains(x::kTreatments) &&
             j[x::kTreatments].is_array();
   if (ok) {
-    control = str(j[x::kControl], x::kArm);
+    e.control = str(j[x::kControl], x::kArm);
     add_db(str(j[x::kControl], x::kStateDb));
     for (const auto& t : j[x::kTreatments]) {
-      treatments.push_back(str(t, x::kArm));
+      e.treatments.push_back(str(t, x::kArm));
       add_db(str(t, x::kStateDb));
-      if (treatments.back().empty()) ok = false;
+      if (e.treatments.back().empty()) ok = false;
     }
     if (j.contains(x::kJudgeDbs) && j[x::kJudgeDbs].is_array()) {
       for (const auto& d : j[x::kJudgeDbs]) {
@@ -236,33 +251,71 @@ int run_compare_experiment(const fs::path& experiment, const fs::path& corpus_di
       }
     }
   }
-  if (!ok || control.empty() || treatments.empty() || ex.harness_dbs.empty()) {
-    err << "hpcab report compare: " << experiment.string()
+  if (!ok || e.control.empty() || e.treatments.empty() || ex.harness_dbs.empty()) {
+    err << "hpcab report " << command << ": " << experiment.string()
         << " is not an experiment record (hpcab-harness experiment writes one: control, "
            "treatments, their state databases)\n";
-    return 2;
+    *code = 2;
+    return std::nullopt;
   }
   if (ex.judge_dbs.empty()) {
-    err << "hpcab report compare: " << experiment.string()
+    err << "hpcab report " << command << ": " << experiment.string()
         << " records no judge database (run hpcab-harness experiment with --judge-db), so no "
            "speedup is known\n";
-    return 2;
+    *code = 2;
+    return std::nullopt;
   }
   auto r = extract_observations(ex);
   if (!r) {
-    err << "hpcab report compare: " << r.error().message << "\n";
-    return 1;
+    err << "hpcab report " << command << ": " << r.error().message << "\n";
+    *code = 1;
+    return std::nullopt;
   }
   for (const auto& w : r->warnings) err << "warning: " << w << "\n";
-  out << "experiment " << str(j, x::kName) << ": control " << control;
+  e.heading = "experiment " + str(j, x::kName) + ": control " + e.control;
   for (const auto& t : j[x::kTreatments]) {
-    out << "; " << str(t, x::kArm);
+    e.heading += "; " + str(t, x::kArm);
     if (t.contains(x::kVary)) {
-      out << " (" << str(t[x::kVary], x::kKey) << "=" << str(t[x::kVary], x::kValue) << ")";
+      e.heading += " (" + str(t[x::kVary], x::kKey) + "=" + str(t[x::kVary], x::kValue) + ")";
     }
   }
-  out << "\n";
-  return compare_and_print(r->rows, control, treatments, options, out_csv, out, err);
+  // Only the experiment's arms: a database shared with other arms contributes nothing else.
+  std::erase_if(r->rows, [&e](const Observation& o) {
+    return o.arm != e.control &&
+           std::find(e.treatments.begin(), e.treatments.end(), o.arm) == e.treatments.end();
+  });
+  e.rows = std::move(r->rows);
+  return e;
+}
+
+}  // namespace
+
+int run_compare_experiment(const fs::path& experiment, const fs::path& corpus_dir,
+                           const CompareOptions& options, const fs::path& out_csv,
+                           std::ostream& out, std::ostream& err) {
+  int code = 0;
+  auto e = load_experiment(experiment, corpus_dir, "compare", err, &code);
+  if (!e) return code;
+  out << e->heading << "\n";
+  return compare_and_print(e->rows, e->control, e->treatments, options, out_csv, out, err);
+}
+
+int run_figures_experiment(const fs::path& experiment, const fs::path& corpus_dir,
+                           const fs::path& out_dir, const std::string& python,
+                           const CostWeights& weights, Pick pick, std::ostream& out,
+                           std::ostream& err) {
+  int code = 0;
+  auto e = load_experiment(experiment, corpus_dir, "figures", err, &code);
+  if (!e) return code;
+  out << e->heading << "\n";
+  const fs::path csv = out_dir / "observations.csv";
+  if (auto st = write_file(csv, observations_csv(e->rows)); !st) {
+    err << "hpcab report figures: " << st.error().message << "\n";
+    return 1;
+  }
+  out << "wrote " << e->rows.size() << " observations of the experiment's arms to " << csv.string()
+      << "\n";
+  return run_figures(csv, out_dir, python, weights, pick, out, err);
 }
 
 }  // namespace hpcab::report

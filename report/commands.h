@@ -36,6 +36,15 @@ int run_compare_experiment(const std::filesystem::path& experiment,
                            const std::filesystem::path& out_csv, std::ostream& out,
                            std::ostream& err);
 
+// The figures of an experiment record's arms: their observations (extracted as for
+// run_compare_experiment) are written to OUT_DIR/observations.csv and drawn from it. Exit codes
+// as run_compare_experiment, then as run_figures.
+int run_figures_experiment(const std::filesystem::path& experiment,
+                           const std::filesystem::path& corpus_dir,
+                           const std::filesystem::path& out_dir, const std::string& python,
+                           const CostWeights& weights, Pick pick, std::ostream& out,
+                           std::ostream& err);
+
 // Runs scripts/plot-report.py (matplotlib) on the observations; it writes each figure as SVG
 // and PNG with the CSV table it was drawn from beside it, and figures.json (what it counted:
 // episodes, solved and credited per arm, under `pick`).

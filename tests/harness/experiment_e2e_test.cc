@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "tests/judge/judge_process.h"
@@ -132,6 +133,22 @@ TEST(ExperimentE2E, IdentityVsAutoparGccRunsAndCompareFindsThePair) {
   EXPECT_NE(cmp.out.find("speedup ratio on "), std::string::npos) << cmp.out;
 
   std::cout << cmp.out;  // the report, for the log
+  // From the record to the figures: the experiment's arms' observations, then the figures of
+  // exactly those two arms.
+  const fs::path figs = root.path() / "figures";
+  Shell fig = sh(kBin + "/hpcab report figures " + (out / "experiment.json").string() + " --out " +
+                 figs.string());
+  ASSERT_EQ(fig.code, 0) << fig.out;
+  EXPECT_TRUE(fs::exists(figs / "observations.csv")) << fig.out;
+  EXPECT_TRUE(fs::exists(figs / "candidate_history.svg")) << fig.out;
+  json counted = json::parse(slurp(figs / "figures.json"));
+  ASSERT_EQ(counted["arms"].size(), 2u) << counted.dump();
+  std::set<std::string> arms;
+  for (const auto& a : counted["arms"]) {
+    arms.insert(a["arm"].get<std::string>());
+    EXPECT_EQ(a["episodes"], 2) << counted.dump();
+  }
+  EXPECT_EQ(arms, (std::set<std::string>{"exp-ctl", "exp-ctl.agent-autopar-gcc"}));
   // A record without a judge database says why instead of comparing without speedups.
   json no_db = e;
   no_db["judge_dbs"] = json::array();
