@@ -1,5 +1,6 @@
 #include "judge/admin_views.h"
 
+#include <algorithm>
 #include <chrono>
 #include <nlohmann/json.hpp>
 
@@ -196,6 +197,16 @@ ApiResult<HttpResponse> results_page_view(Store* store, const JudgeConfig& confi
   if (!page) return judge_fault(page.error().message);
   ResultsPageView view;
   view.rows = std::move(page->rows);
+  std::vector<std::string> runs;
+  for (const auto& r : view.rows) {
+    if (!r.run_id.empty() && std::find(runs.begin(), runs.end(), r.run_id) == runs.end()) {
+      runs.push_back(r.run_id);
+    }
+  }
+  // Bounded like the page: at most `limit` calls of each listed run.
+  auto calls = store->list_score_calls(runs, f.limit);
+  if (!calls) return judge_fault(calls.error().message);
+  view.score_calls = std::move(*calls);
   view.total = page->total;
   view.limit = f.limit;
   for (const auto& [k, v] : q) {

@@ -28,6 +28,7 @@ td.text { max-width: 24em; overflow-wrap: anywhere; }
 .v-overfit, .v-incorrect, .v-crash, .v-timeout, .v-memory { color: #a01010; }
 .v-rejected, .v-judge_error, .v-build_error, .v-other { color: #8a5a00; }
 .suspect { color: #a01010; font-weight: 600; }
+.score { color: #555; font-style: italic; }
 )css";
 
 std::string base64(const unsigned char* data, std::size_t n) {
@@ -206,42 +207,69 @@ std::string render_results_page(const ResultsPageView& view) {
     os << "</tbody>\n</table>\n";
   }
 
-  // Candidate history: per run id, its submissions in the order they were received, each with
-  // its verdict and speedup, so an episode's path to its answer reads left to right. /score
-  // calls are not answers and are not on this page; the observations CSV's history column
-  // (hpcab report extract, docs/research.md) has them too.
-  std::map<std::string, std::vector<const SubmissionSummary*>> by_run;
+  // Candidate history: per run id, its /score calls and submissions in the order they were
+  // received, each with its verdict and speedup, so an episode's path to its answer reads left
+  // to right (issue 18). A /score call is not an answer: it is marked and links nowhere.
+  struct Entry {
+    double at = 0;
+    int64_t id = 0;
+    const SubmissionSummary* submission = nullptr;  // else a /score call
+    const ScoreCallSummary* score = nullptr;
+  };
+  std::map<std::string, std::vector<Entry>> by_run;
+  std::map<std::string, int> submissions_of;
   for (const auto& row : view.rows) {
-    if (!row.run_id.empty()) by_run[row.run_id].push_back(&row);
+    if (row.run_id.empty()) continue;
+    by_run[row.run_id].push_back({row.received_at, row.id, &row, nullptr});
+    ++submissions_of[row.run_id];
+  }
+  for (const auto& c : view.score_calls) {
+    auto it = by_run.find(c.run_id);
+    if (it != by_run.end()) it->second.push_back({c.received_at, c.id, nullptr, &c});
   }
   if (!by_run.empty()) {
-    os << "<h2>Runs</h2>\n<p class=\"note\">Each run's submissions in the order received "
-          "(/submit only; /score calls are in <code>hpcab report extract</code>'s history "
-          "column).</p>\n<table id=\"runs\">\n<thead><tr><th>Run</th><th>Kernel</th>"
-       << "<th class=\"num\">Submissions</th><th>History (verdict, speedup)</th></tr></thead>\n"
-       << "<tbody>\n";
-    for (auto& [run, rows] : by_run) {
-      std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
-        return a->received_at != b->received_at ? a->received_at < b->received_at : a->id < b->id;
+    os << "<h2>Runs</h2>\n<p class=\"note\">Each run's /score calls (<span class=\"score\">"
+          "score</span>: not answers) and submissions (#id) in the order received.</p>\n"
+          "<table id=\"runs\">\n<thead><tr><th>Run</th><th>Kernel</th>"
+       << "<th class=\"num\">Submissions</th><th class=\"num\">/score calls</th>"
+       << "<th>History (verdict, speedup)</th></tr></thead>\n<tbody>\n";
+    for (auto& [run, entries] : by_run) {
+      // Received order; at the same instant a /score call comes first (it was the probe before
+      // the answer), then by id.
+      std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        if (a.at != b.at) return a.at < b.at;
+        if ((a.score != nullptr) != (b.score != nullptr)) return a.score != nullptr;
+        return a.id < b.id;
       });
       std::vector<std::string> seen;  // a run id names one episode: normally one kernel
       std::string kernels;
-      for (const SubmissionSummary* r : rows) {
-        if (std::find(seen.begin(), seen.end(), r->kernel) != seen.end()) continue;
-        seen.push_back(r->kernel);
-        kernels += (kernels.empty() ? "" : ", ") + r->kernel;
+      for (const Entry& e : entries) {
+        const std::string& kernel = e.submission ? e.submission->kernel : e.score->kernel;
+        if (std::find(seen.begin(), seen.end(), kernel) != seen.end()) continue;
+        seen.push_back(kernel);
+        kernels += (kernels.empty() ? "" : ", ") + kernel;
       }
+      const int subs = submissions_of[run];
       os << "<tr class=\"run\"><td class=\"text run\">" << html_escape(run)
-         << "</td><td class=\"text\">" << html_escape(kernels) << "</td><td class=\"num\">"
-         << rows.size() << "</td><td class=\"history\">";
+         << "</td><td class=\"text\">" << html_escape(kernels) << "</td><td class=\"num\">" << subs
+         << "</td><td class=\"num\">" << entries.size() - static_cast<std::size_t>(subs)
+         << "</td><td class=\"history\">";
       bool first = true;
-      for (const SubmissionSummary* r : rows) {
-        const std::string id = std::to_string(r->id);
-        os << (first ? "" : " → ") << "<a href=\"#submission-" << id << "\">#" << id
-           << "</a> <span class=\"" << verdict_class(r->verdict) << "\">" << html_escape(r->verdict)
-           << "</span> " << format_speedup(r->speedup)
-           << (r->suspect ? " <span class=\"suspect\">suspect</span>" : "");
+      for (const Entry& e : entries) {
+        os << (first ? "" : " → ");
         first = false;
+        if (e.score) {
+          os << "<span class=\"score\">score</span> <span class=\""
+             << verdict_class(e.score->verdict) << "\">" << html_escape(e.score->verdict)
+             << "</span> " << format_speedup(e.score->speedup);
+          continue;
+        }
+        const SubmissionSummary* r = e.submission;
+        const std::string id = std::to_string(r->id);
+        os << "<a href=\"#submission-" << id << "\">#" << id << "</a> <span class=\""
+           << verdict_class(r->verdict) << "\">" << html_escape(r->verdict) << "</span> "
+           << format_speedup(r->speedup)
+           << (r->suspect ? " <span class=\"suspect\">suspect</span>" : "");
       }
       os << "</td></tr>\n";
     }

@@ -22,7 +22,10 @@ namespace hpcab::judge {
 
 // What the page shows besides the rows.
 struct ResultsPageView {
-  std::vector<SubmissionSummary> rows;         // as listed by the store, any order
+  std::vector<SubmissionSummary> rows;  // as listed by the store, any order
+  // The /score calls of the listed rows' run ids (Store::list_score_calls), any order: they
+  // join each run's history between its submissions, in the order received.
+  std::vector<ScoreCallSummary> score_calls;
   int64_t total = 0;                           // rows matching the filters, before `limit`
   int64_t limit = 0;                           // the most rows listed
   std::map<std::string, std::string> filters;  // the query's filters, shown on the page

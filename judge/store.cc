@@ -320,6 +320,11 @@ WHERE (:kernel IS NULL OR kernel = :kernel) AND (:run_id IS NULL OR run_id = :ru
 ORDER BY id DESC LIMIT :limit OFFSET :offset
 )sql";
 
+constexpr const char* kListScoreCalls = R"sql(
+SELECT id, kernel, verdict, speedup, run_id, received_at FROM score_calls
+WHERE run_id = :run_id ORDER BY id LIMIT :limit
+)sql";
+
 constexpr const char* kCountFilteredSubmissions = R"sql(
 SELECT count(*) AS n FROM submissions
 WHERE (:kernel IS NULL OR kernel = :kernel) AND (:run_id IS NULL OR run_id = :run_id)
@@ -832,6 +837,39 @@ Result<SubmissionPage> Store::list_submissions(const SubmissionFilter& filter) {
   }
   if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
   return page;
+}
+
+Result<std::vector<ScoreCallSummary>> Store::list_score_calls(
+    const std::vector<std::string>& run_ids, int64_t per_run) {
+  if (per_run < 0) return Error{"store: listing score calls: per_run must be non-negative"};
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto read = im.db->begin_read("starting a read");
+  if (!read.ok()) return read.error();
+  std::vector<ScoreCallSummary> out;
+  for (const auto& run : run_ids) {
+    auto qr = im.db->query(kListScoreCalls);
+    if (!qr.ok()) return qr.error();
+    Query& q = *qr;
+    q.text(":run_id", run);
+    q.integer(":limit", per_run);
+    for (;;) {
+      auto row = q.step("listing score calls");
+      if (!row.ok()) return row.error();
+      if (!*row) break;
+      ScoreCallSummary c;
+      c.id = q.col_int("id");
+      c.kernel = q.col_text("kernel");
+      c.verdict = q.col_text("verdict");
+      c.speedup = q.col_opt_real("speedup");
+      c.run_id = q.col_text("run_id");
+      c.received_at = q.col_opt_real("received_at").value_or(0);
+      out.push_back(std::move(c));
+    }
+    if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
+  }
+  return out;
 }
 
 void Store::close() {

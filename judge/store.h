@@ -105,6 +105,15 @@ struct SubmissionSummary {
   std::string content_hash;
 };
 
+// One /score call as the results page's run history shows it (not an answer: no source, no id
+// link).
+struct ScoreCallSummary {
+  int64_t id = 0;
+  std::string kernel, verdict, run_id;
+  std::optional<double> speedup;
+  double received_at = 0;
+};
+
 // Filters of the admin listing; an unset field matches every row. Rows come newest first.
 struct SubmissionFilter {
   std::optional<std::string> kernel, run_id, optimizer, verdict;
@@ -169,6 +178,10 @@ class Store {
   Result<std::optional<SubmissionRecord>> get_submission(int64_t id);
   // The matching submissions, newest first, and how many match in all (one snapshot).
   Result<SubmissionPage> list_submissions(const SubmissionFilter& filter);
+  // The /score calls of each of `run_ids`, oldest first, at most `per_run` of each (the first
+  // ones: a run's history reads from its start). One snapshot.
+  Result<std::vector<ScoreCallSummary>> list_score_calls(const std::vector<std::string>& run_ids,
+                                                         int64_t per_run);
   // Flushes and closes; further calls fail. Called on shutdown.
   void close();
 

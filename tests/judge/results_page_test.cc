@@ -149,7 +149,7 @@ TEST(ResultsPage, RunsTableShowsEachRunsHistoryInOrder) {
   const auto runs = At(html, "<table id=\"runs\">");
   const std::string table = html.substr(runs, html.find("</table>", runs) - runs);
   EXPECT_NE(table.find("<td class=\"text run\">arm/gemm/0#1</td><td class=\"text\">gemm</td>"
-                       "<td class=\"num\">3</td>"),
+                       "<td class=\"num\">3</td><td class=\"num\">0</td>"),
             std::string::npos)
       << table;
   // Received order: 3 (incorrect), 5 (ok, suspect), 9 (ok, 2.5).
@@ -159,6 +159,27 @@ TEST(ResultsPage, RunsTableShowsEachRunsHistoryInOrder) {
                        "\">#9</a> <span class=\"v-ok\">ok</span> 2.500"),
             std::string::npos)
       << table;
+  // The run's /score calls join its history where they were received: one before #3, one
+  // between #5 and #9 (received 1700000007); another run's call is not shown.
+  ScoreCallSummary early{1, "gemm", "ok", "arm/gemm/0#1", 1.1, 1700000001};
+  ScoreCallSummary middle{2, "gemm", "incorrect", "arm/gemm/0#1", std::nullopt, 1700000007};
+  ScoreCallSummary other{3, "gemm", "ok", "elsewhere", 9.0, 1700000002};
+  v.score_calls = {middle, other, early};
+  const std::string with = render_results_page(v);
+  const auto runs2 = At(with, "<table id=\"runs\">");
+  const std::string table2 = with.substr(runs2, with.find("</table>", runs2) - runs2);
+  EXPECT_NE(table2.find("<td class=\"num\">3</td><td class=\"num\">2</td>"), std::string::npos)
+      << table2;
+  EXPECT_NE(table2.find("<td class=\"history\"><span class=\"score\">score</span> <span "
+                        "class=\"v-ok\">ok</span> 1.100 → <a href=\"#submission-3\">"),
+            std::string::npos)
+      << table2;
+  EXPECT_NE(table2.find("suspect</span> → <span class=\"score\">score</span> <span "
+                        "class=\"v-incorrect\">incorrect</span> — → <a href=\"#submission-9\">"),
+            std::string::npos)
+      << table2;
+  EXPECT_EQ(table2.find("elsewhere"), std::string::npos) << table2;
+  EXPECT_EQ(table2.find("9.000"), std::string::npos) << table2;
   EXPECT_EQ(table.find("submission-4"), std::string::npos) << table;
   // No run ids at all: no table.
   ResultsPageView none;
@@ -357,6 +378,27 @@ TEST_F(ResultsRoutes, PageAndSourceOnAnOpenJudge) {
     EXPECT_EQ(page.body.find("<script"), std::string::npos);
     EXPECT_EQ(page.body.find("<img"), std::string::npos);
   }
+  // A /score call of the same run joins its history (escaped like everything else).
+  ScoreCallRecord sc;
+  sc.kernel = "gemm";
+  sc.language = "c";
+  sc.precision = "fp64";
+  sc.preset = "S";
+  sc.content_hash = "sha256:x";
+  sc.verdict = "ok";
+  sc.speedup = 4.75;
+  sc.run_id = kAttack;
+  sc.optimizer = "o";
+  sc.received_at = 1699999999;
+  sc.finished_at = 1700000000;
+  sc.response_json = "{}";
+  ASSERT_TRUE(store_->record_score_call(sc).ok());
+  const HttpResponse with_score = Get("/results");
+  ASSERT_EQ(with_score.status, 200);
+  EXPECT_NE(with_score.body.find("<td class=\"history\"><span class=\"score\">score</span> "
+                                 "<span class=\"v-ok\">ok</span> 4.750 → "),
+            std::string::npos)
+      << with_score.body;
   const HttpResponse filtered = Get("/results?kernel=tsvc_2_s000&verdict=ok&limit=5");
   ASSERT_EQ(filtered.status, 200);
   EXPECT_NE(filtered.body.find("1 of 1 recorded submission<"), std::string::npos);
