@@ -24,7 +24,11 @@ inline constexpr std::string_view kModelAgents[] = {"claude-code", "mini-swe-age
 inline constexpr std::string_view kAgentKinds[] = {
     "claude-code", "mini-swe-agent", "openhands",   "codex",        "command",
     "identity",    "replay",         "autopar-gcc", "autopar-polly"};
-inline constexpr std::string_view kLanguages[] = {"c", "cpp", "fortran"};
+inline constexpr std::string_view kLanguages[] = {"c", "cpp", "fortran", "cuda", "hip"};
+// LANGUAGE values whose episodes need a judge with a GPU (harness/plan.h gpu_judges).
+inline bool gpu_language(std::string_view language) {
+  return language == "cuda" || language == "hip";
+}
 // The {placeholders} an AGENT_COMMAND may use (filled when the agent is started, each as one
 // shell-quoted word: see harness/agents.h). {tool_path} is the absolute hpcab-tool binary.
 inline constexpr std::string_view kCommandPlaceholders[] = {

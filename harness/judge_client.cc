@@ -694,6 +694,8 @@ std::optional<std::string> language_from_extension(const std::string& path) {
   if (ext == ".f" || ext == ".f90" || ext == ".f95" || ext == ".f03" || ext == ".F90" ||
       ext == ".F")
     return "fortran";
+  if (ext == ".cu") return "cuda";
+  if (ext == ".hip") return "hip";
   return std::nullopt;
 }
 

@@ -201,7 +201,8 @@ class JudgeClient {
 // id's characters outside [A-Za-z0-9._:-] as '_' and cut to fit 128 characters (docs/api.md).
 std::string new_idempotency_key(const std::string& run_id);
 
-// "c" for .c, "cpp" for .cpp/.cc/.cxx/.C, "fortran" for .f/.f90/.f95/.f03/.F90; nullopt else.
+// "c" for .c, "cpp" for .cpp/.cc/.cxx/.C, "fortran" for .f/.f90/.f95/.f03/.F90, "cuda" for .cu,
+// "hip" for .hip; nullopt else.
 std::optional<std::string> language_from_extension(const std::string& path);
 
 // The whole file, or an error naming it.
