@@ -138,8 +138,9 @@ void CheckAccepted(std::string_view text, const GradeBodyRules& rules, const Par
   Require(g.language == "c" || g.language == "cpp" || g.language == "fortran" ||
               g.language == "python" || g.language == "cuda" || g.language == "hip",
           "accepted an unknown language");
-  Require(g.residency == "host" || (g.residency == "device" && gpu_language(g.language)),
-          "accepted a residency other than host, or device for a CPU language");
+  Require(
+      g.residency == "host" || (g.residency == "device" && hpcab::judge::gpu_language(g.language)),
+      "accepted a residency other than host, or device for a CPU language");
   Require(g.precision == "fp64" || g.precision == "fp32", "accepted an unknown precision");
   const int sources =
       int(Given(body, "source")) + int(Given(body, "source_file")) + int(Given(body, "library"));
