@@ -41,6 +41,9 @@ struct Arm {
   std::vector<std::string> kernel_selectors;  // KERNELS as written
   std::vector<std::string> kernels;           // resolved ids (load_arm); first-seen order
   std::string language = "c";
+  // RESIDENCY: where a GPU arm's arrays live while timed, sent with every score and submit
+  // (docs/grading.md "GPU languages"): "host" (default) or "device" (cuda and hip only).
+  std::string residency = "host";
   std::string agent;
   std::string agent_command;  // '' = the agent kind's built-in template
   std::string model;

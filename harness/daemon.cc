@@ -316,6 +316,7 @@ std::map<std::string, std::string> Daemon::tool_env(const Pin& pin, const AgentC
   env["RUN_ID"] = ctx.run_id;
   env["KERNEL"] = ctx.kernel;
   env["LANGUAGE"] = ctx.language;
+  env["HPCAB_RESIDENCY"] = arm_.residency;
   env["AGENT"] = arm_.agent;
   env["HPCAB_SUBMISSION_POLICY"] = arm_.submission_policy;
   {
@@ -960,6 +961,7 @@ std::string arm_setup_json(const Arm& a) {
                       {"kernels", a.kernels},
                       {"kernel_selectors", a.kernel_selectors},
                       {"language", a.language},
+                      {"residency", a.residency},
                       {"agent", a.agent},
                       {"agent_command", a.agent_command},
                       {"model", a.model},

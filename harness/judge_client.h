@@ -45,6 +45,9 @@ struct JudgeSettings {
   // When set, score and submit first GET it and send the episode's tokens so far (input +
   // cached + output) as the judge request's "tokens"; unset, or the fetch fails: null.
   std::string usage_url;
+  // HPCAB_RESIDENCY (the arm's RESIDENCY): "host" or "device", sent as every score and
+  // submit's "residency"; empty (unset): not sent, the judge's default (host).
+  std::string residency;
   double usage_timeout_s = 2;  // the usage fetch; it must never hold up a score or submit
   // HPCAB_OUTAGE_WAIT_S, HPCAB_OUTAGE_BACKOFF_MAX_S: how long a call waits out an unreachable or
   // overloaded judge before it fails (harness/outage.h).

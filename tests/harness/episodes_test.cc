@@ -114,6 +114,22 @@ TEST(ArmFile, EnvFormatParsesEveryKey) {
   EXPECT_EQ(a.state_db, fs::path("/tmp/h.db"));
 }
 
+// Issue 19: GPU languages and RESIDENCY (device only for cuda and hip).
+TEST(ArmFile, GpuLanguagesAndResidency) {
+  const std::string base = "NAME=g\nKERNELS=all\nAGENT=identity\n";
+  EXPECT_EQ(parse_ok(base).residency, "host");
+  for (const char* lang : {"cuda", "hip"}) {
+    Arm a = parse_ok(base + "LANGUAGE=" + lang + "\nRESIDENCY=device\n");
+    EXPECT_EQ(a.language, lang);
+    EXPECT_EQ(a.residency, "device");
+  }
+  EXPECT_NE(parse_error(base + "LANGUAGE=c\nRESIDENCY=device\n").find("RESIDENCY=device"),
+            std::string::npos);
+  EXPECT_NE(parse_error(base + "LANGUAGE=cuda\nRESIDENCY=gpu\n").find("host or device"),
+            std::string::npos);
+  EXPECT_EQ(parse_ok(base + "LANGUAGE=c\nRESIDENCY=host\n").residency, "host");
+}
+
 TEST(ArmFile, DefaultsForAMinimalBuiltinArm) {
   Arm a = parse_ok("NAME=ctl\nKERNELS=all\nAGENT=identity\n");
   EXPECT_EQ(a.language, "c");
