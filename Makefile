@@ -9,8 +9,10 @@ CTEST_ARGS ?=
 
 all: build
 
+# CUDA=1: also Debian's CUDA toolkit (contrib non-free, ~5 GB), for the CUDA build tests.
+CUDA ?= 0
 deps:
-	@scripts/install-deps.sh
+	@CUDA=$(CUDA) scripts/install-deps.sh
 
 $(BUILD_DIR)/build.ninja: CMakeLists.txt | deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) >/dev/null

@@ -102,6 +102,11 @@ int cmd_abi(const fs::path& corpus, const std::string& id, const std::string& pr
     if (language == "c" || language == "all") std::cout << c_prototype(m, p) << "\n";
     if (language == "cpp" || language == "all") std::cout << cpp_prototype(m, p) << "\n";
     if (language == "fortran" || language == "all") std::cout << fortran_interface(m, p) << "\n";
+    // CUDA and HIP: the host entry a .cu / .hip source defines has the C++ form (extern "C",
+    // __restrict__); GET /task?language=cuda|hip gives a stub that launches a kernel from it.
+    if (language == "cuda" || language == "hip") {
+      std::cout << "// " << language << " host entry\n" << cpp_prototype(m, p) << "\n";
+    }
   }
   // The Python form is the same for every precision (keyword arguments; docs/api.md).
   if (language == "python" || language == "all") std::cout << python_prototype(m) << "\n";
@@ -381,8 +386,8 @@ int main(int argc, char** argv) {
   abi->add_option("--precision", abi_precision, "fp64, fp32 or all")
       ->check(CLI::IsMember({"fp64", "fp32", "all"}))
       ->capture_default_str();
-  abi->add_option("--language", abi_language, "c, cpp, fortran, python or all")
-      ->check(CLI::IsMember({"c", "cpp", "fortran", "python", "all"}))
+  abi->add_option("--language", abi_language, "c, cpp, fortran, python, cuda, hip or all")
+      ->check(CLI::IsMember({"c", "cpp", "fortran", "python", "cuda", "hip", "all"}))
       ->capture_default_str();
 
   auto* check = corpus_cmd->add_subcommand(

@@ -32,6 +32,7 @@ struct Entry {
 constexpr std::string_view kKeys[] = {"NAME",
                                       "KERNELS",
                                       "LANGUAGE",
+                                      "RESIDENCY",
                                       "AGENT",
                                       "AGENT_COMMAND",
                                       "MODEL",
@@ -411,6 +412,11 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs:
         return Error{e.where + ": expected one of " + join(kLanguages) + ", got '" + v + "'"};
       }
       arm.language = v;
+    } else if (k == "RESIDENCY") {
+      if (v != "host" && v != "device") {
+        return Error{e.where + ": expected host or device, got '" + v + "'"};
+      }
+      arm.residency = v;
     } else if (k == "AGENT") {
       if (!one_of(kAgentKinds, v)) {
         return Error{e.where + ": expected one of " + join(kAgentKinds) + ", got '" + v + "'"};
@@ -570,6 +576,11 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs:
     return missing("AGENT_COMMAND", arm.agent == "command"
                                         ? " for AGENT=command"
                                         : " for AGENT=replay (the folder of prepared sources)");
+  }
+  if (arm.residency == "device" && !gpu_language(arm.language)) {
+    return Error{label + ": " + (is_json ? std::string("residency") : std::string("RESIDENCY")) +
+                 "=device is for LANGUAGE cuda or hip (the judge copies arrays to a GPU); " +
+                 "LANGUAGE is " + arm.language};
   }
   if (!arm.prompt_fragments.empty() && !arm.prompt_template.empty()) {
     return Error{label + ": " +

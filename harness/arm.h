@@ -24,7 +24,11 @@ inline constexpr std::string_view kModelAgents[] = {"claude-code", "mini-swe-age
 inline constexpr std::string_view kAgentKinds[] = {
     "claude-code", "mini-swe-agent", "openhands",   "codex",        "command",
     "identity",    "replay",         "autopar-gcc", "autopar-polly"};
-inline constexpr std::string_view kLanguages[] = {"c", "cpp", "fortran"};
+inline constexpr std::string_view kLanguages[] = {"c", "cpp", "fortran", "cuda", "hip"};
+// LANGUAGE values whose episodes need a judge with a GPU (harness/plan.h gpu_judges).
+inline bool gpu_language(std::string_view language) {
+  return language == "cuda" || language == "hip";
+}
 // The {placeholders} an AGENT_COMMAND may use (filled when the agent is started, each as one
 // shell-quoted word: see harness/agents.h). {tool_path} is the absolute hpcab-tool binary.
 inline constexpr std::string_view kCommandPlaceholders[] = {
@@ -37,6 +41,9 @@ struct Arm {
   std::vector<std::string> kernel_selectors;  // KERNELS as written
   std::vector<std::string> kernels;           // resolved ids (load_arm); first-seen order
   std::string language = "c";
+  // RESIDENCY: where a GPU arm's arrays live while timed, sent with every score and submit
+  // (docs/grading.md "GPU languages"): "host" (default) or "device" (cuda and hip only).
+  std::string residency = "host";
   std::string agent;
   std::string agent_command;  // '' = the agent kind's built-in template
   std::string model;

@@ -25,6 +25,8 @@ namespace {
 std::vector<std::string> extensions(const std::string& language) {
   if (language == "cpp") return {".cpp", ".cc", ".cxx"};
   if (language == "fortran") return {".f90", ".f", ".F90"};
+  if (language == "cuda") return {".cu"};
+  if (language == "hip") return {".hip"};
   return {".c"};
 }
 

@@ -290,8 +290,11 @@ class Daemon {
   std::mutex summary_mu_;
   RunSummary summary_;
   std::atomic<int> workers_left_{0};
-  std::atomic<int> busy_{0};                // workers running an attempt (until it is recorded)
-  std::string fatal_;                       // guarded by summary_mu_
+  std::atomic<int> busy_{0};  // workers running an attempt (until it is recorded)
+  std::string fatal_;         // guarded by summary_mu_
+  // The judge_urls indices workers are pinned to: every judge, or for a GPU arm those whose
+  // /health reports a GPU (found once in run(), before any worker starts).
+  std::vector<int> judge_route_;
   OutagePolicy outage_;                     // from the arm (OUTAGE_WAIT_S, ...)
   std::unique_ptr<HealthMonitor> monitor_;  // the workers' judges
   CancelToken stop_token_;                  // cancelled when stopping: ends /task waits
@@ -313,6 +316,7 @@ std::map<std::string, std::string> Daemon::tool_env(const Pin& pin, const AgentC
   env["RUN_ID"] = ctx.run_id;
   env["KERNEL"] = ctx.kernel;
   env["LANGUAGE"] = ctx.language;
+  env["HPCAB_RESIDENCY"] = arm_.residency;
   env["AGENT"] = arm_.agent;
   env["HPCAB_SUBMISSION_POLICY"] = arm_.submission_policy;
   {
@@ -659,7 +663,7 @@ std::string Daemon::outage_status() {
 
 // `w` is the arm's global worker number (the daemon's worker offset already added).
 void Daemon::worker_main(int w) {
-  const Pin pin = pin_worker(arm_, w);
+  const Pin pin = pin_worker(arm_, w, judge_route_);
   SharedDb db;
   auto opened = EpisodeDb::open(arm_.state_db.string());
   if (!opened) {
@@ -816,6 +820,28 @@ Result<RunSummary> Daemon::run() {
     return Error{"hpcab-tool not found or not executable at '" + opt_.tool_path +
                  "' (pass --tool)"};
   }
+  if (gpu_language(arm_.language)) {
+    // Asked once, before anything is recorded: a GPU arm without a GPU judge fails here.
+    std::vector<std::optional<nlohmann::json>> health;
+    for (const auto& url : arm_.judge_urls) {
+      std::string base = url;
+      while (!base.empty() && base.back() == '/') base.pop_back();
+      auto r = http_request("GET", base + "/health", "", {}, OutagePolicy{}.probe_timeout_s,
+                            HttpOptions{});
+      std::optional<nlohmann::json> body;
+      if (r && r->status == 200) {
+        auto j = nlohmann::json::parse(r->body, nullptr, /*allow_exceptions=*/false);
+        if (!j.is_discarded()) body = std::move(j);
+      }
+      health.push_back(std::move(body));
+    }
+    auto route = gpu_judges(arm_, health);
+    if (!route) return Error{route.error().message};
+    judge_route_ = std::move(*route);
+    std::string used;
+    for (int j : judge_route_) used += (used.empty() ? "" : ", ") + arm_.judge_urls[j];
+    log_line("GPU arm (" + arm_.language + "): workers use the judges reporting a GPU: " + used);
+  }
   auto lock = ArmLock::acquire(arm_.state_db, arm_.name);
   if (!lock) return Error{lock.error().message};
   auto db = EpisodeDb::open(arm_.state_db.string());
@@ -870,7 +896,7 @@ Result<RunSummary> Daemon::run() {
     // the wait (the tools' give-ups are confirmed against it).
     std::vector<std::string> judges;
     for (int w = 0; w < workers; ++w)
-      judges.push_back(pin_worker(arm_, opt_.worker_offset + w).judge_url);
+      judges.push_back(pin_worker(arm_, opt_.worker_offset + w, judge_route_).judge_url);
     const double interval =
         outage_.wait_s > 0
             ? std::max(0.05, std::min(opt_.health_interval_s, std::max(0.1, outage_.wait_s / 4)))
@@ -935,6 +961,7 @@ std::string arm_setup_json(const Arm& a) {
                       {"kernels", a.kernels},
                       {"kernel_selectors", a.kernel_selectors},
                       {"language", a.language},
+                      {"residency", a.residency},
                       {"agent", a.agent},
                       {"agent_command", a.agent_command},
                       {"model", a.model},

@@ -337,6 +337,11 @@ int main(int argc, char** argv) {
       std::cout << "shard " << shard->index << "/" << shard->count << ": episodes with seq % "
                 << shard->count << " == " << shard->index << "\n";
     }
+    if (gpu_language(arm->language)) {
+      std::cout << "GPU arm (" << arm->language
+                << "): at run time workers are pinned only to the judges below whose GET /health "
+                   "reports a GPU (none: the run fails before any episode)\n";
+    }
     for (int w = *worker_offset; w < *worker_offset + arm->workers; ++w) {
       Pin p = pin_worker(*arm, w);
       std::cout << "worker " << w << ": judge " << p.judge_url << " rank " << p.rank

@@ -211,6 +211,9 @@ Result<JudgeSettings> JudgeSettings::from_env() {
   s.single_submission = policy == "single";
   s.state_dir = env_or("HPCAB_TOOL_STATE", "");
   s.usage_url = env_or("HPCAB_USAGE_URL", "");
+  s.residency = env_or("HPCAB_RESIDENCY", "");
+  if (!s.residency.empty() && s.residency != "host" && s.residency != "device")
+    return Error{"HPCAB_RESIDENCY must be 'host' or 'device', got '" + s.residency + "'"};
   return s;
 }
 
@@ -513,16 +516,18 @@ Result<std::string> JudgeClient::grade_body(Call& call, const Submission& s,
     return fail(call, Failure::kLocal, "no kernel: pass one or set KERNEL").error();
   if (library.empty() && s.source.empty())
     return fail(call, Failure::kLocal, "the source is empty").error();
-  json body = {{"kernel", s.kernel},
-               {"language", s.language.empty() ? "c" : s.language},
-               {"rank", settings_.rank},
-               {library.empty() ? "source" : "library", library.empty() ? s.source : library},
-               {"build", json::array()},
-               {"workspace_bytes", nullptr},
-               {"preset", s.preset.empty() ? json(nullptr) : json(s.preset)},
-               {"run_id", settings_.run_id},
-               {"optimizer", settings_.optimizer},
-               {"tokens", nullptr}};
+  json body = {
+      {"kernel", s.kernel},
+      {"language", s.language.empty() ? "c" : s.language},
+      {"rank", settings_.rank},
+      {library.empty() ? "source" : "library", library.empty() ? s.source : library},
+      {"build", json::array()},
+      {"workspace_bytes", nullptr},
+      {"preset", s.preset.empty() ? json(nullptr) : json(s.preset)},
+      {"residency", settings_.residency.empty() ? json(nullptr) : json(settings_.residency)},
+      {"run_id", settings_.run_id},
+      {"optimizer", settings_.optimizer},
+      {"tokens", nullptr}};
   // After the local checks, so a call that sends nothing asks nothing either. Fetched once per
   // call: every retry sends the same bytes.
   if (auto tokens = tokens_used()) body["tokens"] = *tokens;
@@ -694,6 +699,8 @@ std::optional<std::string> language_from_extension(const std::string& path) {
   if (ext == ".f" || ext == ".f90" || ext == ".f95" || ext == ".f03" || ext == ".F90" ||
       ext == ".F")
     return "fortran";
+  if (ext == ".cu") return "cuda";
+  if (ext == ".hip") return "hip";
   return std::nullopt;
 }
 

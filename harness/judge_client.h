@@ -45,6 +45,9 @@ struct JudgeSettings {
   // When set, score and submit first GET it and send the episode's tokens so far (input +
   // cached + output) as the judge request's "tokens"; unset, or the fetch fails: null.
   std::string usage_url;
+  // HPCAB_RESIDENCY (the arm's RESIDENCY): "host" or "device", sent as every score and
+  // submit's "residency"; empty (unset): not sent, the judge's default (host).
+  std::string residency;
   double usage_timeout_s = 2;  // the usage fetch; it must never hold up a score or submit
   // HPCAB_OUTAGE_WAIT_S, HPCAB_OUTAGE_BACKOFF_MAX_S: how long a call waits out an unreachable or
   // overloaded judge before it fails (harness/outage.h).
@@ -201,7 +204,8 @@ class JudgeClient {
 // id's characters outside [A-Za-z0-9._:-] as '_' and cut to fit 128 characters (docs/api.md).
 std::string new_idempotency_key(const std::string& run_id);
 
-// "c" for .c, "cpp" for .cpp/.cc/.cxx/.C, "fortran" for .f/.f90/.f95/.f03/.F90; nullopt else.
+// "c" for .c, "cpp" for .cpp/.cc/.cxx/.C, "fortran" for .f/.f90/.f95/.f03/.F90, "cuda" for .cu,
+// "hip" for .hip; nullopt else.
 std::optional<std::string> language_from_extension(const std::string& path);
 
 // The whole file, or an error naming it.

@@ -101,7 +101,7 @@ json McpServer::tool_list() const {
           : "Kernel id; defaults to this episode's kernel '" + defaults_.kernel + "'.";
   const json kernel = {{"type", "string"}, {"description", kernel_doc}};
   const json language = {{"type", "string"},
-                         {"enum", {"c", "cpp", "fortran"}},
+                         {"enum", {"c", "cpp", "fortran", "cuda", "hip"}},
                          {"description", "Source language; defaults to '" + defaults_.language +
                                              "' (or the source_file's extension)."}};
   const json preset = {{"type", "string"},

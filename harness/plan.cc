@@ -97,6 +97,41 @@ Pin pin_worker(const Arm& arm, int worker) {
   return p;
 }
 
+Pin pin_worker(const Arm& arm, int worker, const std::vector<int>& route) {
+  Pin p = pin_worker(arm, worker);
+  if (route.empty() || arm.judge_urls.empty()) return p;
+  const int j = route[static_cast<std::size_t>(worker) % route.size()];
+  p.judge_url = arm.judge_urls[static_cast<std::size_t>(j)];
+  p.rank = j;
+  return p;
+}
+
+Result<std::vector<int>> gpu_judges(const Arm& arm,
+                                    const std::vector<std::optional<nlohmann::json>>& health) {
+  std::vector<int> all, with_gpu;
+  std::string seen;
+  for (std::size_t j = 0; j < arm.judge_urls.size(); ++j) {
+    all.push_back(static_cast<int>(j));
+    const auto* h = j < health.size() && health[j] ? &*health[j] : nullptr;
+    const bool gpu = h && h->is_object() && h->contains("gpus") && h->at("gpus").is_array() &&
+                     !h->at("gpus").empty();
+    if (gpu) with_gpu.push_back(static_cast<int>(j));
+    seen += (seen.empty() ? "" : "; ") + arm.judge_urls[j] + ": " +
+            (!h ? "no /health answer"
+             : h->is_object() && h->contains("gpus") && h->at("gpus").is_array()
+                 ? "no GPU"
+                 : "no \"gpus\" in /health");
+  }
+  if (!gpu_language(arm.language)) return all;
+  if (with_gpu.empty()) {
+    return Error{"arm '" + arm.name + "' has LANGUAGE=" + arm.language +
+                 ", which needs a judge with a GPU, and none of its JUDGE_URLS reports one in "
+                 "GET /health (" +
+                 seen + ")"};
+  }
+  return with_gpu;
+}
+
 Budget episode_budget(const Arm& arm, double factor) {
   Budget b;
   b.wall_s = static_cast<int64_t>(std::llround(static_cast<double>(arm.wall_budget_s) * factor));
@@ -348,6 +383,8 @@ Result<std::string> render_prompt(std::string_view templ, const json& task,
 std::string stub_file_name(const std::string& language) {
   if (language == "cpp") return "kernel.cpp";
   if (language == "fortran") return "kernel.f90";
+  if (language == "cuda") return "kernel.cu";
+  if (language == "hip") return "kernel.hip";
   return "kernel.c";
 }
 

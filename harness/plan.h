@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,18 @@ struct Pin {
   int rank = 0;
 };
 Pin pin_worker(const Arm& arm, int worker);
+// The same over a subset of the judges: `route` lists the judge_urls indices the arm's workers
+// may use (gpu_judges), worker w taking route[w % size] and that index as its rank. An empty
+// route is every judge (the overload above).
+Pin pin_worker(const Arm& arm, int worker, const std::vector<int>& route);
+
+// The judges a GPU arm (LANGUAGE cuda or hip) may be pinned to: the judge_urls indices whose
+// GET /health body (`health[j]`, nullopt when judge j did not answer) lists at least one GPU
+// in "gpus" (docs/api.md). An arm of a CPU language gets every index. An Error naming the arm,
+// its language and what each judge reported when a GPU arm has none: its episodes would only
+// be rejected ("this judge has no GPU"), so the arm fails before any is started.
+Result<std::vector<int>> gpu_judges(const Arm& arm,
+                                    const std::vector<std::optional<nlohmann::json>>& health);
 
 // The budget an episode attempt runs under: the arm's values times `factor` (1, or the
 // LIMIT_RERUN_FACTOR for the rerun of an episode stopped by a limit). The enforcer and the

@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   auto add_query = [&](CLI::App* cmd) {
     cmd->add_option("KERNEL", kernel, "kernel id (default: $KERNEL)");
     cmd->add_option("--kernel", kernel, "kernel id (KERNEL)");
-    cmd->add_option("--language", language, "c, cpp or fortran (LANGUAGE, default c)");
+    cmd->add_option("--language", language, "c, cpp, fortran, cuda or hip (LANGUAGE, default c)");
     cmd->add_option("--preset", preset, "problem-size preset (default: the judge's)");
     cmd->add_option("--precision", precision, "fp64 (default) or another supported precision");
   };
@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     cmd->add_option("FILE", source_path, "source file to grade")->required();
     cmd->add_option("--kernel", kernel, "kernel id (KERNEL)");
     cmd->add_option("--language", language,
-                    "c, cpp or fortran (LANGUAGE, else from the file extension)");
+                    "c, cpp, fortran, cuda or hip (LANGUAGE, else from the file extension)");
     cmd->add_option("--preset", preset, "problem-size preset (default: the judge's)");
     cmd->add_option("--precision", precision, "fp64 (default) or another supported precision");
   };
@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::IsMember({"identity", "replay", "autopar-gcc", "autopar-polly"}));
   builtin->add_option("--kernel", kernel, "kernel id (KERNEL)");
-  builtin->add_option("--language", language, "c, cpp or fortran (LANGUAGE, default c)");
+  builtin->add_option("--language", language, "c, cpp, fortran, cuda or hip (LANGUAGE, default c)");
   builtin->add_option("--reference", builtin_options.reference_c,
                       "the kernel's reference.c (HPCAB_REFERENCE_C, else found in the corpus)");
   builtin->add_option("--library-dir", builtin_options.library_dir,
@@ -235,7 +235,7 @@ int main(int argc, char** argv) {
   if (s.language.empty()) s.language = language_from_extension(source_path).value_or("");
   if (s.language.empty()) {
     std::cerr << "hpcab-tool: cannot tell the language of '" << source_path
-              << "': pass --language (c, cpp or fortran) or set LANGUAGE\n";
+              << "': pass --language (c, cpp, fortran, cuda or hip) or set LANGUAGE\n";
     return kExitUsage;
   }
   return report(client, *score ? client.score(s) : client.submit(s));

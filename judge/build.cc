@@ -13,6 +13,7 @@
 
 #include "common/hmac.h"
 #include "common/process.h"
+#include "judge/gpu.h"
 
 namespace hpcab::judge {
 
@@ -53,7 +54,33 @@ std::vector<std::string> Builder::flags(const std::string& language,
     return {settings_.python, "-I", "-B", "-c",
             "import ast, sys; ast.parse(open(sys.argv[1], 'rb').read(), sys.argv[1])"};
   }
-  // No -ffast-math or -Ofast anywhere: results must stay comparable to the oracle's.
+  // No -ffast-math or -Ofast anywhere (nor nvcc's --use_fast_math): results must stay
+  // comparable to the oracle's.
+  if (language == "cuda" || (language == "hip" && is_nvidia_arch(settings_.hip_archs.front()))) {
+    // nvcc: host code at -O3 through the host compiler, one SASS code object per target, a
+    // shared library whose CUDA runtime is linked statically (the runner needs no libcudart).
+    // HIP for NVIDIA is CUDA with HIP's nvidia_detail headers selected.
+    std::vector<std::string> f = {settings_.cuda_compiler,
+                                  "-std=c++17",
+                                  "-O3",
+                                  "-Xcompiler",
+                                  "-fPIC",
+                                  "-shared",
+                                  "-Xcompiler",
+                                  "-O3"};
+    if (language == "hip") f.insert(f.end(), {"-D__HIP_PLATFORM_NVIDIA__", "-x", "cu"});
+    const auto& archs = language == "hip" ? settings_.hip_archs : settings_.cuda_archs;
+    for (const auto& a : archs) {
+      const std::string n = a.substr(3);
+      f.push_back("-gencode=arch=compute_" + n + ",code=" + a);
+    }
+    return f;
+  }
+  if (language == "hip") {
+    std::vector<std::string> f = {settings_.hip_compiler, "-std=c++17", "-O3", "-fPIC", "-shared"};
+    for (const auto& a : settings_.hip_archs) f.push_back("--offload-arch=" + a);
+    return f;
+  }
   if (flavor == "c") return {"gcc", "-std=gnu11", "-O3", "-march=native", "-fPIC", "-shared"};
   if (flavor == "c-autopar") {
     return {"gcc",      "-std=gnu11",
@@ -68,6 +95,13 @@ std::vector<std::string> Builder::flags(const std::string& language,
     return {"gfortran", "-O3", "-march=native", "-fopenmp", "-fPIC", "-shared"};
   }
   return {"gcc", "-std=gnu11", "-O3", "-march=native", "-fopenmp", "-fPIC", "-shared"};
+}
+
+const char* Builder::compiler_setting(const std::string& language, const BuildSettings& s) {
+  if (language == "cuda") return "cuda_compiler";
+  if (language == "hip")
+    return is_nvidia_arch(s.hip_archs.front()) ? "cuda_compiler" : "hip_compiler";
+  return "";
 }
 
 std::string Builder::compiler_version(const std::string& language) {
@@ -96,6 +130,23 @@ std::string Builder::compiler_version(const std::string& language) {
   o.timeout_s = 30;
   auto r = run_process(o);
   std::string v = r.ok() && r->success() ? r->output.substr(0, r->output.find('\n')) : "unknown";
+  if (gpu_language(language) && r.ok() && r->success()) {
+    // nvcc's first line is its name, hipcc's may be a warning of its device enumerator: the
+    // version is the line that names a release ("Cuda compilation tools, release 13.0,
+    // V13.0.88") or the HIP version ("HIP version: 5.2.21153-0") with the clang under it.
+    std::string lines;
+    std::size_t from = 0;
+    while (from < r->output.size()) {
+      const std::size_t nl = std::min(r->output.find('\n', from), r->output.size());
+      const std::string line = r->output.substr(from, nl - from);
+      if (line.find(", release ") != std::string::npos || line.rfind("HIP version", 0) == 0 ||
+          line.find("clang version") != std::string::npos) {
+        lines += (lines.empty() ? "" : ", ") + line;
+      }
+      from = nl + 1;
+    }
+    if (!lines.empty()) v = lines;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   versions_[compiler] = v;
   return v;
@@ -109,6 +160,17 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
   if (python && !req.tokens.empty()) return Error{"a Python build takes no build tokens"};
   if (python && req.function.empty()) return Error{"a Python build needs the function name"};
   std::vector<std::string> cmd = flags(req.language, req.flavor);
+  if (gpu_language(req.language) && !compiler_exists(cmd.front())) {
+    // Checked before anything is hashed or run: `compiler_version` of a missing compiler would
+    // only say "unknown", and there is nothing to cache.
+    BuildResult missing;
+    missing.toolchain_missing = true;
+    missing.log = std::string("this judge has no ") + (req.language == "cuda" ? "CUDA" : "HIP") +
+                  " compiler: " + compiler_setting(req.language, settings_) + " is '" +
+                  cmd.front() +
+                  "', which is not an executable file (docs/operations.md, \"GPU languages\")";
+    return missing;
+  }
   // libm after the source: a kernel calling exp() must not depend on its host having libm
   // loaded already (the runner does; other hosts may not).
   const std::vector<std::string> libs =
@@ -117,6 +179,8 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
   // The artifact the runner loads, and the source file it is built from (one file for Python).
   const char* ext = req.language == "cpp"       ? "cpp"
                     : req.language == "fortran" ? "f90"
+                    : req.language == "cuda"    ? "cu"
+                    : req.language == "hip"     ? "hip"
                     : python                    ? "py"
                                                 : "c";
   const std::string src_name = python ? "kernel.py" : std::string("submission.") + ext;
@@ -179,7 +243,26 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
   }
   spec.argv.insert(spec.argv.end(), libs.begin(), libs.end());
   spec.mounts = {{work.string(), "/sandbox", true}};
-  spec.env = {"PATH=/usr/bin:/bin", "HOME=/tmp", "TMPDIR=/tmp", "LANG=C"};
+  std::string path = "PATH=/usr/bin:/bin";
+  if (gpu_language(req.language)) {
+    // A toolchain outside the sandbox's system paths (/opt/rocm-6.2, a cluster's CUDA module)
+    // is bound read-only where it is: its compiler finds its own tools and headers from its
+    // location. Its bin dir leads PATH, so its drivers find each other (hipcc calls clang).
+    const fs::path real = fs::weakly_canonical(cmd.front(), ec);
+    const fs::path bin = real.parent_path();
+    const fs::path root = bin.parent_path();
+    bool covered = false;
+    for (const auto& sys : policy_.system_paths) {
+      const fs::path s(sys);
+      auto [se, re] = std::mismatch(s.begin(), s.end(), root.begin(), root.end());
+      covered = covered || se == s.end();
+    }
+    if (!covered && !root.empty() && root != root.root_path()) {
+      spec.mounts.push_back({root.string(), root.string(), false});
+    }
+    path = "PATH=" + bin.string() + ":/usr/bin:/bin";
+  }
+  spec.env = {path, "HOME=/tmp", "TMPDIR=/tmp", "LANG=C"};
   spec.limits.wall_s = settings_.timeout_s;
   spec.limits.cpu_s = settings_.timeout_s * 2;
   spec.limits.output_cap = settings_.log_cap;

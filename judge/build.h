@@ -15,7 +15,7 @@
 namespace hpcab::judge {
 
 struct BuildRequest {
-  std::string language = "c";  // c | cpp | fortran | python
+  std::string language = "c";  // c | cpp | fortran | python | cuda | hip
   // submission | c (sequential baseline) | c-autopar, all from C; for python: submission |
   // numpy (reference.py as it is) | numba | numba-parallel (reference.py's `function` under
   // numba.njit, and njit(parallel=True))
@@ -35,6 +35,10 @@ struct BuildResult {
   std::string log;   // compiler output, capped
   std::string hash;  // the cache key
   double seconds = 0;
+  // The language's compiler is not installed on this judge (ok false, nothing ran, nothing
+  // cached): `log` says which and names the setting that chooses it. Not the submission's
+  // fault: build_stage answers `rejected` (reason no_toolchain), not build_error.
+  bool toolchain_missing = false;
 };
 
 struct BuildSettings {
@@ -46,6 +50,12 @@ struct BuildSettings {
   uint64_t nproc = 256;
   int autopar_threads = 2;                  // -ftree-parallelize-loops for the c-autopar baseline
   std::string python = "/usr/bin/python3";  // the interpreter hpcab-pyrunner embeds
+  // GPU languages (JudgeConfig's GPU block, resolved by its finalize()): the compilers and
+  // the targets every build is made for.
+  std::string cuda_compiler = "/usr/local/cuda/bin/nvcc";
+  std::string hip_compiler = "/usr/bin/hipcc";
+  std::vector<std::string> cuda_archs = {"sm_90"};
+  std::vector<std::string> hip_archs = {"gfx90a"};
 };
 
 // The module text of a Python build: the source as it is for `submission` and `numpy`; for
@@ -57,13 +67,18 @@ class Builder {
  public:
   Builder(BuildSettings settings, SandboxPolicy policy);
   Result<BuildResult> build(const BuildRequest& request);
-  // The compiler command line (without output/input files) for a language and flavor.
+  // The compiler command line (without output/input files) for a language and flavor. For
+  // cuda and hip it ends with the target flags of cuda_archs / hip_archs (GPU flag matrix,
+  // docs/grading.md "GPU languages").
   std::vector<std::string> flags(const std::string& language, const std::string& flavor) const;
   // "gcc (Debian 12.2.0-14) 12.2.0" etc.; part of every cache key and of the machine record.
   // For python: the interpreter with the NumPy and Numba versions and the BLAS alternative
   // ("Python 3.11.2, numpy 1.24.2, numba 0.56.4, blas blas"): a baseline timed under one is
   // never reused under another.
   std::string compiler_version(const std::string& language);
+  // The setting that names `language`'s compiler ("cuda_compiler", "hip_compiler"); empty for
+  // the CPU languages, whose compilers are part of the judge's installation.
+  static const char* compiler_setting(const std::string& language, const BuildSettings& s);
 
  private:
   BuildSettings settings_;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -107,6 +108,11 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "run_log_cap",
                                                "max_source_bytes",
                                                "max_json_depth",
+                                               "cuda_compiler",
+                                               "hip_compiler",
+                                               "cuda_archs",
+                                               "hip_archs",
+                                               "gpu_devices",
                                                "server"};
   for (const auto& [k, _] : j.items()) {
     if (!kKnown.count(k)) return Error{origin + ": unknown setting '" + k + "'"};
@@ -174,7 +180,26 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "sandbox_start_retries", c.sandbox_start_retries, origin),
       take(j, "run_log_cap", c.run_log_cap, origin),
       take(j, "max_source_bytes", c.max_source_bytes, origin),
-      take(j, "max_json_depth", c.max_json_depth, origin)};
+      take(j, "max_json_depth", c.max_json_depth, origin),
+      take(j, "cuda_compiler", c.cuda_compiler, origin),
+      take(j, "hip_compiler", c.hip_compiler, origin),
+      take(j, "cuda_archs", c.cuda_archs, origin),
+      take(j, "hip_archs", c.hip_archs, origin)};
+  if (j.contains("gpu_devices")) {
+    // "auto", "none", a comma-separated list (the environment's form) or a JSON list.
+    const json& g = j.at("gpu_devices");
+    if (g.is_string()) {
+      c.gpu_devices.clear();
+      const std::string text = g.get<std::string>();
+      for (std::size_t from = 0; from <= text.size();) {
+        const std::size_t comma = std::min(text.find(',', from), text.size());
+        c.gpu_devices.push_back(text.substr(from, comma - from));
+        from = comma + 1;
+      }
+    } else {
+      results.push_back(take(j, "gpu_devices", c.gpu_devices, origin));
+    }
+  }
   if (j.contains("server")) {
     const json& s = j["server"];
     if (!s.is_object()) return Error{origin + ": 'server' must be an object"};
@@ -216,7 +241,8 @@ Status apply_config_env(JudgeConfig& c, const std::vector<std::string>& env) {
       {"HPCAB_PRESET", "default_preset"},
       {"HPCAB_TIMED_CALLS", "timed_calls"},
       {"HPCAB_QUEUE_DEPTH", "queue_depth"},
-      {"HPCAB_GRADE_WORKERS", "grade_workers"}};
+      {"HPCAB_GRADE_WORKERS", "grade_workers"},
+      {"HPCAB_GPU_DEVICES", "gpu_devices"}};
   static const std::set<std::string> kNumeric = {"port", "rank", "timed_calls", "queue_depth",
                                                  "grade_workers"};
   for (const auto& e : env) {
@@ -366,6 +392,7 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (!(hidden_preset_reference_s >= 0)) {
     return Error{"hidden_preset_reference_s must be >= 0 (0: no limit of its own)"};
   }
+  if (auto st = finalize_gpu(); !st) return st;
   if (slots.empty()) {
     unsigned n = std::max(1u, std::thread::hardware_concurrency());
     std::vector<int> all;
@@ -375,6 +402,46 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   for (const auto& s : slots) {
     if (s.empty()) return Error{"every slot needs at least one CPU"};
   }
+  return Ok{};
+}
+
+Status JudgeConfig::finalize_gpu() {
+  for (const auto& [name, value] :
+       {std::pair<const char*, std::string*>{"cuda_compiler", &cuda_compiler},
+        {"hip_compiler", &hip_compiler}}) {
+    if (value->empty() || value->find_first_of(" \t\n'\"\\`$;") != std::string::npos) {
+      return Error{std::string(name) + " must be a compiler name or path without spaces or quotes"};
+    }
+  }
+  std::vector<std::string> path_dirs;
+  if (const char* path = std::getenv("PATH")) {
+    std::string p = path;
+    for (std::size_t from = 0; from <= p.size();) {
+      const std::size_t colon = std::min(p.find(':', from), p.size());
+      path_dirs.push_back(p.substr(from, colon - from));
+      from = colon + 1;
+    }
+  }
+  cuda_compiler = resolve_compiler(cuda_compiler, path_dirs, {"/usr/local/cuda/bin/nvcc"});
+  hip_compiler = resolve_compiler(hip_compiler, path_dirs);
+  if (cuda_archs.empty() || hip_archs.empty()) {
+    return Error{"cuda_archs and hip_archs each need at least one GPU target"};
+  }
+  for (const auto& a : cuda_archs) {
+    if (!valid_cuda_arch(a)) return Error{"cuda_archs: '" + a + "' is not sm_<N> (e.g. sm_90)"};
+  }
+  for (const auto& a : hip_archs) {
+    if (!valid_hip_arch(a)) {
+      return Error{"hip_archs: '" + a + "' is not gfx<id>[:feature+-] (e.g. gfx90a) or sm_<N>"};
+    }
+    if (is_nvidia_arch(a) != is_nvidia_arch(hip_archs.front())) {
+      return Error{
+          "hip_archs mixes AMD (gfx) and NVIDIA (sm_) targets: one toolchain builds a list"};
+    }
+  }
+  auto found = resolve_gpu_devices(gpu_devices);
+  if (!found) return found.error();
+  gpus = std::move(*found);
   return Ok{};
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "judge/gpu.h"
 #include "judge/sandbox.h"
 #include "judge/server.h"
 
@@ -159,8 +160,29 @@ struct JudgeConfig {
   // Request bodies nesting JSON arrays/objects deeper than this: 400 before parsing.
   int max_json_depth = 64;
 
+  // GPU languages (cuda, hip; docs/operations.md "GPU languages"). The toolchains and target
+  // lists are settings, not constants: Debian's hipcc 5.2 builds gfx90a but rejects gfx942
+  // (the MI300A), which a cluster's newer ROCm on its PATH builds.
+  // A name without '/' is looked up on PATH at start-up (nvcc also in /usr/local/cuda/bin); a
+  // compiler that is not there makes every grade of its language `rejected` (reason
+  // no_toolchain) naming this setting, while the judge still grades the other languages.
+  std::string cuda_compiler = "nvcc";
+  std::string hip_compiler = "hipcc";
+  // Targets every build of a language is compiled for (one code object each): sm_<N> for CUDA;
+  // gfx<id>[:feature+-] for HIP on AMD (hipcc --offload-arch), or sm_<N> for HIP on NVIDIA
+  // (built by cuda_compiler with HIP's nvidia_detail headers); one vendor per list.
+  std::vector<std::string> cuda_archs = {"sm_90"};
+  std::vector<std::string> hip_archs = {"gfx90a"};
+  // The GPUs this judge grades on: ["auto"] (JSON "auto" too) detects /dev/nvidia<N>, and
+  // /dev/dri/renderD<N> when /dev/kfd exists; ["none"] has none; else a list of device nodes.
+  // Without any, a GPU grade whose build succeeds is `rejected` (reason no_gpu).
+  std::vector<std::string> gpu_devices = {"auto"};
+  std::vector<GpuDevice> gpus;  // derived by finalize() from gpu_devices; /health lists them
+
   // Derives empty paths and validates; an error names the offending setting.
   Status finalize(const std::string& executable_dir);
+  // finalize()'s part for the GPU block: resolves the compilers and gpu_devices into gpus.
+  Status finalize_gpu();
   SandboxPolicy sandbox_policy() const;
 };
 

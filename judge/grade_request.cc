@@ -92,9 +92,18 @@ ApiResult<ParsedGrade> parse_grade_body(std::string_view text, const std::string
   g.kernel = m->id;
   auto language = str_field("language", "c");
   if (!language || !known_language(*language)) {
-    return bad_request("'language' must be c, cpp, fortran or python");
+    return bad_request(std::string("'language' must be ") + language_list());
   }
   g.language = *language;
+  auto residency = str_field("residency", "host");
+  if (!residency || (*residency != "host" && *residency != "device")) {
+    return bad_request("'residency' must be \"host\" or \"device\"");
+  }
+  if (*residency == "device" && !gpu_language(g.language)) {
+    return bad_request("'residency' \"device\" is for GPU languages (cuda, hip); language '" +
+                       g.language + "' runs on the host: omit 'residency' or give \"host\"");
+  }
+  g.residency = *residency;
   auto precision = str_field("precision", "fp64");
   auto p = precision ? parse_precision(*precision) : std::nullopt;
   if (!p || !m->supports(*p)) {

@@ -48,11 +48,12 @@ struct ParsedGrade {
 
 // The body checks in the order docs/api.md lists them: JSON (UTF-8, depth, syntax), an object,
 // rank (400 missing or malformed, 421 another judge's), kernel (400 not a string, 404 unknown),
-// language, precision, exactly one of source / source_file / library and the input mode, an
-// inline source's size (413), build tokens, workspace_bytes (evaluated at preset S), preset
-// (the public one, named or the default, must be gradeable at the precision and its arrays must
-// fit the data budget of `memory_bytes`), run_id and optimizer, tokens. The first failing check is
-// the answer. Never throws; a value is returned only when every check passed.
+// language, residency (host | device, device only for cuda and hip), precision, exactly one of
+// source / source_file / library and the input mode, an inline source's size (413), build tokens,
+// workspace_bytes (evaluated at preset S), preset (the public one, named or the default, must be
+// gradeable at the precision and its arrays must fit the data budget of `memory_bytes`), run_id and
+// optimizer, tokens. The first failing check is the answer. Never throws; a value is returned only
+// when every check passed.
 ApiResult<ParsedGrade> parse_grade_body(std::string_view body, const std::string& route,
                                         const GradeBodyRules& rules, const KernelLookup& kernel);
 

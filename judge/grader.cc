@@ -214,6 +214,15 @@ json Grader::grade(const GradeRequest& req) {
   st.outcome.submit = st.plan.submit;
   st.outcome.excluded = st.plan.excluded;
   build(st);
+  if (!st.outcome.stopped && gpu_language(req.language) && config_.gpus.empty()) {
+    // Built (a compile error is the answer first), but nothing here can run it.
+    RunFailure f;
+    f.verdict = Verdict::kRejected;
+    f.reason = RejectReason::kNoGpu;
+    f.detail = kNoGpuDetail;
+    st.outcome.stopped = f;
+    return finish(st);
+  }
   if (!st.outcome.stopped) probe_options(st);
   if (!st.outcome.stopped) choose_baseline(st);
   if (!st.outcome.stopped && config_.min_call_ms > 0) calibrate(st);

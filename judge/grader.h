@@ -34,6 +34,11 @@ struct GradeRequest {
   std::optional<std::string> preset;
   std::string run_id, optimizer;
   std::optional<int64_t> tokens;
+  // Where the kernel's arrays live while it is timed (docs/grading.md "GPU languages"):
+  // "host" (every language; a GPU submission moves data itself, inside the clock) or "device"
+  // (cuda and hip only: the judge copies inputs to the device before the clock and outputs
+  // back after it). parse_grade_body admits nothing else.
+  std::string residency = "host";
   int rank = 0;
   double received_at = 0;
   // A /submit's Idempotency-Key (judge/idempotency.h): recorded with its submission, in the

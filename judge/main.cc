@@ -215,6 +215,19 @@ void announce(const JudgeConfig& config, const Access& access, uint16_t bound, b
                : !access.enabled()      ? "open (no token files)"
                : access.admin_enabled() ? "admin token only"
                                         : "disabled (no admin_tokens_file)");
+  {
+    std::string gpus;
+    for (const auto& g : config.gpus) gpus += (gpus.empty() ? "" : ", ") + g.vendor + " " + g.node;
+    auto joined = [](const std::vector<std::string>& v) {
+      std::string out;
+      for (const auto& x : v) out += (out.empty() ? "" : ",") + x;
+      return out;
+    };
+    spdlog::info("GPUs: {} (cuda: {} for {}; hip: {} for {})",
+                 gpus.empty() ? "none: cuda and hip grades are rejected after their build" : gpus,
+                 config.cuda_compiler, joined(config.cuda_archs), config.hip_compiler,
+                 joined(config.hip_archs));
+  }
   if (!access.enabled() && config.host != "127.0.0.1" && config.host != "::1" &&
       config.host != "localhost") {
     spdlog::warn(
@@ -266,6 +279,10 @@ int main(int argc, char** argv) {
   bs.log_cap = config.build_log_cap;
   bs.autopar_threads = static_cast<int>(config.slots.front().size());
   bs.python = config.python;
+  bs.cuda_compiler = config.cuda_compiler;
+  bs.hip_compiler = config.hip_compiler;
+  bs.cuda_archs = config.cuda_archs;
+  bs.hip_archs = config.hip_archs;
   std::error_code ec;
   fs::create_directories(bs.cache_dir, ec);
   if (ec) return die("cannot create the build cache " + bs.cache_dir + ": " + ec.message());

@@ -150,8 +150,13 @@ Result<nlohmann::json> parse_json_body(std::string_view text, int max_depth) {
 }
 
 bool known_language(const std::string& language) {
-  return language == "c" || language == "cpp" || language == "fortran" || language == "python";
+  return language == "c" || language == "cpp" || language == "fortran" || language == "python" ||
+         gpu_language(language);
 }
+
+bool gpu_language(const std::string& language) { return language == "cuda" || language == "hip"; }
+
+const char* language_list() { return "c, cpp, fortran, python, cuda or hip"; }
 
 Status validate_build_tokens(const std::vector<std::string>& tokens) {
   for (const auto& t : tokens) {

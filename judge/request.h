@@ -44,8 +44,14 @@ std::optional<int> parse_rank_json(const nlohmann::json& value);
 // valid_kernel_key). Anything else (dots, "..", empty segments, NUL) names no kernel.
 bool valid_kernel_name(std::string_view s);
 
-// Submission languages: c, cpp, fortran, python. cuda/hip join when a GPU judge exists.
+// Submission languages: c, cpp, fortran, python, cuda, hip.
 bool known_language(const std::string& language);
+// The GPU languages (cuda, hip): built with a GPU toolchain for the judge's GPU targets, run
+// only by a judge with a GPU, and the only ones a `residency` of "device" applies to.
+bool gpu_language(const std::string& language);
+// The languages as a client reads them in an error message: "c, cpp, fortran, python, cuda or
+// hip".
+const char* language_list();
 
 // Only -I<dir>, -D<name>[=value], -l<name> and -L<dir> (SPEC §4); anything else, optimization and
 // math flags above all, is refused with a message naming the token.

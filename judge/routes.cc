@@ -85,6 +85,9 @@ Routes::Routes(const JudgeConfig& config, GradeService* grader, JobQueue* queue,
       submit_keys_(store, config.rank) {}
 
 HttpResponse Routes::health() {
+  // The GPUs this judge grades cuda and hip on (the harness routes GPU arms by this list).
+  json gpus = json::array();
+  for (const auto& g : config_.gpus) gpus.push_back({{"vendor", g.vendor}, {"node", g.node}});
   // Any rank may ask: /health reports this judge's own rank.
   return json_response({{"status", "ok"},
                         {"rank", config_.rank},
@@ -95,6 +98,8 @@ HttpResponse Routes::health() {
                         {"baseline", config_.track_baseline},
                         {"kernel_baseline", config_.kernel_baseline},
                         {"input_mode", config_.input_mode},
+                        {"languages", {"c", "cpp", "fortran", "python", "cuda", "hip"}},
+                        {"gpus", gpus},
                         {"queue_waiting", queue_->waiting()},
                         {"machine", grader_->machine()}});
 }

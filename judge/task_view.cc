@@ -40,6 +40,15 @@ const char* kPythonDoc =
     "are importable; the first call of each process is an untimed warm-up (imports, JIT). "
     "Return with no threads or processes left running; no timing, no caching across calls.";
 
+const char* kGpuDoc =
+    " GPU (cuda, hip): a .cu / .hip source whose extern \"C\" host function has this C ABI "
+    "(__restrict__ pointers) and launches __global__ kernels; the judge builds it for its GPU "
+    "targets. residency \"host\" (the default): the pointers are host memory and the function "
+    "moves data to and from the device itself, inside the clock; residency \"device\": the "
+    "pointers are device memory (inputs copied there before the clock, outputs copied back "
+    "after it). Either way, return only after the device has finished (synchronize), with no "
+    "kernel left running and no device memory kept between calls.";
+
 }  // namespace
 
 std::string stub_source(const Manifest& m, Precision p, const std::string& language) {
@@ -58,6 +67,24 @@ std::string stub_source(const Manifest& m, Precision p, const std::string& langu
     }
     return "! " + m.id + ": write the kernel in this subroutine.\n" + out;
   }
+  if (gpu_language(language)) {
+    // A host entry with the C++ form of the ABI and one trivial kernel it launches, so the
+    // stub builds and runs as it is (writing nothing: `incorrect`, never a build error).
+    const bool hip = language == "hip";
+    std::string proto = cpp_prototype(m, p);
+    proto.pop_back();  // the ';'
+    const std::string kernel = m.id + "_device";
+    return std::string(hip ? "#include <hip/hip_runtime.h>\n" : "#include <cuda_runtime.h>\n") +
+           "\n#include <cstdint>\n\n// " + m.id +
+           ": write the device code here and launch it from the host entry below.\n"
+           "__global__ void " +
+           kernel + "() {}\n\n" + proto + " {\n  " +
+           (hip ? "hipLaunchKernelGGL(" + kernel +
+                      ", dim3(1), dim3(1), 0, 0);\n"
+                      "  (void)hipDeviceSynchronize();\n"
+                : kernel + "<<<1, 1>>>();\n  (void)cudaDeviceSynchronize();\n") +
+           "}\n";
+  }
   std::string proto = language == "cpp" ? cpp_prototype(m, p) : c_prototype(m, p);
   proto.pop_back();  // the ';'
   std::string head = language == "cpp" ? "#include <cstdint>\n\n"
@@ -72,7 +99,7 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
   if (!m) return ApiError{ErrorKind::kNotFound, "unknown kernel '" + id + "'"};
   std::string language = q.count("language") ? q.at("language") : "c";
   if (!known_language(language)) {
-    return bad_request("unknown language '" + language + "' (c, cpp, fortran or python)");
+    return bad_request("unknown language '" + language + "' (" + language_list() + ")");
   }
   std::string precision = q.count("precision") ? q.at("precision") : "fp64";
   auto p = parse_precision(precision);
@@ -129,9 +156,9 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
        {"precisions", precisions},
        {"signature", stub_source(*m, *p, language)},
        {"symbol", python ? m->id : abi_symbol(*m, *p)},
-       {"prototype", python              ? python_prototype(*m)
-                     : language == "cpp" ? cpp_prototype(*m, *p)
-                                         : c_prototype(*m, *p)},
+       {"prototype", python                                        ? python_prototype(*m)
+                     : language == "cpp" || gpu_language(language) ? cpp_prototype(*m, *p)
+                                                                   : c_prototype(*m, *p)},
        {"reference_numpy", read_text(m->reference_py())},
        {"rtol", band.rtol},
        {"atol", band.atol},
@@ -145,7 +172,9 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
        {"oracle", oracle == "numpy" ? "reference.py (numpy)" : "reference.c"},
        {"baseline", base},
        {"input_mode", config.input_mode},
-       {"abi_doc", python ? kPythonDoc : kAbiDoc},
+       {"abi_doc", python                   ? std::string(kPythonDoc)
+                   : gpu_language(language) ? std::string(kAbiDoc) + kGpuDoc
+                                            : std::string(kAbiDoc)},
        {"goal", "Make " + (python ? m->id : abi_symbol(*m, *p)) + " faster than the '" + base +
                     "' baseline (" + describe_baseline_code(base) +
                     ") while matching reference_numpy within rtol/atol on every output. POST "
@@ -155,6 +184,15 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
   view["tags"] = m->tags;
   view["timed_sizes"] = timed;
   view["min_call_ms"] = config.min_call_ms;
+  // Where GPU submissions run: the judge's GPUs (none: a GPU grade is rejected after its
+  // build) and the residencies a request may name.
+  if (gpu_language(language)) {
+    json gpus = json::array();
+    for (const auto& g : config.gpus) gpus.push_back({{"vendor", g.vendor}, {"node", g.node}});
+    view["gpus"] = gpus;
+    view["residencies"] = {"host", "device"};
+    view["gpu_targets"] = language == "cuda" ? config.cuda_archs : config.hip_archs;
+  }
   return view;
 }
 

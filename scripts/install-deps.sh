@@ -4,6 +4,10 @@
 # missing. Idempotent and
 # silent when everything is present; uses sudo only when not root. Tests never download: this
 # is the only place packages are fetched.
+# CUDA=1 (make deps CUDA=1): also Debian's CUDA toolkit (nvidia-cuda-toolkit, in the contrib
+# and non-free components, which are enabled for it: about 5 GB installed), so the CUDA build
+# tests run instead of skipping. A machine with NVIDIA's own CUDA under /usr/local/cuda needs
+# none of it: the judge finds /usr/local/cuda/bin/nvcc itself.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -40,6 +44,11 @@ provided=" $(dpkg-query -W -f='${db:Status-Status}\t${Provides}\n' 2>/dev/null |
   sed -e 's/(.*)//' -e 's/[[:space:]]//g' | { grep -v '^$' || true; } | tr '\n' ' ') " || true
 
 mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
+cuda_wanted=0
+if [ "${CUDA:-0}" = "1" ]; then
+  wanted+=(nvidia-cuda-toolkit)
+  cuda_wanted=1
+fi
 missing=()
 for pkg in "${wanted[@]}"; do
   status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
@@ -63,6 +72,18 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+if [ "$cuda_wanted" = 1 ]; then
+  # nvidia-cuda-toolkit lives in contrib and non-free: add them to every Debian source that
+  # lists only main (deb822 .sources files and one-line sources.list entries alike).
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    $sudo sed -i -E '/^Components:/{/contrib/!s/$/ contrib/;/non-free([^-]|$)/!s/$/ non-free/}' "$f"
+  done
+  if [ -f /etc/apt/sources.list ]; then
+    $sudo sed -i -E '/^deb .*debian/{/contrib/!s/$/ contrib/;/ non-free( |$)/!s/$/ non-free/}' \
+      /etc/apt/sources.list
+  fi
+fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "install-deps: done"

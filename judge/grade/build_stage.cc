@@ -52,6 +52,13 @@ MaybeFailure build_stage(Compiler& compiler, ScratchFs& files, const GradeReques
   } else {
     auto built = compiler.build({req.language, "submission", *req.source, req.build_tokens, m.id});
     if (!built) return build_fault("building the submission", built.error());
+    if (built->toolchain_missing) {
+      RunFailure f;
+      f.verdict = Verdict::kRejected;
+      f.reason = RejectReason::kNoToolchain;
+      f.detail = built->log;
+      return f;
+    }
     out.content_hash = built->hash;
     out.build_log = built->log;
     if (!built->ok) {

@@ -53,6 +53,7 @@ json response_json(const GradeResult& g, const RecordContext& c) {
   }
   json r = {{"kernel", c.kernel},
             {"language", req.language},
+            {"residency", req.residency},
             {"precision", req.precision},
             {"preset", c.preset},
             {"build_ok", g.build_ok},
@@ -78,6 +79,7 @@ json response_json(const GradeResult& g, const RecordContext& c) {
             {"configs", configs},
             {"timings_s", c.timings_s}};
   if (g.harness_fault) r["fault"] = resource_name(g.fault_resource);
+  if (g.reason != RejectReason::kNone) r["reason"] = reject_reason_name(g.reason);
   r["rules"] = c.rules;
   if (!c.calibration.is_null()) {
     // The public timed sizes are the agent's to know (/task shows them); hidden ones are not.

@@ -26,6 +26,18 @@ const char* verdict_name(Verdict v) {
   return "judge_error";
 }
 
+const char* reject_reason_name(RejectReason r) {
+  switch (r) {
+    case RejectReason::kNone:
+      return "";
+    case RejectReason::kNoGpu:
+      return "no_gpu";
+    case RejectReason::kNoToolchain:
+      return "no_toolchain";
+  }
+  return "";
+}
+
 const char* resource_name(Resource r) {
   switch (r) {
     case Resource::kNone:

@@ -43,6 +43,21 @@ enum class Resource {
 // The metrics label ("scratch", "state", ...); empty for kNone.
 const char* resource_name(Resource r);
 
+// Why a grade was `rejected` without any fault of its submission: this judge cannot run the
+// language at all. The response's `reason` carries it (a value clients branch on, not the
+// detail's text); kNone for every other verdict and rejection.
+enum class RejectReason {
+  kNone,
+  kNoGpu,        // a GPU language, built fine, on a judge without a GPU
+  kNoToolchain,  // a GPU language whose compiler this judge does not have
+};
+
+// The wire name ("no_gpu", "no_toolchain"); empty for kNone.
+const char* reject_reason_name(RejectReason r);
+
+// The detail of a kNoGpu rejection.
+inline constexpr const char* kNoGpuDetail = "this judge has no GPU";
+
 // A verdict-bearing failure of one runner session or stage. `harness` (the judge's own fault)
 // implies verdict kJudgeError and a `resource`.
 struct RunFailure {
@@ -55,6 +70,7 @@ struct RunFailure {
   // (on a host short of processes: "Can't fork for pid 1"), nothing of the submission ran, and
   // the start may be retried (sandbox_start_retries).
   bool before_boot = false;
+  RejectReason reason = RejectReason::kNone;  // with verdict kRejected only
 };
 
 // A failure of the judge's machinery: verdict judge_error, harness_fault, the resource named.

@@ -18,6 +18,7 @@ GradeResult stopped_result(const GradeOutcome& o, GradeResult r) {
   r.fault_resource =
       r.harness_fault && f.resource == Resource::kNone ? Resource::kInternal : f.resource;
   r.timed_out = f.timed_out;
+  r.reason = f.harness ? RejectReason::kNone : f.reason;
   return r;
 }
 

@@ -60,6 +60,7 @@ struct GradeResult {
   std::string recorded_detail;  // for the database (may name hidden draws)
   bool harness_fault = false;
   Resource fault_resource = Resource::kNone;
+  RejectReason reason = RejectReason::kNone;  // a rejection the submission is not at fault for
   bool timed_out = false;
   bool build_ok = false, correct = false, public_correct = false;
   std::optional<bool> hidden_correct;  // /submit only

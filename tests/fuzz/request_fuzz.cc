@@ -135,8 +135,12 @@ void CheckAccepted(std::string_view text, const GradeBodyRules& rules, const Par
   Require(g.rank == rules.rank, "accepted rank differs from the judge's");
   Require(g.kernel == Kernel().id && body.at("kernel") == Kernel().id,
           "accepted a kernel that is not in the corpus");
-  Require(g.language == "c" || g.language == "cpp" || g.language == "fortran",
+  Require(g.language == "c" || g.language == "cpp" || g.language == "fortran" ||
+              g.language == "python" || g.language == "cuda" || g.language == "hip",
           "accepted an unknown language");
+  Require(
+      g.residency == "host" || (g.residency == "device" && hpcab::judge::gpu_language(g.language)),
+      "accepted a residency other than host, or device for a CPU language");
   Require(g.precision == "fp64" || g.precision == "fp32", "accepted an unknown precision");
   const int sources =
       int(Given(body, "source")) + int(Given(body, "source_file")) + int(Given(body, "library"));

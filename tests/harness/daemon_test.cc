@@ -139,6 +139,45 @@ int processes_with(const std::string& needle) {
   return n;
 }
 
+// Issue 19: a cuda arm with two judges, of which only rank 1 reports a GPU (an explicit device
+// list: nothing is opened to report it): every episode runs against rank 1. With no GPU judge
+// the arm fails before any episode is queued.
+TEST_F(DaemonTest, GpuArmsRunOnlyOnJudgesReportingAGpu) {
+  Judge j0(json{{"rank", 0}, {"gpu_devices", "none"}});
+  Judge j1(json{{"rank", 1}, {"gpu_devices", {"/dev/nvidia0"}}});
+  const std::string cmd = agent("gpu", R"SH(
+echo "$JUDGE_RANK $JUDGE_URL" >> "$D/seen"
+)SH");
+  Arm a =
+      arm("NAME=gpu\nKERNELS=tsvc_2_s000,tsvc_2_s111,tsvc_2_s212\nLANGUAGE=cuda\nAGENT=command\n"
+          "AGENT_COMMAND=" +
+          cmd + "\nWORKERS=2\nWALL_BUDGET_S=60\nMAX_RELAUNCHES=0\nJUDGE_URLS=" + j0.url() + "," +
+          j1.url());
+  auto s = run_arm(a, options());
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->counts.finished, 3) << log_.str();
+  ASSERT_EQ(lines("seen").size(), 3u);
+  for (const auto& l : lines("seen")) EXPECT_EQ(l, "1 " + j1.url());
+  for (const auto& r : rows("gpu")) {
+    ASSERT_TRUE(r.rank);
+    EXPECT_EQ(*r.rank, 1) << r.id;
+    EXPECT_EQ(r.judge_url, j1.url());
+  }
+  EXPECT_NE(log_.str().find("judges reporting a GPU: " + j1.url()), std::string::npos)
+      << log_.str();
+
+  Arm none =
+      arm("NAME=gpu-none\nKERNELS=tsvc_2_s000\nLANGUAGE=hip\nAGENT=command\nAGENT_COMMAND=" + cmd +
+          "\nJUDGE_URLS=" + j0.url());
+  auto failed = run_arm(none, options());
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().message.find("LANGUAGE=hip"), std::string::npos)
+      << failed.error().message;
+  EXPECT_NE(failed.error().message.find(j0.url() + ": no GPU"), std::string::npos)
+      << failed.error().message;
+  EXPECT_TRUE(rows("gpu-none").empty()) << "nothing is queued for an arm that cannot run";
+}
+
 // 4 workers x 2 inference URLs x 2 judges: every worker keeps its pin, sends its rank, and the
 // episode database counts exactly the tokens the fake servers reported.
 TEST_F(DaemonTest, PinsWorkersRoundRobinAndCountsEveryToken) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -111,6 +112,22 @@ TEST(ArmFile, EnvFormatParsesEveryKey) {
   EXPECT_EQ(a.max_relaunches, 1);
   EXPECT_DOUBLE_EQ(a.limit_rerun_factor, 3);
   EXPECT_EQ(a.state_db, fs::path("/tmp/h.db"));
+}
+
+// Issue 19: GPU languages and RESIDENCY (device only for cuda and hip).
+TEST(ArmFile, GpuLanguagesAndResidency) {
+  const std::string base = "NAME=g\nKERNELS=all\nAGENT=identity\n";
+  EXPECT_EQ(parse_ok(base).residency, "host");
+  for (const char* lang : {"cuda", "hip"}) {
+    Arm a = parse_ok(base + "LANGUAGE=" + lang + "\nRESIDENCY=device\n");
+    EXPECT_EQ(a.language, lang);
+    EXPECT_EQ(a.residency, "device");
+  }
+  EXPECT_NE(parse_error(base + "LANGUAGE=c\nRESIDENCY=device\n").find("RESIDENCY=device"),
+            std::string::npos);
+  EXPECT_NE(parse_error(base + "LANGUAGE=cuda\nRESIDENCY=gpu\n").find("host or device"),
+            std::string::npos);
+  EXPECT_EQ(parse_ok(base + "LANGUAGE=c\nRESIDENCY=host\n").residency, "host");
 }
 
 TEST(ArmFile, DefaultsForAMinimalBuiltinArm) {
@@ -488,6 +505,46 @@ TEST(Plan, FourWorkersTwoInferenceUrlsTwoJudges) {
   EXPECT_EQ(pin_worker(a, 5).inference_url, "http://inf1:8000");
   a.inference_urls.clear();
   EXPECT_EQ(pin_worker(a, 3).inference_url, "");
+}
+
+// Issue 19: a GPU arm's workers are pinned only to judges whose /health lists a GPU.
+TEST(Plan, GpuArmsRouteOnlyToJudgesReportingAGpu) {
+  Arm a = pinned_arm();
+  a.judge_urls.push_back("http://judge2:8800");
+  const nlohmann::json none = {{"status", "ok"}, {"gpus", nlohmann::json::array()}};
+  const nlohmann::json one = {{"status", "ok"},
+                              {"gpus", {{{"vendor", "nvidia"}, {"node", "/dev/nvidia0"}}}}};
+  const std::vector<std::optional<nlohmann::json>> health = {none, std::nullopt, one};
+  // A CPU arm uses every judge, whatever they report.
+  auto cpu = gpu_judges(a, health);
+  ASSERT_TRUE(cpu.ok());
+  EXPECT_EQ(*cpu, (std::vector<int>{0, 1, 2}));
+  for (const char* lang : {"cuda", "hip"}) {
+    a.language = lang;
+    auto route = gpu_judges(a, health);
+    ASSERT_TRUE(route.ok()) << route.error().message;
+    EXPECT_EQ(*route, std::vector<int>{2});
+    for (int w = 0; w < 4; ++w) {
+      Pin p = pin_worker(a, w, *route);
+      EXPECT_EQ(p.judge_url, "http://judge2:8800") << w;
+      EXPECT_EQ(p.rank, 2) << "the rank is the judge's index in JUDGE_URLS";
+      EXPECT_EQ(p.inference_url, "http://inf" + std::to_string(w % 2) + ":8000");
+    }
+    // None with a GPU (one silent, one without "gpus", an old judge): the arm fails up front.
+    auto failed = gpu_judges(a, {none, std::nullopt, nlohmann::json{{"status", "ok"}}});
+    ASSERT_FALSE(failed.ok());
+    const std::string& why = failed.error().message;
+    EXPECT_NE(why.find(std::string("LANGUAGE=") + lang), std::string::npos) << why;
+    EXPECT_NE(why.find("http://judge0:8800: no GPU"), std::string::npos) << why;
+    EXPECT_NE(why.find("http://judge1:8800: no /health answer"), std::string::npos) << why;
+    EXPECT_NE(why.find("no \"gpus\""), std::string::npos) << why;
+  }
+  // Two GPU judges share the workers round robin; an empty route is every judge.
+  auto two = gpu_judges(a, {one, none, one});
+  ASSERT_TRUE(two.ok());
+  EXPECT_EQ(pin_worker(a, 0, *two).rank, 0);
+  EXPECT_EQ(pin_worker(a, 1, *two).rank, 2);
+  EXPECT_EQ(pin_worker(a, 1, {}).rank, pin_worker(a, 1).rank);
 }
 
 // --shard I/N: the shards of one count partition the plan exactly, keeping ids and seq.

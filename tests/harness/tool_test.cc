@@ -538,6 +538,32 @@ TEST(JudgeClient, ScoreAndSubmitSendTheEpisodesTokens) {
   EXPECT_EQ(json::parse(judge.calls().back().body)["tokens"], 12);
 }
 
+// Issue 19: the arm's RESIDENCY reaches the judge as every graded call's "residency" (through
+// HPCAB_RESIDENCY); unset, nothing is sent and the judge's default applies.
+TEST(JudgeClient, ResidencyIsSentWithEveryGradedCall) {
+  TempDir dir;
+  FakeJudge judge;
+  JudgeSettings s = settings(dir.path(), /*single=*/false);
+  s.residency = "device";
+  JudgeClient client(s, judge.transport());
+  Submission sub{"tsvc_2_s000", "cuda", "int x;", "", ""};
+  ASSERT_TRUE(client.score(sub));
+  ASSERT_TRUE(client.submit(sub));
+  for (const auto& call : judge.calls()) {
+    EXPECT_EQ(json::parse(call.body)["residency"], "device") << call.body;
+    EXPECT_EQ(json::parse(call.body)["language"], "cuda") << call.body;
+  }
+  FakeJudge plain;
+  JudgeClient unset(settings(dir.path(), /*single=*/false), plain.transport());
+  ASSERT_TRUE(unset.score(sub));
+  EXPECT_TRUE(json::parse(plain.calls().back().body)["residency"].is_null());
+  setenv("HPCAB_RESIDENCY", "gpu", 1);
+  auto bad = JudgeSettings::from_env();
+  unsetenv("HPCAB_RESIDENCY");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("HPCAB_RESIDENCY"), std::string::npos);
+}
+
 TEST(JudgeClient, UsageFailuresSendNullTokensAndDoNotFailTheCall) {
   TempDir dir;
   FakeJudge judge;

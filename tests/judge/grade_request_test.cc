@@ -431,3 +431,59 @@ TEST(JobQueueTest, AJobThatThrowsDoesNotEndItsWorker) {
 
 }  // namespace
 }  // namespace hpcab::judge
+
+namespace hpcab::judge {
+namespace {
+
+// Issue 19: the GPU languages, and `residency`: host (the default) for every language, device
+// for cuda and hip only; anything else is a 400 naming the field.
+class ResidencyTest : public ::testing::Test {
+ protected:
+  ApiResult<ParsedGrade> Parse(const std::string& language, const std::string& residency_json) {
+    const std::string body =
+        R"({"kernel":"tsvc_2_s000","rank":0,"source":"int x;","language":")" + language + "\"" +
+        (residency_json.empty() ? "" : ",\"residency\":" + residency_json) + "}";
+    return parse_grade_body(body, "score", Rules(), [this](const std::string& id) {
+      return id == kernel_.id ? &kernel_ : nullptr;
+    });
+  }
+  Manifest kernel_ = TestKernel();
+};
+
+TEST_F(ResidencyTest, GpuLanguagesTakeHostOrDeviceOtherLanguagesHostOnly) {
+  for (const char* lang : {"cuda", "hip"}) {
+    auto dflt = Parse(lang, "");
+    ASSERT_TRUE(dflt.ok()) << dflt.error().message;
+    EXPECT_EQ(dflt->request.language, lang);
+    EXPECT_EQ(dflt->request.residency, "host");
+    auto device = Parse(lang, "\"device\"");
+    ASSERT_TRUE(device.ok()) << device.error().message;
+    EXPECT_EQ(device->request.residency, "device");
+    auto null = Parse(lang, "null");
+    ASSERT_TRUE(null.ok());
+    EXPECT_EQ(null->request.residency, "host");
+  }
+  for (const char* lang : {"c", "cpp", "fortran", "python"}) {
+    auto host = Parse(lang, "\"host\"");
+    ASSERT_TRUE(host.ok()) << lang << ": " << host.error().message;
+    EXPECT_EQ(host->request.residency, "host");
+    auto device = Parse(lang, "\"device\"");
+    ASSERT_FALSE(device.ok()) << lang;
+    EXPECT_EQ(device.error().kind, ErrorKind::kBadRequest);
+    EXPECT_NE(device.error().message.find("'residency'"), std::string::npos)
+        << device.error().message;
+  }
+  for (const char* bad : {"\"gpu\"", "\"Device\"", "1", "[\"device\"]", "\"\""}) {
+    auto r = Parse("cuda", bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().kind, ErrorKind::kBadRequest);
+    EXPECT_NE(r.error().message.find("'residency'"), std::string::npos) << r.error().message;
+  }
+  auto unknown = Parse("opencl", "");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("cuda or hip"), std::string::npos)
+      << unknown.error().message;
+}
+
+}  // namespace
+}  // namespace hpcab::judge
