@@ -107,6 +107,12 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "run_log_cap",
                                                "max_source_bytes",
                                                "max_json_depth",
+                                               "cuda_runtime_lib",
+                                               "hip_runtime_lib",
+                                               "gpu_device_index",
+                                               "gpu_device_root",
+                                               "device_idle_ns",
+                                               "gpu_address_space_bytes",
                                                "server"};
   for (const auto& [k, _] : j.items()) {
     if (!kKnown.count(k)) return Error{origin + ": unknown setting '" + k + "'"};
@@ -174,7 +180,13 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "sandbox_start_retries", c.sandbox_start_retries, origin),
       take(j, "run_log_cap", c.run_log_cap, origin),
       take(j, "max_source_bytes", c.max_source_bytes, origin),
-      take(j, "max_json_depth", c.max_json_depth, origin)};
+      take(j, "max_json_depth", c.max_json_depth, origin),
+      take(j, "cuda_runtime_lib", c.cuda_runtime_lib, origin),
+      take(j, "hip_runtime_lib", c.hip_runtime_lib, origin),
+      take(j, "gpu_device_index", c.gpu_device_index, origin),
+      take(j, "gpu_device_root", c.gpu_device_root, origin),
+      take(j, "device_idle_ns", c.device_idle_ns, origin),
+      take(j, "gpu_address_space_bytes", c.gpu_address_space_bytes, origin)};
   if (j.contains("server")) {
     const json& s = j["server"];
     if (!s.is_object()) return Error{origin + ": 'server' must be an object"};
@@ -256,6 +268,9 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (queue_depth < 1 || grade_workers < 1) return Error{"queue_depth and grade_workers >= 1"};
   if (!(alpha > 0 && alpha < 0.5)) return Error{"alpha must be in (0, 0.5)"};
   if (max_json_depth < 2) return Error{"max_json_depth must be at least 2"};
+  if (gpu_device_index < 0 || device_idle_ns < 0) {
+    return Error{"gpu_device_index and device_idle_ns must be >= 0"};
+  }
   if (default_preset != "S" && default_preset != "M" && default_preset != "L" &&
       default_preset != "XL") {
     return Error{"default_preset must be S, M, L or XL"};
