@@ -242,7 +242,10 @@ Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const Runne
         const std::string ps = p + "/";
         if (lib_dir.string() == p || lib_dir.string().rfind(ps, 0) == 0) covered = true;
       }
-      if (!covered) sb.gpu_paths.push_back(lib_dir.string());
+      // A directory that does not exist is not bound (bubblewrap would refuse to start); the
+      // runner then says it cannot load the library, the judge's set-up fault.
+      std::error_code ec;
+      if (!covered && fs::is_directory(lib_dir, ec)) sb.gpu_paths.push_back(lib_dir.string());
     }
   }
   sb.cpus = spec.cpus;
