@@ -275,3 +275,20 @@ TEST(Residency, OpeningAMissingRuntimeIsAValue) {
 
 }  // namespace
 }  // namespace hpcab::runner
+
+namespace hpcab::runner {
+namespace {
+
+TEST(Residency, TheRunningFindingCrossesTheProtocol) {
+  namespace proto = hpcab::runner_protocol;
+  const std::string line = proto::posted_reply(proto::PostProblem::kRunning, "(device)", "pending");
+  EXPECT_EQ(line, "posted running (device) pending");
+  const proto::Reply r = proto::parse_reply(line);
+  EXPECT_EQ(r.kind, proto::Reply::Kind::kPosted);
+  EXPECT_EQ(r.problem, proto::PostProblem::kRunning);
+  EXPECT_EQ(r.name, "(device)");
+  EXPECT_EQ(proto::parse_reply("posted running").kind, proto::Reply::Kind::kUnknown);
+}
+
+}  // namespace
+}  // namespace hpcab::runner
