@@ -143,6 +143,11 @@ int Runner::setup_gpu() {
   auto dev = open_device(d);
   if (!dev) return fail(setup, dev.error().message);
   device_ = std::move(*dev);
+  // For the log (never parsed): which device this runner got.
+  auto name = device_->name(options_.gpu_index);
+  std::fprintf(stderr, "hpcab-runner: %s device %d: %s, residency %s\n", gpu_runtime_name(*runtime),
+               options_.gpu_index, name ? name->c_str() : name.error().message.c_str(),
+               residency_name(residency_));
   if (residency_ == Residency::kDevice) {
     std::vector<DeviceBufferSpec> specs;
     for (const auto& a : manifest_->arrays) {
@@ -289,6 +294,11 @@ int Runner::serve(const Call& call) {
           std::map<std::string, void*> out;
           for (auto& [name, copy] : copied_out_) out[name] = copy.data();
           if (auto st = device_arrays_->copy_out(out); !st) return device_fault(st.error().message);
+          // A launch the runtime refused (a bad configuration) is not sticky and leaves the
+          // outputs poisoned, which the output check then reports; the log says why.
+          if (auto st = device_->last_error(); !st) {
+            std::fprintf(stderr, "hpcab-runner: after the call: %s\n", st.error().message.c_str());
+          }
           for (auto& [name, copy] : copied_out_) {
             std::memcpy(draw_->arrays.at(name).data(), copy.data(), copy.nbytes());
           }
