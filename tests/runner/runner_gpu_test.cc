@@ -38,7 +38,9 @@ std::string run(const std::string& extra, const std::string& commands, const std
 }
 
 const std::string kFake = std::string("--gpu cuda --gpu-lib ") + HPCAB_FAKE_CUDART;
-const std::string kOneCall = "prep 7 auto 1\\ngo\\npost 1 t\\nquit\\n";
+// One call; kSavedCall also saves its outputs (under --out-dir).
+const std::string kOneCall = "prep 7 auto 1\\ngo\\npost 0 t\\nquit\\n";
+const std::string kSavedCall = "prep 7 auto 1\\ngo\\npost 1 t\\nquit\\n";
 
 TEST(RunnerGpu, CpuRunsLoadNoRuntime) {
   // The default: no --gpu, nothing GPU loaded, a missing runtime library is irrelevant.
@@ -50,13 +52,13 @@ TEST(RunnerGpu, DeviceResidencyRunsTheKernelOnDevicePointers) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string log = (dir / "calls.txt").string();
-  const std::string out = run(kFake + " --residency device --out-dir " + dir.string(), kOneCall,
+  const std::string out = run(kFake + " --residency device --out-dir " + dir.string(), kSavedCall,
                               "FAKE_CUDART_LOG=" + log);
   EXPECT_NE(out.find("boot\nhello\nready\ndone "), std::string::npos) << out;
   EXPECT_NE(out.find("posted ok\nrc=0"), std::string::npos) << out;
   // The answer came back through the device buffers: byte for byte what the same draw gives
   // on a CPU run.
-  const std::string cpu = run("--out-dir " + (dir / "cpu").string(), kOneCall);
+  const std::string cpu = run("--out-dir " + (dir / "cpu").string(), kSavedCall);
   EXPECT_NE(cpu.find("posted ok\nrc=0"), std::string::npos) << cpu;
   auto slurp = [](const fs::path& p) {
     std::ifstream f(p, std::ios::binary);
