@@ -86,7 +86,8 @@ double KernelCall::real_scalar(const std::string& name) const {
   std::abort();
 }
 
-void KernelCall::operator()(Draw& draw, uint8_t* workspace, int64_t workspace_size) const {
+void KernelCall::operator()(Draw& draw, uint8_t* workspace, int64_t workspace_size,
+                            const std::map<std::string, void*>* array_pointers) const {
   // Storage for every argument value; libffi reads each through a pointer to it.
   struct Slot {
     void* ptr;
@@ -107,7 +108,17 @@ void KernelCall::operator()(Draw& draw, uint8_t* workspace, int64_t workspace_si
                        a.name.c_str());
           std::abort();
         }
-        s.ptr = it->second.data();
+        if (array_pointers != nullptr) {
+          auto p = array_pointers->find(a.name);
+          if (p == array_pointers->end()) {
+            std::fprintf(stderr, "hpcab: KernelCall: no device pointer for array '%s'\n",
+                         a.name.c_str());
+            std::abort();
+          }
+          s.ptr = p->second;
+        } else {
+          s.ptr = it->second.data();
+        }
         values[i] = &s.ptr;
         break;
       }

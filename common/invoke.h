@@ -6,6 +6,7 @@
 #include <ffi.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,8 +37,11 @@ class KernelCall {
   // Prepares the call interface for `m` at precision `p` on the function `fn`.
   static Result<KernelCall> prepare(const Manifest& m, Precision p, void* fn);
 
-  // Calls the kernel on `draw` (arrays and symbols must come from the same manifest).
-  void operator()(Draw& draw, uint8_t* workspace = nullptr, int64_t workspace_size = 0) const;
+  // Calls the kernel on `draw` (arrays and symbols must come from the same manifest). With
+  // `array_pointers` the array arguments are those pointers instead of the draw's buffers (a
+  // device-resident GPU call passes device addresses; every array must be present).
+  void operator()(Draw& draw, uint8_t* workspace = nullptr, int64_t workspace_size = 0,
+                  const std::map<std::string, void*>* array_pointers = nullptr) const;
 
  private:
   // The cif points into `types`, so both live together and are shared by copies.

@@ -113,6 +113,12 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "cuda_archs",
                                                "hip_archs",
                                                "gpu_devices",
+                                               "cuda_runtime_lib",
+                                               "hip_runtime_lib",
+                                               "gpu_device_index",
+                                               "gpu_device_root",
+                                               "device_idle_ns",
+                                               "gpu_address_space_bytes",
                                                "server"};
   for (const auto& [k, _] : j.items()) {
     if (!kKnown.count(k)) return Error{origin + ": unknown setting '" + k + "'"};
@@ -184,7 +190,14 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "cuda_compiler", c.cuda_compiler, origin),
       take(j, "hip_compiler", c.hip_compiler, origin),
       take(j, "cuda_archs", c.cuda_archs, origin),
-      take(j, "hip_archs", c.hip_archs, origin)};
+      take(j, "hip_archs", c.hip_archs, origin),
+      take(j, "cuda_runtime_lib", c.cuda_runtime_lib, origin),
+      take(j, "hip_runtime_lib", c.hip_runtime_lib, origin),
+      take(j, "gpu_device_index", c.gpu_device_index, origin),
+      take(j, "gpu_device_root", c.gpu_device_root, origin),
+      take(j, "device_idle_ns", c.device_idle_ns, origin),
+      take(j, "gpu_address_space_bytes", c.gpu_address_space_bytes, origin)};
+
   if (j.contains("gpu_devices")) {
     // "auto", "none", a comma-separated list (the environment's form) or a JSON list.
     const json& g = j.at("gpu_devices");
@@ -282,6 +295,9 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (queue_depth < 1 || grade_workers < 1) return Error{"queue_depth and grade_workers >= 1"};
   if (!(alpha > 0 && alpha < 0.5)) return Error{"alpha must be in (0, 0.5)"};
   if (max_json_depth < 2) return Error{"max_json_depth must be at least 2"};
+  if (gpu_device_index < 0 || device_idle_ns < 0) {
+    return Error{"gpu_device_index and device_idle_ns must be >= 0"};
+  }
   if (default_preset != "S" && default_preset != "M" && default_preset != "L" &&
       default_preset != "XL") {
     return Error{"default_preset must be S, M, L or XL"};

@@ -178,6 +178,23 @@ struct JudgeConfig {
   // Without any, a GPU grade whose build succeeds is `rejected` (reason no_gpu).
   std::vector<std::string> gpu_devices = {"auto"};
   std::vector<GpuDevice> gpus;  // derived by finalize() from gpu_devices; /health lists them
+  // GPU runs: the runner's device side (judge/runner/device.h, residency.h) and its sandbox
+  // (docs/security.md, "GPU runs"). The runtime libraries are dlopen()ed by the runner inside
+  // the sandbox: a soname found through the system's loader cache, or an absolute path (its
+  // directory is then bound read-only into GPU sandboxes).
+  std::string cuda_runtime_lib = "libcudart.so";
+  std::string hip_runtime_lib = "libamdhip64.so";
+  int gpu_device_index = 0;
+  // Where the device nodes are looked for (/dev/nvidia*, /dev/kfd, /dev/dri/renderD*); only
+  // those that exist are bound, and only into GPU grades' sandboxes.
+  std::string gpu_device_root = "/dev";
+  // A census synchronize (after the clock, before the next call) waiting longer than this
+  // found device work left running.
+  int64_t device_idle_ns = 200000;
+  // RLIMIT_AS of a GPU runner; 0: unlimited. Both runtimes reserve virtual address space for
+  // the device's memory and more at start-up, which memory_bytes would refuse; host memory
+  // use stays bounded by the draw's own arrays, which the sizes admitted already bound.
+  uint64_t gpu_address_space_bytes = 0;
 
   // Derives empty paths and validates; an error names the offending setting.
   Status finalize(const std::string& executable_dir);

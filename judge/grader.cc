@@ -253,7 +253,13 @@ json Grader::grade(const GradeRequest& req) {
                               fx_.clock,
                               fx_.entropy,
                               0,
-                              {}});
+                              {},
+                              "",
+                              "host"});
+    if (gpu_language(req.language)) {
+      st.run->cand_gpu_runtime = req.language;
+      st.run->cand_residency = req.residency;
+    }
     run_public(st);
     if (!st.outcome.stopped && st.outcome.public_correct && st.plan.submit) run_hidden(st);
   }
@@ -344,7 +350,9 @@ std::string Grader::probe(const Manifest& m, Precision p, const std::string& nam
                    fx_.clock,
                    fx_.entropy,
                    0,
-                   {}};
+                   {},
+                   "",
+                   "host"};
     ConfigOutcome o = run_config(ctx, plan);
     if (o.failure) {
       if (o.failure->harness) return o.failure->detail;  // the judge's: asked again later
@@ -755,7 +763,7 @@ Result<std::vector<double>> Grader::measure_alone(const Manifest& m, Precision p
   ScratchDir cleanup{*fx_.scratch, *dir};
   RunContext ctx{config_,     m,    p,    *dir,         lease.cpus(), library,      "",
                  library,     name, name, std::nullopt, &bandwidth_,  fx_.launcher, fx_.clock,
-                 fx_.entropy, 0,    {}};
+                 fx_.entropy, 0,    {},   "",           "host"};
   ConfigOutcome o = run_config(ctx, plan);
   if (o.failure) return Error{"measuring baseline " + name + ": " + o.failure->detail};
   return o.cand_ns;

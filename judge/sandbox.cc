@@ -44,7 +44,12 @@ std::vector<std::string> bwrap_argv(const SandboxPolicy& policy, const SandboxSp
       a.insert(a.end(), {"--ro-bind", p, p});
     }
   }
-  a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", spec.cwd});
+  a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev"});
+  if (spec.gpu) {
+    for (const auto& d : spec.devices) a.insert(a.end(), {"--dev-bind", d.source, d.dest});
+    for (const auto& p : spec.gpu_paths) a.insert(a.end(), {"--ro-bind", p, p});
+  }
+  a.insert(a.end(), {"--tmpfs", "/tmp", "--dir", spec.cwd});
   for (const auto& m : spec.mounts) {
     a.insert(a.end(), {m.writable ? "--bind" : "--ro-bind", m.source, m.dest});
   }
@@ -57,6 +62,55 @@ std::vector<std::string> bwrap_argv(const SandboxPolicy& policy, const SandboxSp
   a.insert(a.end(), {"--chdir", spec.cwd, "--"});
   a.insert(a.end(), spec.argv.begin(), spec.argv.end());
   return a;
+}
+
+std::vector<Mount> gpu_device_mounts(const std::string& runtime, const std::string& dev_root) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  auto exists = [&](const std::string& rel) { return fs::exists(fs::path(dev_root) / rel, ec); };
+  auto numbered = [](const std::string& name, const std::string& prefix) {
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return false;
+    return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
+                       [](char c) { return c >= '0' && c <= '9'; });
+  };
+  auto scan = [&](const std::string& dir, const std::string& prefix) {
+    const fs::path d = dir.empty() ? fs::path(dev_root) : fs::path(dev_root) / dir;
+    for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string n = it->path().filename().string();
+      if (numbered(n, prefix)) names.push_back(dir.empty() ? n : dir + "/" + n);
+    }
+  };
+  if (runtime == "cuda") {
+    for (const char* n : {"nvidiactl", "nvidia-uvm", "nvidia-uvm-tools"}) {
+      if (exists(n)) names.push_back(n);
+    }
+    scan("", "nvidia");
+  } else if (runtime == "hip") {
+    if (exists("kfd")) names.push_back("kfd");
+    scan("dri", "renderD");
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<Mount> out;
+  for (const auto& n : names) {
+    out.push_back({(fs::path(dev_root) / n).string(), "/dev/" + n, true});
+  }
+  return out;
+}
+
+std::vector<std::string> gpu_system_paths(const std::string& runtime) {
+  std::vector<std::string> candidates;
+  if (runtime == "cuda") {
+    // The driver's /proc/driver/nvidia is in the sandbox's own procfs already.
+    candidates = {"/sys/devices", "/sys/bus/pci"};
+  } else if (runtime == "hip") {
+    candidates = {"/sys/devices", "/sys/bus/pci", "/sys/class/kfd", "/sys/class/drm", "/opt/rocm"};
+  }
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& p : candidates) {
+    if (fs::exists(p, ec)) out.push_back(p);
+  }
+  return out;
 }
 
 namespace {
@@ -87,7 +141,7 @@ struct ChildPlan {
 
 void make_plan(const SandboxPolicy& policy, const SandboxSpec& spec, ChildPlan& p) {
   if (policy.seccomp) {
-    auto fd = seccomp_program_fd();
+    auto fd = seccomp_program_fd(spec.gpu ? SeccompProfile::kGpu : SeccompProfile::kCpu);
     if (!fd) {
       p.error = fd.error().message;
       return;

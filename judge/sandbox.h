@@ -40,7 +40,25 @@ struct SandboxSpec {
   std::vector<std::string> env;  // the complete environment ("NAME=value"); nothing inherited
   std::vector<int> cpus;         // CPU affinity; empty: inherit
   SandboxLimits limits;
+  // GPU grades only (docs/security.md, "GPU runs"): the GPU seccomp profile, the device nodes
+  // bound into the sandbox's /dev (gpu_device_mounts), and read-only paths the runtime needs
+  // besides the system (gpu_system_paths, its library's directory). A CPU sandbox has none
+  // of them: its /dev is bubblewrap's minimal one.
+  bool gpu = false;
+  std::vector<Mount> devices;
+  std::vector<std::string> gpu_paths;
 };
+
+// The device nodes a GPU runtime ("cuda" or "hip") opens, those of them that exist under
+// `dev_root` (the host's /dev), each bound to the same name under the sandbox's /dev:
+//   cuda: nvidiactl, nvidia-uvm, nvidia-uvm-tools, nvidia0..N
+//   hip:  kfd, dri/renderD*
+// Nothing else of /dev (no nvidia-modeset, no dri/card*, no other devices). Sorted.
+std::vector<Mount> gpu_device_mounts(const std::string& runtime,
+                                     const std::string& dev_root = "/dev");
+// Read-only paths outside the system mounts the runtime reads to find its devices (PCI and
+// kfd topology in sysfs), those that exist.
+std::vector<std::string> gpu_system_paths(const std::string& runtime);
 
 struct SandboxPolicy {
   std::string bwrap = "bwrap";

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -62,14 +63,60 @@ const std::vector<std::string>& denied_syscalls() {
   return kDenied;
 }
 
-Result<int> seccomp_program_fd() {
+const std::vector<std::string>& gpu_admitted_syscalls() {
+  static const std::vector<std::string> kNone;
+  return kNone;
+}
+
+const std::vector<std::string>& gpu_runtime_syscalls() {
+  static const std::vector<std::string> kCalls = {"ioctl",
+                                                  "mmap",
+                                                  "munmap",
+                                                  "mremap",
+                                                  "mprotect",
+                                                  "madvise",
+                                                  "mlock",
+                                                  "munlock",
+                                                  "memfd_create",
+                                                  "eventfd2",
+                                                  "sched_setaffinity",
+                                                  "epoll_create1",
+                                                  "epoll_ctl",
+                                                  "epoll_wait",
+                                                  "futex",
+                                                  "clone",
+                                                  "clone3",
+                                                  "openat",
+                                                  "readlink",
+                                                  "sched_getaffinity",
+                                                  "get_mempolicy",
+                                                  "mbind",
+                                                  "prctl",
+                                                  "getdents64"};
+  return kCalls;
+}
+
+std::vector<std::string> denied_syscalls(SeccompProfile profile) {
+  std::vector<std::string> out;
+  const auto& admitted = gpu_admitted_syscalls();
+  for (const auto& name : denied_syscalls()) {
+    if (profile == SeccompProfile::kGpu &&
+        std::find(admitted.begin(), admitted.end(), name) != admitted.end()) {
+      continue;
+    }
+    out.push_back(name);
+  }
+  return out;
+}
+
+Result<int> seccomp_program_fd(SeccompProfile profile) {
   scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
   if (ctx == nullptr) return Error{"seccomp_init failed"};
   auto fail = [&](const std::string& what) -> Result<int> {
     seccomp_release(ctx);
     return Error{"seccomp: " + what};
   };
-  for (const auto& name : denied_syscalls()) {
+  for (const auto& name : denied_syscalls(profile)) {
     int nr = seccomp_syscall_resolve_name(name.c_str());
     if (nr == __NR_SCMP_ERROR) continue;  // not on this architecture
     if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0) != 0) {

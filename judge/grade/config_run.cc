@@ -74,6 +74,11 @@ MaybeFailure launch_session(RunContext& ctx, const std::string& role, bool candi
   spec.threads = threads;
   spec.work_dir = ctx.work_dir;
   spec.serial = ctx.sessions++;
+  // Library name, not role: a baseline measured alone runs in the candidate's role.
+  if (lib == ctx.cand_lib && !ctx.cand_gpu_runtime.empty()) {
+    spec.gpu_runtime = ctx.cand_gpu_runtime;
+    spec.residency = ctx.cand_residency;
+  }
   auto channel = ctx.launcher->launch(spec);
   if (!channel) return launch_fault(role, channel.error());
   const JudgeConfig& cfg = ctx.config;

@@ -34,6 +34,11 @@ struct RunContext {
   int sessions = 0;  // runner processes started so far (names their dirs)
   // Wall seconds per stage of the grade (reported as "timings_s"; `make bench` prints them).
   std::map<std::string, double> phase_s;
+  // The candidate's GPU runtime ("" for CPU languages; "cuda" or "hip") and residency (host |
+  // device, GradeRequest::residency). Only the candidate's side runs on the GPU: the baselines
+  // and the oracle are the corpus's CPU code.
+  std::string cand_gpu_runtime;
+  std::string cand_residency = "host";
 };
 
 ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan);

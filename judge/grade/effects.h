@@ -80,6 +80,11 @@ struct RunnerSpec {
   int threads = 1;
   std::string work_dir;  // the grade's scratch dir; the session gets its own subdir
   int serial = 0;        // unique per grade: names the subdir
+  // GPU grades: the runtime ("cuda" or "hip"; empty for a CPU run, which gets no device node
+  // and loads no GPU runtime) and the residency ("host" or "device", judge/runner/residency.h;
+  // GradeRequest::residency once the request carries it).
+  std::string gpu_runtime;
+  std::string residency = "host";
 };
 
 class RunnerLauncher {

@@ -3,6 +3,7 @@
 #include <openssl/rand.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -202,6 +203,10 @@ Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const Runne
              "--gen-threads",
              spec.candidate ? "1" : "0"};
   if (python) sb.argv.insert(sb.argv.end(), {"--function", m.id});
+  const bool gpu = !spec.gpu_runtime.empty();
+  if (gpu && python) {
+    return Error{"a GPU grade runs a C-ABI library, not a Python module", Errc::kInvalid};
+  }
   sb.mounts = {{dir.string(), "/sandbox", true},
                {runner, python ? kPyRunnerInside : kRunnerInside, false}};
   const std::string threads = std::to_string(spec.threads);
@@ -213,10 +218,45 @@ Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const Runne
     sb.env.insert(sb.env.end(), {"OPENBLAS_NUM_THREADS=" + threads, "NUMBA_NUM_THREADS=" + threads,
                                  "NUMBA_CACHE_DIR=/tmp/numba", "PYTHONDONTWRITEBYTECODE=1"});
   }
+  if (gpu) {
+    // The device side of the runner (docs/security.md, "GPU runs"): the runtime it dlopen()s,
+    // the device nodes that runtime opens and nothing else of /dev, the sysfs topology it
+    // reads, and the GPU seccomp profile.
+    if (spec.gpu_runtime != "cuda" && spec.gpu_runtime != "hip") {
+      return Error{"unknown GPU runtime '" + spec.gpu_runtime + "'", Errc::kInvalid};
+    }
+    const std::string& lib =
+        spec.gpu_runtime == "cuda" ? cfg.cuda_runtime_lib : cfg.hip_runtime_lib;
+    sb.argv.insert(sb.argv.end(),
+                   {"--gpu", spec.gpu_runtime, "--gpu-lib", lib, "--gpu-index",
+                    std::to_string(cfg.gpu_device_index), "--residency", spec.residency,
+                    "--device-idle-ns", std::to_string(cfg.device_idle_ns)});
+    sb.gpu = true;
+    sb.devices = gpu_device_mounts(spec.gpu_runtime, cfg.gpu_device_root);
+    sb.gpu_paths = gpu_system_paths(spec.gpu_runtime);
+    // An absolute library path outside the read-only system: its directory too.
+    const fs::path lib_dir = fs::path(lib).parent_path();
+    if (fs::path(lib).is_absolute() && !lib_dir.empty()) {
+      bool covered = false;
+      for (const auto& p : cfg.sandbox_policy().system_paths) {
+        const std::string ps = p + "/";
+        if (lib_dir.string() == p || lib_dir.string().rfind(ps, 0) == 0) covered = true;
+      }
+      // A directory that does not exist is not bound (bubblewrap would refuse to start); the
+      // runner then says it cannot load the library, the judge's set-up fault.
+      std::error_code ec;
+      if (!covered && fs::is_directory(lib_dir, ec)) sb.gpu_paths.push_back(lib_dir.string());
+    }
+  }
   sb.cpus = spec.cpus;
   sb.limits.wall_s = cfg.runner_wall_s;
   sb.limits.cpu_s = cfg.runner_cpu_s;
   sb.limits.address_space = cfg.memory_bytes;
+  // The GPU runtimes reserve address space for the device's memory at start-up.
+  if (gpu) {
+    sb.limits.address_space =
+        cfg.gpu_address_space_bytes == 0 ? RLIM_INFINITY : cfg.gpu_address_space_bytes;
+  }
   // The runner saves every output array under /sandbox/out, and the judge admits sizes whose
   // arrays fit the data budget (a quarter of memory_bytes), so one output file may be that large
   // (gemver's A at M is 2 GB): RLIMIT_FSIZE must not turn the judge's own save into the

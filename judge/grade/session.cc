@@ -351,6 +351,9 @@ MaybeFailure RunnerSession::post(bool save, const std::string& tag) {
     case proto::PostProblem::kLate:
       return reject("output '" + reply.name + "' changed after the call returned (element " +
                     reply.index + "): work left running after the return escapes the clock");
+    case proto::PostProblem::kRunning:
+      return reject("device work was still running after the call returned (" + reply.name +
+                    "): kernels left running escape the clock");
   }
   return std::nullopt;
 }

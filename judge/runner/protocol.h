@@ -9,8 +9,9 @@
 //   post <0|1> <tag>                                     -> posted ok | posted <problem> ...
 //       checks, in order: inputs unchanged (posted const <name> <i>), guard zones intact
 //       (posted guard <name> <offset>, offset -k: k bytes before the start), outputs unchanged
-//       since the copy-out (posted late <name> <i>); with 1 the copied-out outputs are saved
-//       under <out-dir>/<tag>/<name>.npy
+//       since the copy-out (posted late <name> <i>); on GPU runs first a device synchronize
+//       finding work still pending (posted running (device) pending); with 1 the copied-out outputs
+//       are saved under <out-dir>/<tag>/<name>.npy
 //   ping                                                 -> pong
 //   quit                                                 -> (exit 0)
 // On startup the runner replies "boot" first thing (the sandbox is up and the runner's own code
@@ -104,7 +105,8 @@ inline Command parse_command(const std::string& line) {
 }
 
 // What the runner found after a call (post).
-enum class PostProblem { kNone, kConst, kGuard, kLate };
+// kRunning: a GPU run's census synchronize found device work still pending (left running).
+enum class PostProblem { kNone, kConst, kGuard, kLate, kRunning };
 
 struct Reply {
   enum class Kind { kBoot, kHello, kReady, kDone, kPosted, kPong, kError, kUnknown };
@@ -124,9 +126,10 @@ inline std::string pong_reply() { return "pong"; }
 inline std::string done_reply(int64_t ns) { return "done " + std::to_string(ns); }
 inline std::string posted_ok_reply() { return "posted ok"; }
 inline std::string posted_reply(PostProblem p, const std::string& name, const std::string& index) {
-  const char* word = p == PostProblem::kConst   ? "const"
-                     : p == PostProblem::kGuard ? "guard"
-                                                : "late";
+  const char* word = p == PostProblem::kConst     ? "const"
+                     : p == PostProblem::kGuard   ? "guard"
+                     : p == PostProblem::kRunning ? "running"
+                                                  : "late";
   return std::string("posted ") + word + " " + name + " " + index;
 }
 // One line: newlines in the message are flattened.
@@ -178,6 +181,8 @@ inline Reply parse_reply(const std::string& line) {
       r.problem = PostProblem::kGuard;
     else if (problem == "late")
       r.problem = PostProblem::kLate;
+    else if (problem == "running")
+      r.problem = PostProblem::kRunning;
     else
       return r;
     r.kind = Reply::Kind::kPosted;

@@ -368,7 +368,7 @@ int main(int argc, char** argv) {
     Py_DECREF(items);
     return ok;
   };
-  const int rc = r.serve([&](Draw&, uint8_t*, int64_t) {
+  const int rc = r.serve([&](Draw&, uint8_t*, int64_t, const std::map<std::string, void*>*) {
     PyObject* result = PyObject_Call(fn, no_args, kwargs);
     if (result == nullptr) die_in_call(function_name);
     const bool ok = result == Py_None || deliver(result);

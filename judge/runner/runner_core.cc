@@ -64,6 +64,22 @@ void add_options(CLI::App& app, Options& o) {
       ->capture_default_str();
 }
 
+void add_gpu_options(CLI::App& app, Options& o) {
+  app.add_option("--gpu", o.gpu_text, "GPU runtime: none, cuda or hip (none: a CPU run)")
+      ->capture_default_str();
+  app.add_option("--gpu-lib", o.gpu_lib,
+                 "the runtime library to dlopen (soname or path; default libcudart.so or "
+                 "libamdhip64.so)");
+  app.add_option("--gpu-index", o.gpu_index, "device index")->capture_default_str();
+  app.add_option("--residency", o.residency_text,
+                 "GPU runs: host (the kernel gets host arrays and moves data itself, inside the "
+                 "clock) or device (inputs on the device before the clock, device pointers)")
+      ->capture_default_str();
+  app.add_option("--device-idle-ns", o.device_idle_ns,
+                 "a device synchronize waiting longer than this found work still pending")
+      ->capture_default_str();
+}
+
 void Runner::reply(const std::string& line) {
   std::fprintf(reply_, "%s\n", line.c_str());
   std::fflush(reply_);
@@ -103,7 +119,66 @@ int Runner::setup(const char* program) {
   }
   // Guarded like the arrays, so a kernel overrunning its scratch space is reported as well.
   workspace_ = NdArray(DType::kUint8, {std::max<int64_t>(options_.workspace_bytes, 0)});
+  return setup_gpu();
+}
+
+// Opens the device runtime (GPU runs) and, for device residency, allocates the device buffers:
+// all the judge's own set-up, before any candidate code is loaded.
+int Runner::setup_gpu() {
+  const auto setup = proto::Fault::kSetup;
+  auto runtime = parse_gpu_runtime(options_.gpu_text);
+  if (!runtime) return fail(setup, runtime.error().message);
+  auto residency = parse_residency(options_.residency_text);
+  if (!residency) return fail(setup, residency.error().message);
+  residency_ = *residency;
+  if (*runtime == GpuRuntime::kNone) {
+    if (residency_ == Residency::kDevice) return fail(setup, "--residency device needs --gpu");
+    return 0;
+  }
+  DeviceOptions d;
+  d.runtime = *runtime;
+  d.library = options_.gpu_lib;
+  d.index = options_.gpu_index;
+  d.idle_threshold_ns = options_.device_idle_ns;
+  auto dev = open_device(d);
+  if (!dev) return fail(setup, dev.error().message);
+  device_ = std::move(*dev);
+  // For the log (never parsed): which device this runner got.
+  auto name = device_->name(options_.gpu_index);
+  std::fprintf(stderr, "hpcab-runner: %s device %d: %s, residency %s\n", gpu_runtime_name(*runtime),
+               options_.gpu_index, name ? name->c_str() : name.error().message.c_str(),
+               residency_name(residency_));
+  if (residency_ == Residency::kDevice) {
+    std::vector<DeviceBufferSpec> specs;
+    for (const auto& a : manifest_->arrays) {
+      const NdArray& arr = draw_->arrays.at(a.name);
+      specs.push_back({a.name, a.intent, arr.nbytes(), dtype_size(arr.dtype())});
+    }
+    auto arrays = DeviceArrays::create(*device_, std::move(specs), workspace_.nbytes());
+    if (!arrays) return fail(setup, "device buffers: " + arrays.error().message);
+    device_arrays_ = std::move(*arrays);
+  }
   return 0;
+}
+
+int Runner::device_fault(const std::string& message) {
+  if (!called_) return fail(proto::Fault::kSetup, message);
+  std::fprintf(stderr, "hpcab-runner: device error after the kernel ran: %s (exit status %d)\n",
+               message.c_str(), kDeviceFaultExit);
+  std::fflush(stderr);
+  return kDeviceFaultExit;
+}
+
+// Device residency's checks after a call (judge/runner/residency.h): census, inputs, guards,
+// late writes, all through copies outside the clock.
+Result<std::string> Runner::device_post_verdict() {
+  std::map<std::string, const void*> inputs, outs;
+  for (const auto& [name, copy] : snapshot_) inputs[name] = copy.data();
+  for (const auto& [name, copy] : copied_out_) outs[name] = copy.data();
+  auto f = device_arrays_->check(inputs, outs);
+  if (!f) return f.error();
+  if (f->problem == proto::PostProblem::kNone) return proto::posted_ok_reply();
+  return proto::posted_reply(f->problem, f->name, f->index);
 }
 
 // No program may be executed once the kernel is loaded: re-executing the runner with
@@ -201,6 +276,35 @@ int Runner::serve(const Call& call) {
         break;
       }
       case proto::Command::Verb::kGo: {
+        if (device_arrays_) {
+          // Device residency: inputs onto the device, outputs poisoned, all before the clock.
+          std::map<std::string, const void*> in;
+          for (const auto& a : manifest_->arrays) {
+            if (a.intent == Intent::kIn) in[a.name] = snapshot_.at(a.name).data();
+            if (a.intent == Intent::kInout) in[a.name] = draw_->arrays.at(a.name).data();
+          }
+          if (auto st = device_arrays_->stage(in); !st) return device_fault(st.error().message);
+          const int64_t ws_bytes = static_cast<int64_t>(workspace_.nbytes());
+          auto* ws = static_cast<uint8_t*>(device_arrays_->workspace());
+          called_ = true;
+          auto ns = timed_gpu_call(
+              *device_, residency_,
+              [&] { call(*draw_, ws, ws_bytes, &device_arrays_->pointers()); }, now_ns);
+          if (!ns) return device_fault(ns.error().message);
+          std::map<std::string, void*> out;
+          for (auto& [name, copy] : copied_out_) out[name] = copy.data();
+          if (auto st = device_arrays_->copy_out(out); !st) return device_fault(st.error().message);
+          // A launch the runtime refused (a bad configuration) is not sticky and leaves the
+          // outputs poisoned, which the output check then reports; the log says why.
+          if (auto st = device_->last_error(); !st) {
+            std::fprintf(stderr, "hpcab-runner: after the call: %s\n", st.error().message.c_str());
+          }
+          for (auto& [name, copy] : copied_out_) {
+            std::memcpy(draw_->arrays.at(name).data(), copy.data(), copy.nbytes());
+          }
+          reply(proto::done_reply(*ns));
+          break;
+        }
         // The inputs appear right before the clock starts (the judge's allowance covers the
         // copy): nothing the kernel left running could have used them earlier.
         for (const auto& [name, copy] : snapshot_) {
@@ -208,17 +312,40 @@ int Runner::serve(const Call& call) {
         }
         uint8_t* const ws = workspace_.nbytes() == 0 ? nullptr : workspace_.as<uint8_t>();
         const auto ws_bytes = static_cast<int64_t>(workspace_.nbytes());
+        called_ = true;
         const int64_t t0 = now_ns();
-        call(*draw_, ws, ws_bytes);
+        call(*draw_, ws, ws_bytes, nullptr);
         const int64_t t1 = now_ns();
         for (auto& [name, copy] : copied_out_) {
           std::memcpy(copy.data(), draw_->arrays.at(name).data(), copy.nbytes());
+        }
+        if (device_) {
+          // Host residency: the submission had to finish its device work before returning;
+          // the census after the clock (and after the copy-out) says whether it did.
+          auto pending = device_->synchronize();
+          if (!pending) return device_fault(pending.error().message);
+          if (*pending) device_left_running_ = true;
         }
         reply(proto::done_reply(t1 - t0));
         break;
       }
       case proto::Command::Verb::kPost: {
-        const std::string verdict = post_verdict();
+        std::string verdict;
+        if (device_arrays_) {
+          auto v = device_post_verdict();
+          if (!v) return device_fault(v.error().message);
+          verdict = *v;
+        } else {
+          if (device_) {
+            auto pending = device_->synchronize();
+            if (!pending) return device_fault(pending.error().message);
+            if (*pending) device_left_running_ = true;
+          }
+          verdict = device_left_running_
+                        ? proto::posted_reply(proto::PostProblem::kRunning, "(device)", "pending")
+                        : post_verdict();
+          device_left_running_ = false;
+        }
         if (cmd.save) {
           if (auto st = save_outputs(cmd.tag); !st) {
             // A filesystem refusing the write is the judge's scratch space; anything else

@@ -25,7 +25,9 @@
 #include "common/inputs.h"
 #include "common/manifest.h"
 #include "common/ndarray.h"
+#include "judge/runner/device.h"
 #include "judge/runner/protocol.h"
+#include "judge/runner/residency.h"
 
 namespace CLI {
 class App;
@@ -41,15 +43,29 @@ struct Options {
   std::string out_dir = ".";
   int64_t workspace_bytes = 0;
   int gen_threads = 0;
+  // GPU runs only (add_gpu_options): the runtime to open ("none": a CPU run, nothing GPU is
+  // loaded), its library (dlopen name or path; empty: the runtime's default), the device,
+  // the residency ("host" or "device", judge/runner/residency.h) and the census threshold.
+  std::string gpu_text = "none";
+  std::string gpu_lib;
+  int gpu_index = 0;
+  std::string residency_text = "host";
+  int64_t device_idle_ns = 200000;
 };
 
 // Registers --manifest, --precision, --sizes, --workspace-bytes, --out-dir and --gen-threads.
 void add_options(CLI::App& app, Options& options);
+// Registers --gpu, --gpu-lib, --gpu-index, --residency and --device-idle-ns (hpcab-runner only:
+// a Python kernel has no C-ABI device entry).
+void add_gpu_options(CLI::App& app, Options& options);
 
 // The kernel call, timed: it runs on the draw's own arrays (inputs already copied in) and gets
 // the zeroed workspace (nullptr when it has no bytes). It returns when the kernel has returned
 // and its outputs are in the draw's output arrays; the outputs are copied out right after it.
-using Call = std::function<void(Draw& draw, uint8_t* workspace, int64_t workspace_bytes)>;
+// On a device-resident GPU run `device_arrays` holds the device pointers the kernel must get
+// instead of the draw's (and `workspace` is a device pointer); otherwise it is nullptr.
+using Call = std::function<void(Draw& draw, uint8_t* workspace, int64_t workspace_bytes,
+                                const std::map<std::string, void*>* device_arrays)>;
 
 class Runner {
  public:
@@ -84,6 +100,12 @@ class Runner {
  private:
   void reply(const std::string& line);
   std::string post_verdict() const;
+  Result<std::string> device_post_verdict();
+  int setup_gpu();
+  // A device runtime call failing once candidate code ran: the kernel broke the device (an
+  // illegal address, a trap). Logged, and the runner exits with kDeviceFaultExit (the judge
+  // sees the process die: a crash, the candidate's).
+  int device_fault(const std::string& message);
   Status save_outputs(const std::string& tag) const;
 
   Options options_;
@@ -93,6 +115,16 @@ class Runner {
   std::optional<Draw> draw_;
   std::map<std::string, NdArray> snapshot_, copied_out_;
   NdArray workspace_;
+  // GPU runs: the device (nullptr on CPU runs), the residency and, with device residency,
+  // the device buffers. device_left_running_: a host-residency census found pending work.
+  std::unique_ptr<Device> device_;
+  Residency residency_ = Residency::kHost;
+  std::unique_ptr<DeviceArrays> device_arrays_;
+  bool device_left_running_ = false;
+  bool called_ = false;  // candidate code has run (a device error is then the kernel's)
 };
+
+// The exit status after a device fault caused by the kernel (see Runner::device_fault).
+inline constexpr int kDeviceFaultExit = 4;
 
 }  // namespace hpcab::runner

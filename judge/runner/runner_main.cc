@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   runner::Options options;
   std::string lib_path;
   runner::add_options(app, options);
+  runner::add_gpu_options(app, options);
   app.add_option("--lib", lib_path, "shared library to run")->required();
   CLI11_PARSE(app, argc, argv);
 
@@ -35,7 +36,9 @@ int main(int argc, char** argv) {
   if (!fn) return r.fail(load, fn.error().message);
   auto call = KernelCall::prepare(r.manifest(), r.precision(), *fn);
   if (!call) return r.fail(load, call.error().message);
-  return r.serve([&call](Draw& draw, uint8_t* workspace, int64_t workspace_bytes) {
-    (*call)(draw, workspace, workspace_bytes);
+  // On a device-resident GPU run the arrays (and the workspace) are device pointers.
+  return r.serve([&call](Draw& draw, uint8_t* workspace, int64_t workspace_bytes,
+                         const std::map<std::string, void*>* device_arrays) {
+    (*call)(draw, workspace, workspace_bytes, device_arrays);
   });
 }

@@ -22,6 +22,7 @@
 
 #include "common/manifest.h"
 #include "judge/config.h"
+#include "judge/gpu.h"
 #include "judge/grade/effects.h"
 #include "judge/grade/plan.h"
 #include "judge/grade/record.h"
@@ -338,6 +339,8 @@ class FakeLauncher : public RunnerLauncher {
   std::vector<std::string> roles;          // every launch, in order
   std::vector<SymbolTable> sizes;          // ... and its sizes
   std::vector<std::string> libraries;      // ... and its library
+  std::vector<std::string> gpu_runtimes;   // ... and its GPU runtime ("" on the CPU)
+  std::vector<std::string> residencies;    // ... and its residency
   // Baselines timed alone (calibration, the choice of a baseline): they run in the candidate's
   // role with a library that is not the submission.
   int alone() const {
@@ -350,6 +353,8 @@ class FakeLauncher : public RunnerLauncher {
   Result<std::unique_ptr<RunnerChannel>> launch(const RunnerSpec& spec) override {
     roles.push_back(spec.role);
     libraries.push_back(spec.library);
+    gpu_runtimes.push_back(spec.gpu_runtime);
+    residencies.push_back(spec.residency);
     if (hook) hook();
     if (fails) return *fails;
     if (auto it = fails_for.find(spec.role); it != fails_for.end()) return it->second;
@@ -610,6 +615,9 @@ INSTANTIATE_TEST_SUITE_P(
                    "guard zone damaged"},
         RejectCase{"LateWrite", [](Script& s) { s.post_reply = "posted late a 0"; },
                    "changed after the call returned"},
+        RejectCase{"DeviceWorkLeftRunning",
+                   [](Script& s) { s.post_reply = "posted running (device) pending"; },
+                   "device work was still running after the call returned"},
         RejectCase{"ForgedReply", [](Script& s) { s.go_reply = "posted ok"; },
                    "fd 3 belongs to the judge"},
         RejectCase{"LeftoverProcess",
@@ -859,6 +867,36 @@ TEST_F(GraderTest, ASandboxThatNeverStartsIsTheJudgesFaultNotACrash) {
   launcher_.oracle.dies_before_boot = &forever;
   json o = grade("submit");
   EXPECT_EQ(o["verdict"], "judge_error") << o.dump();
+}
+
+TEST_F(GraderTest, OnAJudgeWithAGpuOnlyTheCandidateRunsOnItWithItsResidency) {
+  // A CUDA /submit with residency device on a judge that has a GPU: every runner of the
+  // submission's library gets the CUDA runtime and the residency; the C baseline and the oracle
+  // stay on the CPU.
+  config_.gpus = {GpuDevice{"nvidia", "/dev/nvidia0"}};
+  GradeRequest r;
+  r.route = "submit";
+  r.kernel = "tsvc_2_s000";
+  r.language = "cuda";
+  r.residency = "device";
+  r.source = "extern \"C\" void tsvc_2_s000_fp64() {}";
+  json j = grader().grade(r);
+  EXPECT_EQ(j["verdict"], "ok") << j.dump();
+  int on_gpu = 0;
+  for (std::size_t i = 0; i < launcher_.roles.size(); ++i) {
+    const bool submission = launcher_.libraries[i] == "lib-submission.so";
+    EXPECT_EQ(launcher_.gpu_runtimes[i], submission ? "cuda" : "") << launcher_.roles[i];
+    if (submission) {
+      EXPECT_EQ(launcher_.residencies[i], "device");
+      ++on_gpu;
+    }
+  }
+  EXPECT_GT(on_gpu, 0);
+  // A C submission on the same judge never touches the GPU.
+  launcher_.gpu_runtimes.clear();
+  json c = grade("submit");
+  EXPECT_EQ(c["verdict"], "ok") << c.dump();
+  for (const auto& g : launcher_.gpu_runtimes) EXPECT_EQ(g, "");
 }
 
 TEST_F(GraderTest, ATrustedSideWhosePoolKeepsSpinningIsNoFailure) {

@@ -7,12 +7,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
 #include "common/process.h"
+#include "judge/seccomp.h"
 
 namespace hpcab::judge {
 namespace {
@@ -229,6 +231,95 @@ TEST_F(SandboxTest, DeadChildIsAnErrorNotAHang) {
   EXPECT_FALSE(line.ok());
   auto r = (*p)->finish(5);
   EXPECT_EQ(r.exit_code, 3);
+}
+
+}  // namespace
+}  // namespace hpcab::judge
+
+namespace hpcab::judge {
+namespace {
+
+// A stand-in for a host /dev: plain files named like device nodes (bubblewrap binds a file as
+// readily as a node, and the selection is by name).
+fs::path fake_dev_root(const fs::path& root) {
+  const fs::path dev = root / "dev";
+  fs::create_directories(dev / "dri");
+  fs::create_directories(dev / "nvidia-caps");
+  for (const char* n : {"nvidiactl", "nvidia0", "nvidia1", "nvidia-uvm", "nvidia-modeset", "null",
+                        "kfd", "dri/renderD128", "dri/renderD129", "dri/card0", "nvidia-caps/x"}) {
+    std::ofstream(dev / n) << "x";
+  }
+  return dev;
+}
+
+std::vector<std::string> dests(const std::vector<Mount>& ms) {
+  std::vector<std::string> out;
+  for (const auto& m : ms) out.push_back(m.dest);
+  return out;
+}
+
+TEST_F(SandboxTest, GpuProfileBindsExactlyTheRuntimesNodesThatExist) {
+  const fs::path dev = fake_dev_root(root_);
+  // nvidia-uvm-tools is not there, so it is not bound; nvidia-modeset and nvidia-caps are not
+  // a compute runtime's.
+  EXPECT_EQ(dests(gpu_device_mounts("cuda", dev.string())),
+            (std::vector<std::string>{"/dev/nvidia-uvm", "/dev/nvidia0", "/dev/nvidia1",
+                                      "/dev/nvidiactl"}));
+  EXPECT_EQ(dests(gpu_device_mounts("hip", dev.string())),
+            (std::vector<std::string>{"/dev/dri/renderD128", "/dev/dri/renderD129", "/dev/kfd"}));
+  for (const auto& m : gpu_device_mounts("cuda", dev.string())) {
+    EXPECT_EQ(m.source, (dev / m.dest.substr(5)).string());
+  }
+  EXPECT_TRUE(gpu_device_mounts("none", dev.string()).empty());
+  EXPECT_TRUE(gpu_device_mounts("cuda", (root_ / "missing").string()).empty());
+}
+
+TEST_F(SandboxTest, CpuSandboxesGetNoDeviceNodes) {
+  SandboxSpec s = sh("true");
+  const auto plain = bwrap_argv(policy_, s);
+  // Device mounts on a spec that is not a GPU grade's are ignored.
+  s.devices = gpu_device_mounts("cuda", fake_dev_root(root_).string());
+  s.gpu_paths = {"/usr/share"};
+  ASSERT_FALSE(s.devices.empty());
+  EXPECT_EQ(bwrap_argv(policy_, s), plain);
+  EXPECT_EQ(std::count(plain.begin(), plain.end(), "--dev-bind"), 0);
+  s.gpu = true;
+  const auto gpu = bwrap_argv(policy_, s);
+  EXPECT_EQ(std::count(gpu.begin(), gpu.end(), "--dev-bind"),
+            static_cast<std::ptrdiff_t>(s.devices.size()));
+}
+
+TEST_F(SandboxTest, AGpuSandboxSeesItsNodesAndACpuSandboxDoesNot) {
+  SandboxSpec s = sh("ls /dev /dev/dri 2>/dev/null | tr '\\n' ' '");
+  s.devices = gpu_device_mounts("cuda", fake_dev_root(root_).string());
+  auto r = run(s);
+  EXPECT_EQ(r.output.find("nvidia"), std::string::npos) << r.output;
+  s.gpu = true;
+  r = run(s);
+  EXPECT_NE(r.output.find("nvidiactl"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("nvidia0"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("nvidia-modeset"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("kfd"), std::string::npos) << r.output;
+}
+
+TEST(Seccomp, TheCpuProfileIsUnchangedAndTheGpuProfileAdmitsNothingMore) {
+  EXPECT_EQ(denied_syscalls(SeccompProfile::kCpu), denied_syscalls());
+  EXPECT_EQ(denied_syscalls(SeccompProfile::kGpu), denied_syscalls());
+  EXPECT_TRUE(gpu_admitted_syscalls().empty());
+  const auto& denied = denied_syscalls();
+  EXPECT_EQ(denied.size(), 44u);
+  for (const char* must : {"ptrace", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup"}) {
+    EXPECT_NE(std::find(denied.begin(), denied.end(), must), denied.end()) << must;
+  }
+  // What the GPU runtimes need is admitted by both profiles.
+  for (const auto& call : gpu_runtime_syscalls()) {
+    EXPECT_EQ(std::find(denied.begin(), denied.end(), call), denied.end()) << call;
+  }
+  for (auto p : {SeccompProfile::kCpu, SeccompProfile::kGpu}) {
+    auto fd = seccomp_program_fd(p);
+    ASSERT_TRUE(fd) << fd.error().message;
+    close(*fd);
+  }
 }
 
 }  // namespace
