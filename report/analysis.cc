@@ -420,7 +420,8 @@ std::string comparisons_text(const std::vector<Comparison>& v, const CompareOpti
     }
     out << "  cost: " << num(c.control_cost, 10) << " -> " << num(c.treatment_cost, 10)
         << " weighted tokens, ratio "
-        << (std::isfinite(c.cost_ratio) ? num(c.cost_ratio, 4) : "n/a (the control spent no tokens)");
+        << (std::isfinite(c.cost_ratio) ? num(c.cost_ratio, 4)
+                                        : "n/a (the control spent no tokens)");
     if (c.cost.n > 0) {
       out << "; per-pair geometric-mean ratio " << num(c.cost.geomean_ratio, 4);
       if (c.cost.ci) {

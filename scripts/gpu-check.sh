@@ -92,7 +92,8 @@ $cc -O2 -shared -fPIC -o "$libs/gemm_ref.so" \
 
 # The CUDA libraries need libcudart.so.N: the runner loads it first (by path), and the loader
 # path covers a machine whose loader cache does not list the toolkit.
-export LD_LIBRARY_PATH="$(dirname "$cudart")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+cudart_dir=$(dirname "$cudart")
+export LD_LIBRARY_PATH="$cudart_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 say "running the suite"
 python3 "$repo/scripts/gpu-check.py" --runner "$runner" --cudart "$cudart" --libs "$libs" \
   --corpus "$repo/corpus" --out "$out" ${GPU_CHECK_ARGS:-} 2>&1 | tee -a "$log"
