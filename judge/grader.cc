@@ -254,12 +254,8 @@ json Grader::grade(const GradeRequest& req) {
                               fx_.entropy,
                               0,
                               {},
-                              "",
-                              "host"});
-    if (gpu_language(req.language)) {
-      st.run->cand_gpu_runtime = req.language;
-      st.run->cand_residency = req.residency;
-    }
+                              gpu_language(req.language) ? req.language : "",
+                              req.residency});
     run_public(st);
     if (!st.outcome.stopped && st.outcome.public_correct && st.plan.submit) run_hidden(st);
   }
