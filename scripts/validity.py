@@ -465,6 +465,9 @@ def parse_args(argv):
                    "(default: %(default)s)")
     p.add_argument("--json", default=None,
                    help="machine-readable results (default: <build-dir>/validity.json)")
+    p.add_argument("--keep-state", action="store_true",
+                   help="keep the private judge's state directory (its SQLite database, with "
+                   "every timed sample in table samples) and print where it is")
     p.add_argument("--quick", action="store_true",
                    help="smoke run: 1 A/A /submit per kernel of gemm and softmax (unless --kernels "
                    "is given), 1 per A/B candidate, short direct timing")
@@ -532,7 +535,11 @@ def run(args):
     finally:
         if judge is not None:
             judge.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
+        if args.keep_state:
+            log(f"validity: judge state kept in {os.path.join(tmp, 'state')}")
+            shutil.rmtree(os.path.join(tmp, "scratch"), ignore_errors=True)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def bench(args, judge, health, machine, tmp, t_start):

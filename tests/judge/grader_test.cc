@@ -1137,7 +1137,8 @@ TEST_F(GraderTest, SidesStartTogetherAndCalibrateOnlyOnceAllSaidHello) {
   EXPECT_LT(in_rest("oracle pause"), in_rest("candidate prep"));
 }
 
-// Paired timed calls alternate which side goes first (A B B A ...), after the warm-up pair.
+// Paired timed calls alternate which side goes first (A B B A ...), after the warm-up pair
+// (baseline first): each side's calls follow its own and the other's equally often.
 TEST_F(GraderTest, PairedCallsAlternateWhichSideGoesFirst) {
   config_.timing_processes = 1;
   config_.timed_calls = 6;
@@ -1153,9 +1154,20 @@ TEST_F(GraderTest, PairedCallsAlternateWhichSideGoesFirst) {
   for (const auto& e : events) {
     if (e == "C prep" || e == "B prep") preps += e[0];
   }
-  // Warm-up C B, then the six timed draws of the public configuration (the first one).
+  // Warm-up B C, then the six timed draws of the public configuration (the first one).
   ASSERT_GE(preps.size(), 14u) << preps;
-  EXPECT_EQ(preps.substr(0, 14), "CBCBBCCBBCCBBC") << preps;
+  EXPECT_EQ(preps.substr(0, 14), "BCCBBCCBBCCBBC") << preps;
+  // Each side's timed calls: as many right after its own call as right after the other's.
+  const std::string timed = preps.substr(1, 13);  // the warm-up C, then the 12 timed preps
+  for (char side : {'C', 'B'}) {
+    int after_self = 0, after_other = 0;
+    for (std::size_t i = 1; i < timed.size(); ++i) {
+      if (timed[i] != side) continue;
+      (timed[i - 1] == side ? after_self : after_other)++;
+    }
+    EXPECT_EQ(after_self, 3) << side << " " << preps;
+    EXPECT_EQ(after_other, 3) << side << " " << preps;
+  }
 }
 
 TEST_F(GraderTest, ReadOnlyBuildCacheIsTheJudgesFault) {
