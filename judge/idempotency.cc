@@ -20,6 +20,7 @@ std::vector<std::string> differences(const SubmitIdentity& a, const SubmitIdenti
   if (a.rank != b.rank) out.push_back("rank");
   if (a.kernel != b.kernel) out.push_back("kernel");
   if (a.language != b.language) out.push_back("language");
+  if (a.residency != b.residency) out.push_back("residency");
   if (a.precision != b.precision) out.push_back("precision");
   if (a.run_id != b.run_id) out.push_back("run_id");
   if (a.source_sha256 != b.source_sha256) out.push_back("source");
@@ -64,12 +65,26 @@ SubmitIdentity submit_identity(const GradeRequest& g) {
           g.language,
           g.precision,
           g.run_id,
+          g.residency,
           to_hex(sha256(g.source.value_or(""))),
           g.library_path.value_or("")};
 }
 
+// The residency a recorded grade ran with is the one its answer states (every answer since GPU
+// languages were accepted carries it; an older one could only have been "host").
 SubmitIdentity submit_identity(const KeyedSubmission& s) {
-  return {s.rank,        s.kernel, s.language, s.precision, s.run_id, to_hex(sha256(s.source)),
+  std::string residency = "host";
+  const json body = json::parse(s.response_json, nullptr, /*allow_exceptions=*/false);
+  if (body.is_object() && body.contains("residency") && body["residency"].is_string()) {
+    residency = body["residency"].get<std::string>();
+  }
+  return {s.rank,
+          s.kernel,
+          s.language,
+          s.precision,
+          s.run_id,
+          residency,
+          to_hex(sha256(s.source)),
           s.library_path};
 }
 

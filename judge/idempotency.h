@@ -4,8 +4,8 @@
 //    recorded body plus "replayed": true; nothing is built or run and no row is added;
 //  - a repeat that arrives while the key's grade is queued or running waits for that grade and
 //    gets its answer (plus "replayed": true on a 200);
-//  - the key with another request (kernel, language, precision, rank, run_id, source or library)
-//    is a 409;
+//  - the key with another request (kernel, language, residency, precision, rank, run_id, source or
+//    library) is a 409;
 //  - a grade that ended as a judge fault (harness_fault) records no submission, so the key's next
 //    repeat is graded afresh.
 //
@@ -34,6 +34,8 @@ namespace hpcab::judge {
 struct SubmitIdentity {
   int rank = 0;
   std::string kernel, language, precision, run_id;
+  // "host" or "device": the same GPU source graded with its arrays elsewhere is another grade.
+  std::string residency = "host";
   std::string source_sha256;  // hex SHA-256 of the source text (of "" for a library)
   std::string library_path;   // "" for a source submission
   bool operator==(const SubmitIdentity&) const = default;

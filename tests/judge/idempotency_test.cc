@@ -129,6 +129,7 @@ TEST(SubmitKeysTest, IdentityCoversEveryFieldOfTheContract) {
   EXPECT_TRUE(differs([](GradeRequest& h) { h.kernel = "tsvc_2_s111"; }));
   EXPECT_TRUE(differs([](GradeRequest& h) { h.language = "cpp"; }));
   EXPECT_TRUE(differs([](GradeRequest& h) { h.precision = "fp32"; }));
+  EXPECT_TRUE(differs([](GradeRequest& h) { h.residency = "device"; }));
   EXPECT_TRUE(differs([](GradeRequest& h) { h.source = "y"; }));
   EXPECT_TRUE(differs([](GradeRequest& h) { h.run_id = "r2"; }));
   EXPECT_TRUE(differs([](GradeRequest& h) { h.rank = 1; }));
@@ -144,6 +145,14 @@ TEST(SubmitKeysTest, IdentityCoversEveryFieldOfTheContract) {
   }));
   // A recorded submission has the identity of the request it recorded.
   KeyedSubmission s{1, 0, "tsvc_2_s000", "c", "fp64", "r", "x", "", "{}"};
+  EXPECT_TRUE(submit_identity(s) == base);
+  // Its residency is the one its recorded answer states (an answer without one was a host grade).
+  s.response_json = R"({"residency": "device"})";
+  EXPECT_FALSE(submit_identity(s) == base);
+  GradeRequest d = g;
+  d.residency = "device";
+  EXPECT_TRUE(submit_identity(s) == submit_identity(d));
+  s.response_json = R"({"residency": "host"})";
   EXPECT_TRUE(submit_identity(s) == base);
 }
 
