@@ -117,9 +117,9 @@ struct ScratchDir {
 TimedConfig timed_config(const ConfigPlan& plan, const ConfigOutcome& o,
                          std::vector<double> base_ns) {
   return TimedConfig{
-      plan.label,         plan.sizes,          plan.kind != ConfigPlan::Kind::kPublic,
-      o.cand_ns,          std::move(base_ns),  o.judge_median_ns,
-      o.overshoot_min_ns, o.reported_median_ns};
+      plan.label,         plan.sizes,           plan.kind != ConfigPlan::Kind::kPublic,
+      o.cand_ns,          std::move(base_ns),   o.judge_median_ns,
+      o.overshoot_min_ns, o.reported_median_ns, o.clock_shift_ns};
 }
 
 void note_max_rel(GradeOutcome& g, const ConfigOutcome& o) {
@@ -584,6 +584,7 @@ ConfigOutcome Grader::run_timed(RunContext& ctx, const ConfigPlan& plan) {
     all.base_ns.insert(all.base_ns.end(), o.base_ns.begin(), o.base_ns.end());
     judge_medians.push_back(o.judge_median_ns);
     reported_medians.push_back(o.reported_median_ns);
+    all.clock_shift_ns = std::max(all.clock_shift_ns, o.clock_shift_ns);
     // The audit flags a configuration only when every call of every part lied.
     all.overshoot_min_ns =
         k == 0 ? o.overshoot_min_ns : std::min(all.overshoot_min_ns, o.overshoot_min_ns);

@@ -41,6 +41,7 @@ json response_json(const GradeResult& g, const RecordContext& c) {
                        {"p_slower", cc.p_slower},
                        {"credit", cc.credit},
                        {"within_margin", cc.within_margin},
+                       {"clock_shift_ns", cc.clock_shift_ns},
                        {"samples", cc.samples}});
   }
   json speedups = json::object();

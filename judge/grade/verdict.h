@@ -21,6 +21,7 @@ struct TimedConfig {
   bool hidden = false;
   std::vector<double> cand, base;
   double judge_median_ns = 0, overshoot_min_ns = 0, reported_median_ns = 0;
+  double clock_shift_ns = 0;  // ConfigOutcome::clock_shift_ns
 };
 
 // Everything the stages before the verdict found out.
@@ -52,6 +53,7 @@ struct ConfigCredit {
   std::size_t samples = 0;
   bool suspect = false;
   bool within_margin = false;  // confirmed, but inside the equivalence margin: credited 1
+  double clock_shift_ns = 0;   // what the clock audit added to each candidate sample
 };
 
 struct GradeResult {

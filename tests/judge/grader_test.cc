@@ -476,6 +476,8 @@ TEST_F(GraderTest, ConfirmedDifferenceInsideTheEquivalenceMarginIsCreditedOne) {
   EXPECT_TRUE(r["configs"][0]["within_margin"].get<bool>());
   EXPECT_NEAR(r["configs"][0]["ratio"].get<double>(), 2.0 / 1.98, 1e-9);
   EXPECT_DOUBLE_EQ(r["rules"]["equivalence_margin"].get<double>(), 0.02);
+  // An honest clock is never shifted.
+  for (const auto& c : r["configs"]) EXPECT_EQ(c["clock_shift_ns"].get<double>(), 0) << c.dump();
 }
 
 TEST_F(GraderTest, WithoutTheMarginTheSameDifferenceIsCredited) {
@@ -1025,6 +1027,16 @@ TEST_F(GraderTest, ClockThatLiesOnEveryCallIsSuspect) {
   EXPECT_EQ(r["verdict"], "ok");
   EXPECT_TRUE(r["suspect"].get<bool>());
   EXPECT_NE(r["detail"].get<std::string>().find("clock tampering"), std::string::npos);
+  // Every configuration says what the audit added back to the 0.1 ms claimed: the 5 ms the
+  // runner hid, less the allowance a lie keeps (500 us + 10% of the judge's 5.1 ms view + the
+  // configuration's copies), and its candidate median is the claim plus that shift.
+  ASSERT_FALSE(r["configs"].empty()) << r.dump();
+  for (const auto& c : r["configs"]) {
+    const double shift = c["clock_shift_ns"].get<double>();
+    EXPECT_GT(shift, 2.5e6) << c.dump();
+    EXPECT_LT(shift, 4.0e6) << c.dump();
+    EXPECT_NEAR(c["candidate_median_ns"].get<double>(), 100'000 + shift, 1) << c.dump();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
