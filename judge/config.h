@@ -173,6 +173,10 @@ struct JudgeConfig {
   // (built by cuda_compiler with HIP's nvidia_detail headers); one vendor per list.
   std::vector<std::string> cuda_archs = {"sm_90"};
   std::vector<std::string> hip_archs = {"gfx90a"};
+  // With a GPU: build for the devices' own targets instead (nvidia-smi's compute capability; the
+  // KFD topology's gfx_target_version), the lists above when those cannot be read or this is
+  // false. An NVIDIA judge then builds HIP for NVIDIA too.
+  bool gpu_archs_from_device = true;
   // The GPUs this judge grades on: ["auto"] (JSON "auto" too) detects /dev/nvidia<N>, and
   // /dev/dri/renderD<N> when /dev/kfd exists; ["none"] has none; else a list of device nodes.
   // Without any, a GPU grade whose build succeeds is `rejected` (reason no_gpu).

@@ -3,7 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace hpcab::judge {
 
@@ -31,6 +34,109 @@ std::optional<std::string> gpu_vendor_of(const std::string& node) {
   if (name.rfind("nvidia", 0) == 0 && digits(name, 6)) return "nvidia";
   if (parent == "dri" && name.rfind("renderD", 0) == 0 && digits(name, 7)) return "amd";
   return std::nullopt;
+}
+
+std::optional<std::string> cuda_arch_from_compute_cap(const std::string& compute_cap) {
+  std::string s = compute_cap;
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.erase(0, 1);
+  const auto dot = s.find('.');
+  if (dot == std::string::npos) return std::nullopt;
+  const std::string major = s.substr(0, dot), minor = s.substr(dot + 1);
+  if (major.empty() || minor.size() != 1 || major.size() > 2 || !digits(major, 0) ||
+      !digits(minor, 0) || major[0] == '0') {
+    return std::nullopt;
+  }
+  return "sm_" + major + minor;
+}
+
+std::optional<std::string> hip_arch_from_target_version(unsigned long version) {
+  const unsigned long major = version / 10000, minor = version / 100 % 100, step = version % 100;
+  if (major == 0 || minor > 9 || step > 15) return std::nullopt;
+  static const char kHex[] = "0123456789abcdef";
+  return "gfx" + std::to_string(major) + std::to_string(minor) + kHex[step];
+}
+
+namespace {
+
+void add_unique(std::vector<std::string>& v, const std::string& s) {
+  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+}
+
+}  // namespace
+
+std::vector<std::string> amd_gpu_archs(const std::string& topology) {
+  std::vector<std::pair<long, std::string>> nodes;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(topology, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!digits(name, 0)) continue;
+    std::ifstream in(e.path() / "properties");
+    std::string key;
+    unsigned long value = 0;
+    while (in >> key >> value) {
+      if (key != "gfx_target_version") continue;
+      if (auto arch = hip_arch_from_target_version(value))
+        nodes.push_back({std::stol(name), *arch});
+      break;
+    }
+  }
+  std::sort(nodes.begin(), nodes.end());
+  std::vector<std::string> out;
+  for (const auto& [n, arch] : nodes) add_unique(out, arch);
+  return out;
+}
+
+std::vector<std::string> nvidia_gpu_archs(const std::string& smi_output) {
+  std::vector<std::string> out;
+  std::istringstream in(smi_output);
+  for (std::string line; std::getline(in, line);) {
+    if (auto arch = cuda_arch_from_compute_cap(line)) add_unique(out, *arch);
+  }
+  return out;
+}
+
+GpuArchs device_gpu_archs(const std::vector<GpuDevice>& gpus, GpuArchs configured,
+                          const std::string& amd_topology,
+                          const std::function<Result<std::string>()>& nvidia_smi,
+                          const std::function<void(const std::string&)>& log) {
+  const auto has = [&gpus](const char* vendor) {
+    return std::any_of(gpus.begin(), gpus.end(),
+                       [vendor](const GpuDevice& g) { return g.vendor == vendor; });
+  };
+  auto joined = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  if (has("nvidia")) {
+    auto out = nvidia_smi();
+    std::vector<std::string> archs;
+    if (out) archs = nvidia_gpu_archs(*out);
+    if (archs.empty()) {
+      log("GPU targets: cannot read the NVIDIA devices' compute capability (" +
+          (out ? std::string("nvidia-smi printed none") : out.error().message) +
+          "): building for the configured cuda_archs " + joined(configured.cuda));
+    } else {
+      log("GPU targets: the NVIDIA devices are " + joined(archs) +
+          ": cuda and hip (for NVIDIA) build for them");
+      configured.cuda = archs;
+      configured.hip = archs;
+    }
+    // One vendor per toolchain: a judge with both kinds builds HIP for NVIDIA.
+    return configured;
+  }
+  if (has("amd")) {
+    auto archs = amd_gpu_archs(amd_topology);
+    if (archs.empty()) {
+      log("GPU targets: cannot read the AMD devices' targets under " + amd_topology +
+          ": building for the configured hip_archs " + joined(configured.hip));
+    } else {
+      log("GPU targets: the AMD devices are " + joined(archs) + ": hip builds for them");
+      configured.hip = archs;
+    }
+  }
+  return configured;
 }
 
 std::vector<GpuDevice> detect_gpus(const std::string& dev) {

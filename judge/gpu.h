@@ -3,6 +3,7 @@
 // passes to nvcc and hipcc. Pure but for detect_gpus, which only lists a directory.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,36 @@ Result<std::vector<GpuDevice>> resolve_gpu_devices(const std::vector<std::string
 bool valid_cuda_arch(const std::string& arch);
 bool valid_hip_arch(const std::string& arch);
 inline bool is_nvidia_arch(const std::string& arch) { return arch.rfind("sm_", 0) == 0; }
+
+// The GPU target of a device, from what its driver reports (issue 19: "-arch from the judge's
+// device"). NVIDIA: nvidia-smi's compute_cap ("9.0" -> sm_90; a major >= 10 too: "10.0" ->
+// sm_100). AMD: a KFD topology node's gfx_target_version (major*10000 + minor*100 + stepping,
+// the stepping a hex digit: 90010 -> gfx90a, 90402 -> gfx942, 110000 -> gfx1100; 0 is a CPU
+// node). nullopt for anything else.
+std::optional<std::string> cuda_arch_from_compute_cap(const std::string& compute_cap);
+std::optional<std::string> hip_arch_from_target_version(unsigned long version);
+
+// The distinct targets of the AMD GPUs in the KFD topology under `topology` (normally
+// /sys/class/kfd/kfd/topology/nodes: one directory per node, each with a `properties` file of
+// "name value" lines), in node order; empty when there is none or it cannot be read.
+std::vector<std::string> amd_gpu_archs(const std::string& topology);
+
+// The distinct targets in `nvidia-smi --query-gpu=compute_cap --format=csv,noheader` output
+// (one line per GPU), in order; lines that are not a compute capability are skipped.
+std::vector<std::string> nvidia_gpu_archs(const std::string& smi_output);
+
+// The targets a judge with `gpus` builds for: its devices' own when they can be read, else the
+// configured lists unchanged. NVIDIA devices set cuda_archs and, as sm_ targets, hip_archs (HIP
+// for NVIDIA); AMD devices set hip_archs. `nvidia_smi` returns nvidia-smi's output (an Error when
+// it cannot be run); it is called only when there is an NVIDIA device. `log` gets one line per
+// list it changed or could not derive.
+struct GpuArchs {
+  std::vector<std::string> cuda, hip;
+};
+GpuArchs device_gpu_archs(const std::vector<GpuDevice>& gpus, GpuArchs configured,
+                          const std::string& amd_topology,
+                          const std::function<Result<std::string>()>& nvidia_smi,
+                          const std::function<void(const std::string&)>& log);
 
 // A compiler setting resolved to the path the builder runs: a name without '/' is looked up in
 // `path_dirs` (the first executable found), then in `fallbacks`; an absolute path as it is.

@@ -15,9 +15,11 @@
 #include <iostream>
 
 #include "common/manifest.h"
+#include "common/process.h"
 #include "judge/access.h"
 #include "judge/build.h"
 #include "judge/config.h"
+#include "judge/gpu.h"
 #include "judge/grader.h"
 #include "judge/routes.h"
 #include "judge/sandbox.h"
@@ -271,6 +273,25 @@ int main(int argc, char** argv) {
   if (!store) return die(store.error().message);
   auto corpus = load_corpus(config.corpus_dir);
   if (!corpus) return die(corpus.error().message);
+
+  // Built for the GPUs this judge has, when their drivers say what they are (docs/operations.md,
+  // "GPU languages"); the configured lists stand otherwise.
+  if (config.gpu_archs_from_device && !config.gpus.empty()) {
+    const GpuArchs archs = device_gpu_archs(
+        config.gpus, {config.cuda_archs, config.hip_archs}, "/sys/class/kfd/kfd/topology/nodes",
+        []() -> Result<std::string> {
+          ProcessOptions o;
+          o.argv = {"nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"};
+          o.timeout_s = 30;
+          auto r = run_process(o);
+          if (!r) return r.error();
+          if (!r->success()) return Error{"nvidia-smi: " + r->describe()};
+          return r->output;
+        },
+        [](const std::string& line) { spdlog::info("{}", line); });
+    config.cuda_archs = archs.cuda;
+    config.hip_archs = archs.hip;
+  }
 
   BuildSettings bs;
   bs.cache_dir = (fs::path(config.state_dir) / "builds").string();

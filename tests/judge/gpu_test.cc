@@ -81,6 +81,81 @@ TEST_F(FakeDev, DetectsNvidiaNodesAndRenderNodesOnlyWithKfd) {
   EXPECT_TRUE(none->empty());
 }
 
+TEST(GpuArchs, TargetsFromWhatTheDriversReport) {
+  EXPECT_EQ(cuda_arch_from_compute_cap("9.0"), "sm_90");
+  EXPECT_EQ(cuda_arch_from_compute_cap(" 8.6\n"), "sm_86");
+  EXPECT_EQ(cuda_arch_from_compute_cap("10.0"), "sm_100");
+  for (const char* bad : {"", "9", "9.", ".0", "9.10", "x.y", "09.0", "[N/A]", "9.0 GPU"}) {
+    EXPECT_FALSE(cuda_arch_from_compute_cap(bad)) << bad;
+  }
+  EXPECT_EQ(hip_arch_from_target_version(90010), "gfx90a");
+  EXPECT_EQ(hip_arch_from_target_version(90402), "gfx942");
+  EXPECT_EQ(hip_arch_from_target_version(110000), "gfx1100");
+  EXPECT_EQ(hip_arch_from_target_version(90008), "gfx908");
+  EXPECT_FALSE(hip_arch_from_target_version(0)) << "a CPU node";
+  EXPECT_FALSE(hip_arch_from_target_version(91016)) << "stepping beyond one hex digit";
+  // Every derived name passes the builder's own check.
+  EXPECT_TRUE(valid_cuda_arch(*cuda_arch_from_compute_cap("10.0")));
+  EXPECT_TRUE(valid_hip_arch(*hip_arch_from_target_version(90402)));
+  EXPECT_EQ(nvidia_gpu_archs("9.0\n9.0\n8.0\n[N/A]\n"),
+            (std::vector<std::string>{"sm_90", "sm_80"}));
+}
+
+TEST_F(FakeDev, TheJudgeBuildsForItsDevicesOwnTargets) {
+  // A KFD topology: node 0 a CPU, nodes 1 and 2 two MI300A-class GPUs, 3 an MI250X.
+  const fs::path topo = dev_ / "nodes";
+  auto node = [&](const std::string& n, const std::string& props) {
+    fs::create_directories(topo / n);
+    std::ofstream(topo / n / "properties") << props;
+  };
+  node("0", "cpu_cores_count 96\nsimd_count 0\ngfx_target_version 0\n");
+  node("2", "simd_count 912\ngfx_target_version 90402\n");
+  node("1", "simd_count 912\ngfx_target_version 90402\nmax_waves_per_simd 8\n");
+  node("10", "gfx_target_version 90010\n");
+  EXPECT_EQ(amd_gpu_archs(topo.string()), (std::vector<std::string>{"gfx942", "gfx90a"}));
+  EXPECT_TRUE(amd_gpu_archs((dev_ / "missing").string()).empty());
+
+  const GpuArchs configured{{"sm_90"}, {"gfx90a"}};
+  std::vector<std::string> logged;
+  auto log = [&logged](const std::string& l) { logged.push_back(l); };
+  int smi_calls = 0;
+  auto smi = [&smi_calls](std::string out) {
+    return [&smi_calls, out]() -> Result<std::string> {
+      ++smi_calls;
+      return out;
+    };
+  };
+  // AMD: hip builds for the devices; CUDA keeps its list; nvidia-smi is never run.
+  GpuArchs a = device_gpu_archs({{"amd", "/dev/dri/renderD128"}}, configured, topo.string(),
+                                smi("9.0\n"), log);
+  EXPECT_EQ(a.hip, (std::vector<std::string>{"gfx942", "gfx90a"}));
+  EXPECT_EQ(a.cuda, configured.cuda);
+  EXPECT_EQ(smi_calls, 0);
+  // NVIDIA: an H100/H200 (9.0) sets both lists (HIP for NVIDIA).
+  GpuArchs n =
+      device_gpu_archs({{"nvidia", "/dev/nvidia0"}}, configured, topo.string(), smi("9.0\n"), log);
+  EXPECT_EQ(n.cuda, (std::vector<std::string>{"sm_90"}));
+  EXPECT_EQ(n.hip, (std::vector<std::string>{"sm_90"}));
+  n = device_gpu_archs({{"nvidia", "/dev/nvidia0"}}, configured, topo.string(), smi("10.0\n"), log);
+  EXPECT_EQ(n.cuda, (std::vector<std::string>{"sm_100"}));
+  // Unreadable: the configured lists stand, and the log says why.
+  logged.clear();
+  GpuArchs f = device_gpu_archs(
+      {{"nvidia", "/dev/nvidia0"}}, configured, topo.string(),
+      []() -> Result<std::string> { return Error{"nvidia-smi: not found"}; }, log);
+  EXPECT_EQ(f.cuda, configured.cuda);
+  EXPECT_EQ(f.hip, configured.hip);
+  ASSERT_EQ(logged.size(), 1u);
+  EXPECT_NE(logged[0].find("nvidia-smi: not found"), std::string::npos) << logged[0];
+  f = device_gpu_archs({{"amd", "/dev/dri/renderD128"}}, configured, (dev_ / "none").string(),
+                       smi(""), log);
+  EXPECT_EQ(f.hip, configured.hip);
+  // No GPU: nothing changes.
+  f = device_gpu_archs({}, configured, topo.string(), smi("9.0\n"), log);
+  EXPECT_EQ(f.cuda, configured.cuda);
+  EXPECT_EQ(f.hip, configured.hip);
+}
+
 TEST(GpuDevices, AnExplicitListNamesDeviceNodes) {
   auto l = resolve_gpu_devices({"/dev/nvidia3", "/dev/dri/renderD129"});
   ASSERT_TRUE(l.ok()) << l.error().message;
