@@ -487,8 +487,8 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
   // noise the candidate's is judged against (judge/clock_audit.h).
   const std::vector<double> no_noise;
   const std::vector<double>& noise = sides.base ? sides.base->overshoot_ns() : no_noise;
-  out.clock_shift_ns = candidate_shift_ns(sides.cand->overshoot_ns(), noise);
-  out.cand_ns = sides.cand->shifted(std::move(out.cand_ns), noise);
+  out.clock_shift_ns = sides.cand->audit_shift_ns(noise);
+  for (double& v : out.cand_ns) v += out.clock_shift_ns;
   out.judge_median_ns = median(sides.cand->judge_seen_ns());
   out.reported_median_ns = median(sides.cand->reported_ns());
   out.overshoot_min_ns = candidate_min_excess_ns(sides.cand->overshoot_ns(), noise);

@@ -231,12 +231,9 @@ MaybeFailure RunnerSession::go(double* ns) {
   return std::nullopt;
 }
 
-std::vector<double> RunnerSession::shifted(std::vector<double> reported,
-                                           std::span<const double> noise) const {
+double RunnerSession::audit_shift_ns(std::span<const double> noise) const {
   // Warm-up calls are in overshoot_ns too; they only make the medians more representative.
-  const double shift = candidate_shift_ns(overshoot_ns_, noise);
-  for (double& v : reported) v += shift;
-  return reported;
+  return candidate_shift_ns(overshoot_ns_, noise);
 }
 
 // Waits until the runner blocks reading stdin (its idle state between commands). Never spins:

@@ -72,9 +72,9 @@ class RunnerSession {
   const std::string& role() const { return role_; }
   bool candidate() const { return candidate_; }
 
-  // `reported` (this session's timed calls, in order) shifted up by the audit's rule
-  // (judge/clock_audit.h) against the honest side's overshoot `noise` (empty: none ran).
-  std::vector<double> shifted(std::vector<double> reported, std::span<const double> noise) const;
+  // What the audit's rule (judge/clock_audit.h) adds to each of this session's timed calls,
+  // against the honest side's overshoot `noise` (empty: none ran).
+  double audit_shift_ns(std::span<const double> noise) const;
   const std::vector<double>& judge_seen_ns() const { return judge_seen_ns_; }
   const std::vector<double>& overshoot_ns() const { return overshoot_ns_; }
   const std::vector<double>& reported_ns() const { return reported_ns_; }
