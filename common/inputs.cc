@@ -2,6 +2,10 @@
 
 #include <omp.h>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include <algorithm>
 #include <bit>
 #include <cfloat>
@@ -82,7 +86,50 @@ void philox_batch(uint64_t seed, uint64_t stream, uint64_t first, int64_t n,
     key1[r] = (key1[r - 1] + 0xBB67AE85u) & kLow;
   }
   const uint64_t s0 = stream & kLow, s1 = stream >> 32;
-  for (int64_t i = 0; i < n; ++i) {
+  int64_t vectored = 0;  // blocks done by the vector loop
+#if defined(__AVX2__) && !defined(__AVX512F__)
+  // AVX2 has no 64-bit vector multiply, so GCC leaves the loop below scalar there (measured on
+  // a Zen 1 EPYC: 0.74 GB/s for uniform fp64). vpmuludq multiplies the low 32 bits of each
+  // 64-bit lane, which is exactly kM * (x & kLow): the same words, eight blocks at a time (two
+  // independent sets of four, for the multiplier's latency). Bit-identical to the scalar loop
+  // (PhiloxBatchIsRandom123).
+  {
+    const __m256i m0 = _mm256_set1_epi64x(kM0), m1 = _mm256_set1_epi64x(kM1);
+    const __m256i low = _mm256_set1_epi64x(kLow);
+    const __m256i vs0 = _mm256_set1_epi64x(static_cast<int64_t>(s0));
+    const __m256i vs1 = _mm256_set1_epi64x(static_cast<int64_t>(s1));
+    const __m256i step = _mm256_setr_epi64x(0, 1, 2, 3);
+    vectored = n / 8 * 8;
+    for (int64_t i = 0; i < vectored; i += 8) {
+      const __m256i ca = _mm256_add_epi64(
+          _mm256_set1_epi64x(static_cast<int64_t>(first + static_cast<uint64_t>(i))), step);
+      const __m256i cb = _mm256_add_epi64(ca, _mm256_set1_epi64x(4));
+      __m256i a0 = _mm256_and_si256(ca, low), a1 = _mm256_srli_epi64(ca, 32), a2 = vs0, a3 = vs1;
+      __m256i b0 = _mm256_and_si256(cb, low), b1 = _mm256_srli_epi64(cb, 32), b2 = vs0, b3 = vs1;
+      for (int r = 0; r < 10; ++r) {
+        const __m256i k0 = _mm256_set1_epi64x(static_cast<int64_t>(key0[r]));
+        const __m256i k1 = _mm256_set1_epi64x(static_cast<int64_t>(key1[r]));
+        const __m256i pa0 = _mm256_mul_epu32(a0, m0), pa1 = _mm256_mul_epu32(a2, m1);
+        const __m256i pb0 = _mm256_mul_epu32(b0, m0), pb1 = _mm256_mul_epu32(b2, m1);
+        a0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa1, 32), a1), k0);
+        a2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa0, 32), a3), k1);
+        b0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pb1, 32), b1), k0);
+        b2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pb0, 32), b3), k1);
+        a1 = _mm256_and_si256(pa1, low);
+        a3 = _mm256_and_si256(pa0, low);
+        b1 = _mm256_and_si256(pb1, low);
+        b3 = _mm256_and_si256(pb0, low);
+      }
+      auto* o01 = reinterpret_cast<__m256i*>(h01 + i);
+      auto* o23 = reinterpret_cast<__m256i*>(h23 + i);
+      _mm256_storeu_si256(o01, _mm256_or_si256(_mm256_slli_epi64(a0, 32), a1));
+      _mm256_storeu_si256(o01 + 1, _mm256_or_si256(_mm256_slli_epi64(b0, 32), b1));
+      _mm256_storeu_si256(o23, _mm256_or_si256(_mm256_slli_epi64(a2, 32), a3));
+      _mm256_storeu_si256(o23 + 1, _mm256_or_si256(_mm256_slli_epi64(b2, 32), b3));
+    }
+  }
+#endif
+  for (int64_t i = vectored; i < n; ++i) {
     const uint64_t c = first + static_cast<uint64_t>(i);
     uint64_t x0 = c & kLow, x1 = c >> 32, x2 = s0, x3 = s1;
 #pragma GCC unroll 10
@@ -109,8 +156,15 @@ inline double int_as_double(int64_t e) {
   return std::bit_cast<double>(std::bit_cast<uint64_t>(kRound) + static_cast<uint64_t>(e)) - kRound;
 }
 
-// to_unit (common/rng.h) of a 64-bit half: its top 53 bits times 2^-53 (exact).
-inline double unit_of(uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+// to_unit (common/rng.h) of a 64-bit half: its top 53 bits times 2^-53 (exact). Built from
+// bits rather than converted (only AVX-512 converts 64-bit integers in a vector): the top 52
+// bits as the significand of a number in [1, 2) minus 1 (exact), plus the 53rd bit's 2^-53
+// (exact: every multiple of 2^-53 below 1 is a double).
+inline double unit_of(uint64_t bits) {
+  const double top52 = std::bit_cast<double>(0x3FF0000000000000u | (bits >> 12)) - 1.0;
+  const uint64_t bit53 = (bits >> 11) & 1;
+  return top52 + std::bit_cast<double>((uint64_t{0} - bit53) & std::bit_cast<uint64_t>(0x1.0p-53));
+}
 
 // x with its significand cut to its leading `bits` bits (sign and exponent kept): exact, and
 // x - cut_to(x) is exact too.
@@ -185,7 +239,10 @@ void log_batch(const double* __restrict x, double* __restrict y, int64_t n) {
   constexpr double kRound26 = 0x1.8p26;  // (f + kRound26) - kRound26: f to a multiple of 2^-26
   for (int64_t i = 0; i < n; ++i) {
     const uint64_t bits = std::bit_cast<uint64_t>(x[i]);
-    const int64_t e = static_cast<int64_t>(bits - kSqrtHalf) >> 52;
+    // The arithmetic shift as a logical one of the sign-flipped bits (AVX2 has no 64-bit
+    // arithmetic shift): the same e.
+    const int64_t e =
+        static_cast<int64_t>(((bits - kSqrtHalf) ^ (uint64_t{1} << 63)) >> 52) - (int64_t{1} << 11);
     const double f = std::bit_cast<double>(bits - (static_cast<uint64_t>(e) << 52)) - 1.0;
     // s as s_hi + s_lo to about 2^-76 relative: s_hi is the rounded quotient cut to 25 bits,
     // 2 + f = d_hi + f_lo with d_hi = 2 + f_hi of 28 bits, so s_hi d_hi is exact and, being
@@ -223,13 +280,20 @@ void exp_batch(const double* __restrict x, double* __restrict y, int64_t n) {
     const double kd = t - kRound;
     const int64_t k =
         static_cast<int64_t>(std::bit_cast<uint64_t>(t) - std::bit_cast<uint64_t>(kRound));
-    const bool odd = (k & 1) != 0;
+    // T = sqrt(2) for odd k, else 1, chosen with bit masks: GCC 12 does not if-convert a
+    // select here and then leaves the loop scalar.
+    const uint64_t odd = uint64_t{0} - (static_cast<uint64_t>(k) & 1);
     const double r_hi = x[i] - kd * kLn2Over2Hi;
     const double r_lo = kd * kLn2Over2Lo;
     const double r = r_hi - r_lo;
     const double p = r_hi + ((r * r) * horner<0>(kExpQ, r) - r_lo);
-    const double hi = odd ? kSqrt2Hi : 1.0, lo = odd ? kSqrt2Lo : 0.0;
-    const double scale = std::bit_cast<double>(static_cast<uint64_t>((k >> 1) + 1023) << 52);
+    constexpr uint64_t kOne = std::bit_cast<uint64_t>(1.0);
+    const double hi =
+        std::bit_cast<double>(kOne ^ (odd & (kOne ^ std::bit_cast<uint64_t>(kSqrt2Hi))));
+    const double lo = std::bit_cast<double>(odd & std::bit_cast<uint64_t>(kSqrt2Lo));
+    // Only the low 11 bits of m + 1023 reach the exponent field, and a logical shift of k
+    // gives m's low bits as the arithmetic one does (AVX2 has no 64-bit arithmetic shift).
+    const double scale = std::bit_cast<double>(((static_cast<uint64_t>(k) >> 1) + 1023) << 52);
     y[i] = (hi + (lo + hi * p)) * scale;
   }
 }
@@ -519,6 +583,13 @@ Result<std::vector<int64_t>> shape_of(const ArraySpec& a, const SymbolTable& sym
 }  // namespace
 
 Result<Draw> generate_draw(const Manifest& m, const DrawSpec& spec) {
+  auto d = allocate_draw(m, spec);
+  if (!d) return d.error();
+  if (auto st = regenerate_draw(m, spec, *d); !st) return st.error();
+  return d;
+}
+
+Result<Draw> allocate_draw(const Manifest& m, const DrawSpec& spec) {
   if (auto st = check_spec(m, spec); !st) return st.error();
   Draw d;
   d.precision = spec.precision;
@@ -528,7 +599,6 @@ Result<Draw> generate_draw(const Manifest& m, const DrawSpec& spec) {
     if (!shape) return shape.error();
     d.arrays.emplace(a.name, NdArray(a.dtype(spec.precision), std::move(*shape)));
   }
-  if (auto st = regenerate_draw(m, spec, d); !st) return st.error();
   return d;
 }
 

@@ -43,6 +43,12 @@ Result<SymbolTable> preset_sizes(const Manifest& m, const std::string& preset);
 
 Result<Draw> generate_draw(const Manifest& m, const DrawSpec& spec);
 
+// The draw's arrays at spec's sizes and precision, zero-filled, with no values generated
+// (symbols and precision set): for a caller that fills it with regenerate_draw before any
+// use, as a runner does before every call, which saves it one whole generation per process.
+// The same checks and errors as generate_draw.
+Result<Draw> allocate_draw(const Manifest& m, const DrawSpec& spec);
+
 // Refills an existing draw (same sizes and precision, e.g. from generate_draw) with the values
 // of `spec` without allocating: the per-call fresh draw of a timing loop. The result is
 // bit-identical to generate_draw(m, spec).

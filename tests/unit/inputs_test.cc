@@ -265,6 +265,40 @@ TEST(Inputs, FoldedDomainsHoldForEveryDistribution) {
   }
 }
 
+// 64-bit FNV-1a of a byte range, continuing from `h`.
+uint64_t fnv1a(const void* data, size_t n, uint64_t h = 0xcbf29ce484222325ULL) {
+  const auto* b = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ULL;
+  return h;
+}
+
+TEST(Generator, DrawsAreTheRecordedBitsOnEveryMachine) {
+  // The same (seed, sizes, precision) must give the same bits on every machine, build flag and
+  // vector width (docs/numerics.md): these digests were taken from the generator before its
+  // AVX2 paths existed (GCC 12, -march=native on a Zen 1), so a vector path, a compiler or a
+  // flag that changed one bit of any distribution fails here.
+  Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s000");
+  const uint64_t expected[3][2] = {{0x4d6bfdb5d87e9a31ULL, 0xd0a573902a5c569dULL},
+                                   {0x90fbc6e47a36de81ULL, 0x25bb9c1cd59880f9ULL},
+                                   {0xcd01a3417112952dULL, 0x25cc3ce14d725c21ULL}};
+  for (Distribution dist : kAllDists) {
+    for (Precision p : {Precision::kFp64, Precision::kFp32}) {
+      uint64_t h = 0xcbf29ce484222325ULL;
+      for (uint64_t seed : {1ULL, 99ULL, 0xdeadbeefULL}) {
+        for (int threads : {1, 3}) {
+          // 100003 elements: a ragged last chunk, and above the parallel threshold.
+          Draw d = draw(m, seed, {{"N", 100003}}, threads, dist, p);
+          const NdArray& b = d.arrays.at("b");
+          h = fnv1a(b.data(), static_cast<size_t>(b.nbytes()), h);
+        }
+      }
+      const int di = static_cast<int>(dist), pi = p == Precision::kFp64 ? 0 : 1;
+      EXPECT_EQ(h, expected[di][pi])
+          << distribution_name(dist) << " " << precision_name(p) << ": 0x" << std::hex << h;
+    }
+  }
+}
+
 TEST(Generator, PhiloxBatchIsRandom123) {
   // Counters across a 2^32 boundary, so the counter's high word changes inside a batch.
   const uint64_t first = (uint64_t{1} << 32) - 5;
@@ -532,6 +566,23 @@ TEST(Inputs, FuzzedSizesStayInRange) {
     seen.insert(s.at("NI"));
   }
   EXPECT_GT(seen.size(), 30u);
+}
+
+TEST(Inputs, AnAllocatedDrawRefilledIsTheGeneratedOne) {
+  // The runner allocates its draw without values and fills it before every call: the first
+  // call must see exactly what generate_draw would have given it.
+  Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s000");
+  DrawSpec s;
+  s.seed = 77;
+  s.sizes = {{"N", 5000}};
+  auto a = allocate_draw(m, s);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->arrays.at("b").get(17), 0.0);  // nothing generated yet
+  ASSERT_TRUE(regenerate_draw(m, s, *a));
+  EXPECT_TRUE(same_draw(*a, draw(m, 77, {{"N", 5000}})));
+  EXPECT_EQ(a->distribution, distribution_for_seed(77));
+  s.sizes = {{"N", 0}};
+  EXPECT_FALSE(allocate_draw(m, s).ok());  // generate_draw's checks
 }
 
 TEST(Inputs, ErrorsAreValues) {
