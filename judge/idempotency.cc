@@ -25,6 +25,11 @@ std::vector<std::string> differences(const SubmitIdentity& a, const SubmitIdenti
   if (a.run_id != b.run_id) out.push_back("run_id");
   if (a.source_sha256 != b.source_sha256) out.push_back("source");
   if (a.library_path != b.library_path) out.push_back("library");
+  if (a.build_tokens != b.build_tokens) out.push_back("build");
+  if (a.named_known && b.named_known) {
+    if (a.preset != b.preset) out.push_back("preset");
+    if (a.workspace_bytes != b.workspace_bytes) out.push_back("workspace_bytes");
+  }
   return out;
 }
 
@@ -57,35 +62,72 @@ HttpResponse replay_of(const KeyedSubmission& s) {
   return r;
 }
 
+// A string member of a recorded request_json, or nullopt where it is null or absent.
+std::optional<std::string> named(const json& j, const char* field) {
+  if (!j.is_object() || !j.contains(field) || !j[field].is_string()) return std::nullopt;
+  return j[field].get<std::string>();
+}
+
 }  // namespace
 
+bool same_request(const SubmitIdentity& a, const SubmitIdentity& b) {
+  return differences(a, b).empty();
+}
+
 SubmitIdentity submit_identity(const GradeRequest& g) {
-  return {g.rank,
-          g.kernel,
-          g.language,
-          g.precision,
-          g.run_id,
-          g.residency,
-          to_hex(sha256(g.source.value_or(""))),
-          g.library_path.value_or("")};
+  SubmitIdentity id{g.rank,
+                    g.kernel,
+                    g.language,
+                    g.precision,
+                    g.run_id,
+                    g.residency,
+                    to_hex(sha256(g.source.value_or(""))),
+                    g.library_path.value_or(""),
+                    g.build_tokens,
+                    g.preset,
+                    g.workspace_bytes,
+                    true};
+  return id;
 }
 
 // The residency a recorded grade ran with is the one its answer states (every answer since GPU
 // languages were accepted carries it; an older one could only have been "host").
-SubmitIdentity submit_identity(const KeyedSubmission& s) {
+Result<SubmitIdentity> submit_identity(const KeyedSubmission& s) {
   std::string residency = "host";
   const json body = json::parse(s.response_json, nullptr, /*allow_exceptions=*/false);
   if (body.is_object() && body.contains("residency") && body["residency"].is_string()) {
     residency = body["residency"].get<std::string>();
   }
-  return {s.rank,
-          s.kernel,
-          s.language,
-          s.precision,
-          s.run_id,
-          residency,
-          to_hex(sha256(s.source)),
-          s.library_path};
+  SubmitIdentity id{s.rank,
+                    s.kernel,
+                    s.language,
+                    s.precision,
+                    s.run_id,
+                    residency,
+                    to_hex(sha256(s.source)),
+                    s.library_path,
+                    {},
+                    std::nullopt,
+                    std::nullopt,
+                    s.request_json.has_value()};
+  // The record stage wrote both columns as JSON; one that does not parse is the database's
+  // fault, and its key is answered with an error rather than compared on a guess.
+  const json tokens = json::parse(s.build_tokens_json, nullptr, /*allow_exceptions=*/false);
+  if (!tokens.is_array())
+    return Error{"submission " + std::to_string(s.id) + ": build_tokens_json is not a JSON array"};
+  for (const auto& t : tokens) {
+    if (!t.is_string())
+      return Error{"submission " + std::to_string(s.id) + ": build_tokens_json holds a non-string"};
+    id.build_tokens.push_back(t.get<std::string>());
+  }
+  if (s.request_json) {
+    const json named_json = json::parse(*s.request_json, nullptr, /*allow_exceptions=*/false);
+    if (!named_json.is_object())
+      return Error{"submission " + std::to_string(s.id) + ": request_json is not a JSON object"};
+    id.preset = named(named_json, "preset");
+    id.workspace_bytes = named(named_json, "workspace_bytes");
+  }
+  return id;
 }
 
 HttpResponse as_replay(HttpResponse response) {
@@ -101,7 +143,7 @@ std::optional<Responder> SubmitKeys::begin(const std::string& key, const SubmitI
                                            Responder respond) {
   std::unique_lock lock(mu_);
   if (auto it = in_flight_.find(key); it != in_flight_.end()) {
-    if (it->second.who == who) {
+    if (same_request(it->second.who, who)) {
       it->second.waiting.push_back(std::move(respond));
       spdlog::info("submit: Idempotency-Key {} is being graded; the repeat waits for it", key);
       return std::nullopt;
@@ -126,9 +168,17 @@ std::optional<Responder> SubmitKeys::begin(const std::string& key, const SubmitI
     if (found->has_value()) {
       lock.unlock();
       const KeyedSubmission& s = **found;
-      const SubmitIdentity used = submit_identity(s);
-      if (!(used == who)) {
-        respond(error_response(conflict(key, used, who, "submission " + std::to_string(s.id))));
+      const auto used = submit_identity(s);
+      if (!used) {
+        respond(error_response(
+            ApiError{ErrorKind::kJudgeFault,
+                     "cannot compare with the Idempotency-Key's recorded request (nothing was "
+                     "graded): " +
+                         used.error().message}));
+        return std::nullopt;
+      }
+      if (!same_request(*used, who)) {
+        respond(error_response(conflict(key, *used, who, "submission " + std::to_string(s.id))));
         return std::nullopt;
       }
       spdlog::info("submit: Idempotency-Key {} replays submission {}", key, s.id);

@@ -5,7 +5,7 @@
 //  - a repeat that arrives while the key's grade is queued or running waits for that grade and
 //    gets its answer (plus "replayed": true on a 200);
 //  - the key with another request (kernel, language, residency, precision, rank, run_id, source or
-//    library) is a 409;
+//    library, build, preset, workspace_bytes) is a 409;
 //  - a grade that ended as a judge fault (harness_fault) records no submission, so the key's next
 //    repeat is graded afresh.
 //
@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "common/result.h"
 #include "judge/grader.h"
 #include "judge/server.h"
 #include "judge/store.h"
@@ -38,13 +39,24 @@ struct SubmitIdentity {
   std::string residency = "host";
   std::string source_sha256;  // hex SHA-256 of the source text (of "" for a library)
   std::string library_path;   // "" for a source submission
-  bool operator==(const SubmitIdentity&) const = default;
+  std::vector<std::string> build_tokens;
+  // As the request named them (nullopt: not named), not as the grade resolved them: the same
+  // request is the same grade whatever the judge's defaults are when it is repeated.
+  std::optional<std::string> preset, workspace_bytes;
+  // False for a row recorded before the judge kept what its request named (schema version 5):
+  // preset and workspace_bytes are then unknown, and compared with nothing.
+  bool named_known = true;
 };
+
+// Whether a repeat with identity `b` is the request `a` (every field equal; preset and
+// workspace_bytes where both sides know them).
+bool same_request(const SubmitIdentity& a, const SubmitIdentity& b);
 
 // The identity of a request once its shared file is resolved (the source a source_file names
 // is the text that would be graded), and of a recorded submission.
 SubmitIdentity submit_identity(const GradeRequest& g);
-SubmitIdentity submit_identity(const KeyedSubmission& s);
+// A recorded row's columns that do not parse are an error (the database's, not the client's).
+Result<SubmitIdentity> submit_identity(const KeyedSubmission& s);
 
 // `response` as a repeat of its key receives it: a 200 JSON object gains "replayed": true;
 // anything else (an error answer) is passed on as it is.

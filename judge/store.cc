@@ -187,6 +187,12 @@ CREATE TABLE reported_speedups (
   UNIQUE (submission_id, baseline)
 );
 )sql"},
+    // A repeat of an Idempotency-Key must be the same request (judge/idempotency.h), and the
+    // row kept its preset and workspace only as the grade resolved them.
+    {5, "what a request named, for its Idempotency-Key", R"sql(
+ALTER TABLE submissions ADD COLUMN
+  request_json TEXT;                     -- {"preset": .., "workspace_bytes": ..} as the request named them (null: not named); NULL before version 5
+)sql"},
 };
 
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
@@ -209,14 +215,14 @@ INSERT INTO submissions (
   build_tokens_json, build_log, content_hash, verdict, detail, build_ok, correct, public_correct,
   hidden_correct, hidden_passed, hidden_total, speedup, baseline, native_ns, baseline_ns,
   max_rel_error, suspect, timed_out, machine, judge_version, run_id, optimizer, tokens,
-  workspace_bytes, received_at, finished_at, response_json, idempotency_key)
+  workspace_bytes, received_at, finished_at, response_json, idempotency_key, request_json)
 VALUES (
   :route, :rank, :kernel, :language, :precision, :preset, :sizes_json, :source, :library_path,
   :build_tokens_json, :build_log, :content_hash, :verdict, :detail, :build_ok, :correct,
   :public_correct, :hidden_correct, :hidden_passed, :hidden_total, :speedup, :baseline,
   :native_ns, :baseline_ns, :max_rel_error, :suspect, :timed_out, :machine, :judge_version,
   :run_id, :optimizer, :tokens, :workspace_bytes, :received_at, :finished_at, :response_json,
-  :idempotency_key)
+  :idempotency_key, :request_json)
 )sql";
 
 constexpr const char* kInsertSample = R"sql(
@@ -290,7 +296,8 @@ constexpr const char* kCountSubmissions = "SELECT count(*) AS n FROM submissions
 constexpr const char* kSelectSubmission = "SELECT * FROM submissions WHERE id = :id";
 
 constexpr const char* kSelectByIdempotencyKey = R"sql(
-SELECT id, rank, kernel, language, precision, run_id, source, library_path, response_json
+SELECT id, rank, kernel, language, precision, run_id, source, library_path, response_json,
+  build_tokens_json, request_json
 FROM submissions WHERE rank = :rank AND idempotency_key = :key
 )sql";
 constexpr const char* kUpdateResponse =
@@ -382,6 +389,7 @@ struct Store::Impl {
       q.real(":finished_at", r.finished_at);
       q.text(":response_json", r.response_json);
       q.opt_text(":idempotency_key", r.idempotency_key);
+      q.opt_text(":request_json", r.request_json);
       if (auto s = q.run("inserting the submission"); !s.ok()) return s.error();
       id = db->last_insert_rowid();
     }
@@ -643,6 +651,8 @@ Result<std::optional<KeyedSubmission>> Store::find_by_idempotency_key(int rank,
   k.source = q.col_text("source");
   k.library_path = q.col_text("library_path");
   k.response_json = q.col_text("response_json");
+  k.build_tokens_json = q.col_text("build_tokens_json");
+  k.request_json = q.col_opt_text("request_json");
   if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
   return std::optional<KeyedSubmission>(std::move(k));
 }
@@ -718,6 +728,7 @@ Result<std::optional<SubmissionRecord>> Store::get_submission(int64_t id) {
     r.finished_at = q.col_opt_real("finished_at").value_or(0);
     r.response_json = q.col_text("response_json");
     r.idempotency_key = q.col_opt_text("idempotency_key");
+    r.request_json = q.col_opt_text("request_json");
     if (!q.column_error().empty()) return Error{"store: " + q.column_error()};
   }
   {

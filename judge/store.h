@@ -67,6 +67,10 @@ struct SubmissionRecord {
   std::string response_json;                // exactly what the client got
   // The request's Idempotency-Key; unique per rank where given (judge/idempotency.h).
   std::optional<std::string> idempotency_key;
+  // What the request named that the row otherwise keeps only resolved (its preset before the
+  // default or the timed sizes replaced it, its workspace_bytes expression before evaluation):
+  // request_json() of judge/grade/record.h. NULL for rows older than schema version 5.
+  std::optional<std::string> request_json;
   std::vector<SampleSet> samples;
   std::vector<ConfigResult> configs;
   std::vector<ReportedSpeedup> reported;
@@ -90,6 +94,8 @@ struct KeyedSubmission {
   std::string kernel, language, precision, run_id;
   std::string source, library_path;
   std::string response_json;
+  std::string build_tokens_json = "[]";
+  std::optional<std::string> request_json;  // SubmissionRecord::request_json
 };
 
 // One row of the admin listing (GET /admin/submissions): what identifies and summarizes a

@@ -125,6 +125,14 @@ json response_json(const GradeResult& g, const RecordContext& c) {
   return r;
 }
 
+std::string request_json(const GradeRequest& req) {
+  const auto named = [](const std::optional<std::string>& v) {
+    return v ? json(*v) : json(nullptr);
+  };
+  return json{{"preset", named(req.preset)}, {"workspace_bytes", named(req.workspace_bytes)}}
+      .dump();
+}
+
 SubmissionRecord submission_record(const GradeResult& g, const RecordContext& c,
                                    const json& response, double finished_at) {
   const GradeRequest& req = *c.request;
@@ -166,6 +174,7 @@ SubmissionRecord submission_record(const GradeResult& g, const RecordContext& c,
   rec.finished_at = finished_at;
   rec.response_json = response.dump();
   rec.idempotency_key = req.idempotency_key;
+  rec.request_json = request_json(req);
   for (const auto& [name, ns] : c.other_baselines_ns) {
     if (auto x = reported_speedup(g, c, ns)) {
       rec.reported.push_back({name, ns, g.native_ns.value_or(0), *x});

@@ -48,6 +48,10 @@ std::optional<double> reported_speedup(const GradeResult& g, const RecordContext
 nlohmann::json response_json(const GradeResult& g, const RecordContext& c);
 
 // The /submit row.
+// SubmissionRecord::request_json of `req`: {"preset": P or null, "workspace_bytes": E or null},
+// the request's own values (judge/idempotency.cc compares them on a repeat of its key).
+std::string request_json(const GradeRequest& req);
+
 SubmissionRecord submission_record(const GradeResult& g, const RecordContext& c,
                                    const nlohmann::json& response, double finished_at);
 

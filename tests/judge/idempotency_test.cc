@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/http_client.h"
+#include "judge/grade/record.h"
 #include "judge/job_queue.h"
 #include "judge/metrics.h"
 #include "judge/routes.h"
@@ -124,7 +125,7 @@ TEST(SubmitKeysTest, IdentityCoversEveryFieldOfTheContract) {
   auto differs = [&](auto change) {
     GradeRequest h = g;
     change(h);
-    return !(submit_identity(h) == base);
+    return !same_request(submit_identity(h), base);
   };
   EXPECT_TRUE(differs([](GradeRequest& h) { h.kernel = "tsvc_2_s111"; }));
   EXPECT_TRUE(differs([](GradeRequest& h) { h.language = "cpp"; }));
@@ -137,6 +138,9 @@ TEST(SubmitKeysTest, IdentityCoversEveryFieldOfTheContract) {
     h.source.reset();
     h.library_path = "/shared/lib.so";
   }));
+  EXPECT_TRUE(differs([](GradeRequest& h) { h.build_tokens = {"-DTILE=64"}; }));
+  EXPECT_TRUE(differs([](GradeRequest& h) { h.preset = "M"; }));
+  EXPECT_TRUE(differs([](GradeRequest& h) { h.workspace_bytes = "8*N"; }));
   // What a repeat may change: the optimizer's name, the token count, the received time.
   EXPECT_FALSE(differs([](GradeRequest& h) {
     h.optimizer = "other";
@@ -144,16 +148,49 @@ TEST(SubmitKeysTest, IdentityCoversEveryFieldOfTheContract) {
     h.received_at = 1;
   }));
   // A recorded submission has the identity of the request it recorded.
-  KeyedSubmission s{1, 0, "tsvc_2_s000", "c", "fp64", "r", "x", "", "{}"};
-  EXPECT_TRUE(submit_identity(s) == base);
+  KeyedSubmission s{1, 0, "tsvc_2_s000", "c", "fp64", "r", "x", "", "{}", "[]", std::nullopt};
+  s.request_json = request_json(g);
+  auto recorded = [&s] {
+    auto id = submit_identity(s);
+    EXPECT_TRUE(id.ok()) << id.error().message;
+    return id.ok() ? *id : SubmitIdentity{};
+  };
+  EXPECT_TRUE(same_request(recorded(), base));
   // Its residency is the one its recorded answer states (an answer without one was a host grade).
   s.response_json = R"({"residency": "device"})";
-  EXPECT_FALSE(submit_identity(s) == base);
+  EXPECT_FALSE(same_request(recorded(), base));
   GradeRequest d = g;
   d.residency = "device";
-  EXPECT_TRUE(submit_identity(s) == submit_identity(d));
+  EXPECT_TRUE(same_request(recorded(), submit_identity(d)));
   s.response_json = R"({"residency": "host"})";
-  EXPECT_TRUE(submit_identity(s) == base);
+  EXPECT_TRUE(same_request(recorded(), base));
+  // Build tokens, preset and workspace as the record stage wrote them from the request.
+  GradeRequest t = g;
+  t.build_tokens = {"-DTILE=64", "-funroll-loops"};
+  t.preset = "M";
+  t.workspace_bytes = "8*N";
+  s.build_tokens_json = json(t.build_tokens).dump();
+  s.request_json = request_json(t);
+  EXPECT_TRUE(same_request(recorded(), submit_identity(t)));
+  EXPECT_FALSE(same_request(recorded(), base));
+  GradeRequest other_preset = t;
+  other_preset.preset.reset();  // "M" named before, the default now: another grade
+  EXPECT_FALSE(same_request(recorded(), submit_identity(other_preset)));
+  // A row from before schema version 5 does not know what its request named: the preset and
+  // workspace are compared with nothing, everything else still is.
+  s.request_json.reset();
+  EXPECT_TRUE(same_request(recorded(), submit_identity(other_preset)));
+  GradeRequest other_tokens = t;
+  other_tokens.build_tokens = {"-DTILE=32"};
+  EXPECT_FALSE(same_request(recorded(), submit_identity(other_tokens)));
+  // Columns that do not parse are an error, not a guess.
+  s.build_tokens_json = "not json";
+  EXPECT_FALSE(submit_identity(s).ok());
+  s.build_tokens_json = "[1]";
+  EXPECT_FALSE(submit_identity(s).ok());
+  s.build_tokens_json = "[]";
+  s.request_json = "[]";
+  EXPECT_FALSE(submit_identity(s).ok());
 }
 
 // A grader that records /submit answers in a real Store with the request's key (as the record
@@ -194,6 +231,8 @@ class RecordingGrader : public GradeService {
       rec.sizes_json = "{}";
       rec.source = g.source.value_or("");
       rec.library_path = g.library_path.value_or("");
+      rec.build_tokens_json = json(g.build_tokens).dump();
+      rec.request_json = request_json(g);
       rec.verdict = "ok";
       rec.run_id = g.run_id;
       rec.optimizer = g.optimizer;
@@ -276,12 +315,13 @@ class RoutesKeysTest : public ::testing::Test {
   }
   HttpResult Post(const std::string& route, const std::optional<std::string>& key,
                   const std::string& source = "void tsvc_2_s000_fp64(void) {}",
-                  const std::string& run_id = "run-1") {
+                  const std::string& run_id = "run-1", const json& extra = json::object()) {
     json body = {{"kernel", "tsvc_2_s000"},
                  {"rank", 0},
                  {"source", source},
                  {"run_id", run_id},
                  {"optimizer", "opt"}};
+    body.update(extra);
     std::map<std::string, std::string> headers;
     if (key) headers["Idempotency-Key"] = *key;
     auto r = http_request("POST", base_ + route, body.dump(), headers, 20);
@@ -368,6 +408,20 @@ TEST_F(RoutesKeysTest, TheSameKeyForAnotherRequestIs409) {
   auto run = Post("/submit", "ep-3:1", "void tsvc_2_s000_fp64(void) {}", "run-2");
   EXPECT_EQ(run.status, 409);
   EXPECT_EQ(json::parse(run.body)["differs"], json::array({"run_id"}));
+  // What the request named beyond its source: a preset, a workspace, build tokens.
+  const std::string same_source = "void tsvc_2_s000_fp64(void) {}";
+  auto preset = Post("/submit", "ep-3:1", same_source, "run-1", {{"preset", "S"}});
+  EXPECT_EQ(preset.status, 409) << preset.body;
+  EXPECT_EQ(json::parse(preset.body)["differs"], json::array({"preset"}));
+  auto workspace = Post("/submit", "ep-3:1", same_source, "run-1", {{"workspace_bytes", "8*N"}});
+  EXPECT_EQ(workspace.status, 409) << workspace.body;
+  EXPECT_EQ(json::parse(workspace.body)["differs"], json::array({"workspace_bytes"}));
+  auto tokens =
+      Post("/submit", "ep-3:1", same_source, "run-1", {{"build", json::array({"-DX=1"})}});
+  EXPECT_EQ(tokens.status, 409) << tokens.body;
+  EXPECT_EQ(json::parse(tokens.body)["differs"], json::array({"build"}));
+  // And the same request again is still the recorded grade.
+  EXPECT_EQ(Post("/submit", "ep-3:1", same_source).status, 200);
   EXPECT_EQ(grader_->started(), 1);
   EXPECT_EQ(Submissions(), 1);
 }

@@ -65,6 +65,7 @@ SubmissionRecord FullRecord() {
   r.source = "#include <stddef.h>\nvoid gemm(size_t n, double* c) { c[0] = 1.0; }\n";
   r.library_path = "";
   r.build_tokens_json = R"(["-DTILE=64", "-lm"])";
+  r.request_json = R"({"preset":"M","workspace_bytes":"8*N"})";
   r.build_log = "gcc: warning: unused variable 'x'\n";
   r.content_hash = "sha256:0123456789abcdef";
   r.verdict = "ok";
@@ -157,6 +158,7 @@ void ExpectSameRecord(const SubmissionRecord& a, const SubmissionRecord& b) {
   EXPECT_EQ(a.finished_at, b.finished_at);
   EXPECT_EQ(a.response_json, b.response_json);
   EXPECT_EQ(a.idempotency_key, b.idempotency_key);
+  EXPECT_EQ(a.request_json, b.request_json);
   ASSERT_EQ(a.samples.size(), b.samples.size());
   for (std::size_t i = 0; i < a.samples.size(); ++i) {
     SCOPED_TRACE("sample set " + std::to_string(i));
@@ -250,8 +252,8 @@ TEST_F(StoreTest, CalibrationsRoundTripPerKeyAndTarget) {
 TEST_F(StoreTest, SchemaVersionAfterOpen) {
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 4);
-  EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "4");
+  EXPECT_EQ(store->schema_version(), 5);
+  EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "5");
   for (const char* table : {"submissions", "samples", "config_results", "score_calls", "baselines",
                             "calibrations", "reported_speedups"}) {
     EXPECT_EQ(Sql(path_, std::string("SELECT count(*) FROM sqlite_master WHERE type = 'table' "
@@ -366,7 +368,7 @@ TEST_F(StoreTest, ReopenKeepsDataAndDoesNotRerunMigrations) {
   Sql(path_, "DROP INDEX submissions_kernel");
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 4);
+  EXPECT_EQ(store->schema_version(), 5);
   EXPECT_EQ(Sql(path_, "SELECT count(*) FROM sqlite_master WHERE name = 'submissions_kernel'"),
             "0");
   auto n = store->count_submissions();
@@ -387,7 +389,7 @@ TEST_F(StoreTest, RefusesNewerSchemaVersion) {
   ASSERT_FALSE(store.ok());
   const std::string& msg = store.error().message;
   EXPECT_NE(msg.find("999"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("up to 4"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("up to 5"), std::string::npos) << msg;
   EXPECT_NE(msg.find(path_), std::string::npos) << msg;
   EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "999");  // left untouched
 }
@@ -582,6 +584,8 @@ TEST_F(StoreTest, IdempotencyKeysAreFoundAndUniquePerRank) {
   EXPECT_EQ(k.source, r.source);
   EXPECT_EQ(k.library_path, "");
   EXPECT_EQ(k.response_json, r.response_json);
+  EXPECT_EQ(k.build_tokens_json, r.build_tokens_json);
+  EXPECT_EQ(k.request_json, r.request_json);
   // Another rank's key, or another key, is not this one.
   EXPECT_FALSE(store->find_by_idempotency_key(0, "run-42:attempt-1")->has_value());
   EXPECT_FALSE(store->find_by_idempotency_key(3, "run-42:attempt-2")->has_value());
@@ -615,6 +619,7 @@ TEST_F(StoreTest, IdempotencyKeysAreFoundAndUniquePerRank) {
 TEST_F(StoreTest, MigrationThreeKeepsTheRowsOfAVersionTwoFile) {
   SubmissionRecord old = FullRecord();  // no key
   old.reported.clear();                 // version 2 has no table for them
+  old.request_json.reset();             // nor a column for it
   int64_t id = 0;
   {
     auto store = Open();
@@ -624,14 +629,15 @@ TEST_F(StoreTest, MigrationThreeKeepsTheRowsOfAVersionTwoFile) {
   // Back to what version 2 made.
   Sql(path_,
       "DROP TABLE reported_speedups; DROP INDEX submissions_idempotency_key; ALTER TABLE "
-      "submissions DROP COLUMN idempotency_key; PRAGMA user_version = 2");
+      "submissions DROP COLUMN idempotency_key; ALTER TABLE submissions DROP COLUMN request_json; "
+      "PRAGMA user_version = 2");
   ASSERT_EQ(Sql(path_,
                 "SELECT count(*) FROM pragma_table_info('submissions') WHERE name = "
                 "'idempotency_key'"),
             "0");
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 4);
+  EXPECT_EQ(store->schema_version(), 5);
   EXPECT_EQ(Sql(path_,
                 "SELECT count(*) FROM sqlite_master WHERE name = "
                 "'submissions_idempotency_key'"),
