@@ -78,6 +78,7 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "thread_settle_wall_s",
                                                "outside_cpu_ns",
                                                "clock_audit_fraction",
+                                               "clock_audit_alpha",
                                                "bandwidth_floor_fraction",
                                                "equivalence_margin",
                                                "min_call_ms",
@@ -159,6 +160,7 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "thread_settle_wall_s", c.thread_settle_wall_s, origin),
       take(j, "outside_cpu_ns", c.outside_cpu_ns, origin),
       take(j, "clock_audit_fraction", c.clock_audit_fraction, origin),
+      take(j, "clock_audit_alpha", c.clock_audit_alpha, origin),
       take(j, "bandwidth_floor_fraction", c.bandwidth_floor_fraction, origin),
       take(j, "equivalence_margin", c.equivalence_margin, origin),
       take(j, "min_call_ms", c.min_call_ms, origin),
@@ -310,6 +312,9 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (bandwidth_file.empty()) bandwidth_file = (fs::path(state_dir) / "bandwidth.json").string();
   if (clock_audit_slack_ns < 0 || clock_audit_fraction < 0) {
     return Error{"clock_audit_slack_ns and clock_audit_fraction must be >= 0"};
+  }
+  if (!(clock_audit_alpha > 0 && clock_audit_alpha <= 1)) {
+    return Error{"clock_audit_alpha must be in (0, 1]"};
   }
   for (const auto& [track, spec] : track_baseline) {
     if (auto o = baseline_options(spec); !o) {

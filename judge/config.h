@@ -95,6 +95,9 @@ struct JudgeConfig {
   // beyond that allowance; when every call of a configuration exceeds it, it is suspect.
   double clock_audit_slack_ns = 500e3;
   double clock_audit_fraction = 0.1;
+  // A candidate's reports are shifted only when its overshoots exceed the baseline's at this
+  // one-sided Mann-Whitney level (judge/clock_audit.h says why: noise alone shifted honest code).
+  double clock_audit_alpha = 0.01;
   // Work outside the clock (SPEC §5.7): after a call, the candidate's other threads must be
   // asleep once they used thread_settle_s of CPU (OpenMP pools spin briefly first; CPU time,
   // not wall time, so a pool waiting for a CPU on a loaded host is not charged) and within

@@ -86,6 +86,7 @@ MaybeFailure launch_session(RunContext& ctx, const std::string& role, bool candi
   limits.call_timeout_s = call_timeout_s;
   limits.audit_slack_ns = cfg.clock_audit_slack_ns;
   limits.audit_fraction = cfg.clock_audit_fraction;
+  limits.audit_alpha = cfg.clock_audit_alpha;
   limits.settle_s = cfg.thread_settle_s;
   limits.settle_wall_s = cfg.thread_settle_wall_s;
   limits.outside_cpu_ns = cfg.outside_cpu_ns;

@@ -233,7 +233,7 @@ MaybeFailure RunnerSession::go(double* ns) {
 
 double RunnerSession::audit_shift_ns(std::span<const double> noise) const {
   // Warm-up calls are in overshoot_ns too; they only make the medians more representative.
-  return candidate_shift_ns(overshoot_ns_, noise);
+  return candidate_shift_ns(overshoot_ns_, noise, limits_.audit_alpha);
 }
 
 // Waits until the runner blocks reading stdin (its idle state between commands). Never spins:

@@ -20,7 +20,7 @@ namespace hpcab::judge {
 // The per-session knobs (from JudgeConfig).
 struct SessionLimits {
   double call_timeout_s = 60;
-  double audit_slack_ns = 500e3, audit_fraction = 0.1;
+  double audit_slack_ns = 500e3, audit_fraction = 0.1, audit_alpha = 0.01;
   double copy_ns = 0;          // the allowance for the copy-out of the outputs
   double settle_s = 0.5;       // CPU the other threads may use before they sleep
   double settle_wall_s = 2.0;  // wall time they may take in any case
