@@ -75,19 +75,18 @@ bool same_request(const SubmitIdentity& a, const SubmitIdentity& b) {
 }
 
 SubmitIdentity submit_identity(const GradeRequest& g) {
-  SubmitIdentity id{g.rank,
-                    g.kernel,
-                    g.language,
-                    g.precision,
-                    g.run_id,
-                    g.residency,
-                    to_hex(sha256(g.source.value_or(""))),
-                    g.library_path.value_or(""),
-                    g.build_tokens,
-                    g.preset,
-                    g.workspace_bytes,
-                    true};
-  return id;
+  return {g.rank,
+          g.kernel,
+          g.language,
+          g.precision,
+          g.run_id,
+          g.residency,
+          to_hex(sha256(g.source.value_or(""))),
+          g.library_path.value_or(""),
+          g.build_tokens,
+          g.preset,
+          g.workspace_bytes,
+          true};
 }
 
 // The residency a recorded grade ran with is the one its answer states (every answer since GPU
@@ -112,18 +111,18 @@ Result<SubmitIdentity> submit_identity(const KeyedSubmission& s) {
                     s.request_json.has_value()};
   // The record stage wrote both columns as JSON; one that does not parse is the database's
   // fault, and its key is answered with an error rather than compared on a guess.
+  const auto unreadable = [&s](const char* what) {
+    return Error{"submission " + std::to_string(s.id) + ": " + what};
+  };
   const json tokens = json::parse(s.build_tokens_json, nullptr, /*allow_exceptions=*/false);
-  if (!tokens.is_array())
-    return Error{"submission " + std::to_string(s.id) + ": build_tokens_json is not a JSON array"};
+  if (!tokens.is_array()) return unreadable("build_tokens_json is not a JSON array");
   for (const auto& t : tokens) {
-    if (!t.is_string())
-      return Error{"submission " + std::to_string(s.id) + ": build_tokens_json holds a non-string"};
+    if (!t.is_string()) return unreadable("build_tokens_json holds a non-string");
     id.build_tokens.push_back(t.get<std::string>());
   }
   if (s.request_json) {
     const json named_json = json::parse(*s.request_json, nullptr, /*allow_exceptions=*/false);
-    if (!named_json.is_object())
-      return Error{"submission " + std::to_string(s.id) + ": request_json is not a JSON object"};
+    if (!named_json.is_object()) return unreadable("request_json is not a JSON object");
     id.preset = named(named_json, "preset");
     id.workspace_bytes = named(named_json, "workspace_bytes");
   }
