@@ -8,8 +8,9 @@
 // Defence: after each call every thread but the runner's main one must fall asleep within
 // thread_settle_s, and may then use at most outside_cpu_ns of CPU until the next call starts
 // (the candidate's runner generates draws single-threaded, so nothing else legitimately runs).
-// A helper that sleeps between passes instead is caught by its CPU time, or computes from a
-// half-written draw and answers wrongly.
+// A helper that sleeps between passes instead is caught by its CPU time, or answers wrongly:
+// the buffer it reads never holds the next draw before the call (the runner generates the draw
+// into its snapshot and the visible buffer holds poison until "go" copies the inputs in).
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
