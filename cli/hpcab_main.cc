@@ -22,6 +22,7 @@
 #include "common/http_client.h"
 #include "common/manifest.h"
 #include "judge/merge.h"
+#include "judge/replay.h"
 #include "report/commands.h"
 
 namespace fs = std::filesystem;
@@ -472,6 +473,33 @@ int main(int argc, char** argv) {
   std::vector<std::string> merge_shards;
   merge->add_option("OUT", merge_out, "the merged database to create (must not exist)")->required();
   merge->add_option("SHARD", merge_shards, "judge databases, in rank order")->required();
+  auto* replay = db_cmd->add_subcommand(
+      "replay",
+      "replay the credit rules (the paper's, + equivalence margin, + process replication) on the "
+      "recorded samples of ok /submits, as recorded and with a known effect injected into the "
+      "candidate's samples: the A/A error and the power each rule gives on this machine's own "
+      "noise (docs/grading.md \"Credit rules\"). Exit: 0 printed, 1 error");
+  std::string replay_db;
+  judge::ReplayOptions replay_options;
+  bool replay_json = false;
+  replay->add_option("DB", replay_db, "judge database (its samples table)")->required();
+  replay->add_option("--optimizer", replay_options.optimizers,
+                     "only submissions with this optimizer (repeatable; the validity benchmark's "
+                     "A/A sources are validity-<kernel>-ref); default every ok /submit");
+  replay
+      ->add_option("--effects", replay_options.effects,
+                   "true ratios injected, each > 1, replayed faster and slower")
+      ->delimiter(',')
+      ->capture_default_str();
+  replay->add_option("--alpha", replay_options.alpha, "one-sided Mann-Whitney level")
+      ->check(CLI::Range(1e-6, 0.5))
+      ->capture_default_str();
+  replay
+      ->add_option("--equivalence-margin", replay_options.equivalence_margin,
+                   "the margin of the +margin rules")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
+  replay->add_flag("--json", replay_json, "print {\"grades\", \"rows\": [...]} as JSON");
 
   // Research outputs (docs/research.md).
   auto* report_cmd = app.add_subcommand(
@@ -612,6 +640,34 @@ int main(int argc, char** argv) {
                                             std::cout, std::cerr);
     }
     return report::run_figures(obs_in, fig_dir, fig_python, *w, *pick, std::cout, std::cerr);
+  }
+  if (*replay) {
+    auto report = judge::replay_credits(replay_db, replay_options);
+    if (!report) {
+      std::cerr << "hpcab db replay: " << report.error().message << "\n";
+      return 1;
+    }
+    if (replay_json) {
+      nlohmann::json rows = nlohmann::json::array();
+      for (const auto& r : report->rows) {
+        rows.push_back({{"rules", r.rules},
+                        {"effect", r.effect},
+                        {"grades", r.grades},
+                        {"right", r.right},
+                        {"median_credit", r.median_credit}});
+      }
+      std::cout << nlohmann::json{{"grades", report->grades},
+                                  {"timing_processes", report->timing_processes},
+                                  {"rows", rows}}
+                       .dump(1)
+                << "\n";
+      return 0;
+    }
+    std::cout << report->grades << " grades replayed (timing_processes " << report->timing_processes
+              << "); right side: within +-3 % of 1 at effect 1, above 1 for a faster candidate, "
+                 "below 1 for a slower one\n"
+              << judge::replay_table(*report);
+    return 0;
   }
   if (*merge) {
     auto report = judge::merge_databases(merge_out, merge_shards);

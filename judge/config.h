@@ -54,12 +54,19 @@ struct JudgeConfig {
   double alpha = 0.1;
   // Credit rules beyond the paper's (docs/grading.md "Credit rules"; the response's `rules`).
   // A confirmed difference whose ratio lies within 1 +- equivalence_margin is credited 1: below
-  // it the judge's own A/A error, not the candidate, decides the sign. 0 turns it off.
+  // it the judge's own A/A error, not the candidate, decides the sign. So is one whose ratio of
+  // medians lies on the other side of 1 from the side the test confirmed. 0 turns both off.
   double equivalence_margin = 0.02;
   // Each timed configuration's calls are split across this many runner processes per side,
   // started afresh in turn, so one process's memory placement (page colouring, NUMA, THP) cannot
   // bias every sample of a side. 1: one process per side, as the paper.
   int timing_processes = 2;
+  // A difference the pooled test confirms is credited only when every timing process's share
+  // of the calls confirms it on its own, in the same direction and beyond the equivalence
+  // margin (the process is the unit that replicates: a placement or a host episode that hits
+  // one process's calls does not replicate in the next). Otherwise credited 1, reported as
+  // `unreplicated`. No effect with timing_processes 1. docs/grading.md "Credit rules".
+  bool process_replication = true;
   // Timed sizes chosen by time (docs/grading.md "Timed sizes"): > 0, every timed configuration
   // is sized so the credited baseline's call lasts at least this long on this machine (found
   // once per kernel, precision, baseline build and machine; cached in the database). The public

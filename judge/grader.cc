@@ -119,7 +119,8 @@ TimedConfig timed_config(const ConfigPlan& plan, const ConfigOutcome& o,
   return TimedConfig{
       plan.label,         plan.sizes,           plan.kind != ConfigPlan::Kind::kPublic,
       o.cand_ns,          std::move(base_ns),   o.judge_median_ns,
-      o.overshoot_min_ns, o.reported_median_ns, o.clock_shift_ns};
+      o.overshoot_min_ns, o.reported_median_ns, o.clock_shift_ns,
+      o.part_samples};
 }
 
 void note_max_rel(GradeOutcome& g, const ConfigOutcome& o) {
@@ -562,17 +563,17 @@ std::optional<SymbolTable> Grader::cached_timed_sizes(const Manifest& m, Precisi
 // processes (and warm-up) on its share of the calls, samples concatenated in call order:
 // placement effects of one process then hit only its share of a side's samples.
 ConfigOutcome Grader::run_timed(RunContext& ctx, const ConfigPlan& plan) {
-  const int parts = plan.timed && plan.paired ? config_.timing_processes : 1;
-  if (parts <= 1 || plan.seeds.size() < static_cast<std::size_t>(2 * parts)) {
-    return run_config(ctx, plan);
-  }
+  const std::vector<std::size_t> parts =
+      timing_parts(plan.seeds.size(), plan.timed && plan.paired ? config_.timing_processes : 1);
+  if (parts.size() <= 1) return run_config(ctx, plan);
   ConfigOutcome all;
   std::vector<double> judge_medians, reported_medians;
-  const std::size_t n = plan.seeds.size();
-  for (int k = 0; k < parts; ++k) {
+  std::size_t from = 0;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
     ConfigPlan part = plan;
-    part.seeds.assign(plan.seeds.begin() + static_cast<std::ptrdiff_t>(n * k / parts),
-                      plan.seeds.begin() + static_cast<std::ptrdiff_t>(n * (k + 1) / parts));
+    part.seeds.assign(plan.seeds.begin() + static_cast<std::ptrdiff_t>(from),
+                      plan.seeds.begin() + static_cast<std::ptrdiff_t>(from + parts[k]));
+    from += parts[k];
     part.determinism = plan.determinism && k == 0;
     ConfigOutcome o = run_config(ctx, part);
     all.max_rel_error = std::max(all.max_rel_error, o.max_rel_error);
@@ -582,6 +583,7 @@ ConfigOutcome Grader::run_timed(RunContext& ctx, const ConfigPlan& plan) {
     }
     all.cand_ns.insert(all.cand_ns.end(), o.cand_ns.begin(), o.cand_ns.end());
     all.base_ns.insert(all.base_ns.end(), o.base_ns.begin(), o.base_ns.end());
+    all.part_samples.push_back(o.cand_ns.size());
     judge_medians.push_back(o.judge_median_ns);
     reported_medians.push_back(o.reported_median_ns);
     all.clock_shift_ns = std::max(all.clock_shift_ns, o.clock_shift_ns);
@@ -673,6 +675,7 @@ json Grader::finish(State& st) {
   rules.alpha = config_.alpha;
   rules.suspect_speedup = config_.suspect_speedup;
   rules.equivalence_margin = config_.equivalence_margin;
+  rules.process_replication = config_.process_replication;
   rules.implausible = [this, &st](const TimedConfig& t, double cand_median_ns) {
     return plausibility_problem(st.m, st.precision, t.sizes, cand_median_ns, t.judge_median_ns,
                                 t.overshoot_min_ns, t.reported_median_ns);
@@ -702,6 +705,7 @@ json Grader::finish(State& st) {
               {"alpha", config_.alpha},
               {"equivalence_margin", config_.equivalence_margin},
               {"timing_processes", config_.timing_processes},
+              {"process_replication", config_.process_replication},
               {"credit", "geometric mean of the configurations' credits"}};
   rc.received_at = st.req.received_at > 0 ? st.req.received_at : fx_.clock->now_unix();
   rc.timings_s = st.phases;

@@ -620,6 +620,7 @@ def bench(args, judge, health, machine, tmp, t_start):
             f"[libraries: {cand_origin}; {base_origin}]")
 
     report = summarize(args, cases, health, machine)
+    report["replay"] = replay_rules(args, state, [c for c in cases if c["kind"] == "A/A"])
     report["duration_s"] = time.monotonic() - t_start
     report["machine"]["loadavg_end"] = os.getloadavg()
     print_report(report)
@@ -627,6 +628,23 @@ def bench(args, judge, health, machine, tmp, t_start):
         json.dump(report, f, indent=1)
     print(f"\n(machine-readable: {args.json}; full run {report['duration_s'] / 60:.1f} min)")
     return 0
+
+
+def replay_rules(args, state, aa_cases):
+    """The credit rules replayed on the A/A grades' recorded samples, as recorded and with
+    known effects injected (hpcab db replay: the judge's own verdict stage), so the power each
+    rule costs is measured on this run's noise. None when there is nothing to replay."""
+    hpcab = os.path.join(os.path.dirname(args.judge_bin), "hpcab")
+    if not aa_cases or not os.access(hpcab, os.X_OK):
+        return None
+    argv = [hpcab, "db", "replay", os.path.join(state, "judge.db"), "--json"]
+    for c in aa_cases:
+        argv += ["--optimizer", f"validity-{c['name']}"]
+    p = subprocess.run(argv, capture_output=True, text=True)
+    if p.returncode != 0:
+        log(f"validity: hpcab db replay failed: {p.stderr.strip()}")
+        return None
+    return json.loads(p.stdout)
 
 
 def summarize(args, cases, health, machine):
@@ -749,6 +767,35 @@ def print_report(r):
         print(table(head, rows, left=4))
         print("(right side: share of credits > 1 for a faster candidate, < 1 for a slower one; "
               "median/true: median credit over the warm true ratio)")
+
+    print("\n-- the credit rules at work (configurations of ok grades)")
+    head = ["source", "configs", "credited != 1", "within margin", "median disagrees",
+            "unreplicated", "clock shifted"]
+    rows = []
+    for c in r["cases"]:
+        cfgs = [x for g in c["grades"] if g["verdict"] == "ok" for x in g.get("configs") or []]
+        rows.append([c["name"], len(cfgs), sum(x.get("credit", 1) != 1 for x in cfgs),
+                     sum(bool(x.get("within_margin")) for x in cfgs),
+                     sum(bool(x.get("median_disagrees")) for x in cfgs),
+                     sum(bool(x.get("unreplicated")) for x in cfgs),
+                     sum((x.get("clock_shift_ns") or 0) > 0 for x in cfgs)])
+    print(table(head, rows))
+    print("(within margin: confirmed, |ratio - 1| < equivalence_margin, credited 1; median "
+          "disagrees: confirmed one side, the medians beyond the margin on the other, credited 1; "
+          "unreplicated: "
+          "confirmed pooled but not by every timing process alone, credited 1; clock shifted: "
+          "the clock audit raised the candidate's samples; docs/grading.md \"Credit rules\")")
+
+    rp = r.get("replay")
+    if rp:
+        print(f"\n-- the credit rules replayed on the A/A samples with injected effects "
+              f"({rp['grades']} grades; hpcab db replay)")
+        head = ["rules", "effect", "grades", "right side", "median credit"]
+        rows = [[x["rules"], fmt(x["effect"]), x["grades"], pct(x["right"], x["grades"]),
+                 fmt(x["median_credit"])] for x in rp["rows"]]
+        print(table(head, rows))
+        print("(right side: at effect 1 the share within ±3% of 1; above 1, a candidate that many "
+              "times faster: the share credited > 1; below 1: credited < 1)")
 
     print("\n-- /submit wall time and judge overhead (medians over cached-build /submits)")
     head = ["source", "n", "wall", "Σtimings", "build", "timed calls", "overhead", "overhead %",

@@ -65,10 +65,8 @@ void add_hidden(const JudgeConfig& c, const Manifest& m, Precision p, const std:
     ConfigPlan plan;
     plan.kind = ConfigPlan::Kind::kHiddenVariant;
     plan.label = var.label;
-    plan.sizes =
-        var.fuzzed
-            ? fuzzed_sizes(m, derive_seed(key, "submit", nonce + "|vsizes" + std::to_string(v)))
-            : m.presets.at("S");
+    plan.size_seed = derive_seed(key, "submit", nonce + "|vsizes" + std::to_string(v));
+    plan.sizes = var.fuzzed ? fuzzed_sizes(m, plan.size_seed) : m.presets.at("S");
     plan.seeds = {derive_seed(key, "submit", nonce + "|variant" + std::to_string(v))};
     plan.dist = var.dist;
     plan.scale = var.scale;
@@ -148,6 +146,18 @@ void apply_calibration(GradePlan& g, const JudgeConfig& config, const Manifest& 
   std::erase_if(g.hidden, [](const ConfigPlan& plan) {
     return plan.kind == ConfigPlan::Kind::kHiddenPreset;
   });
+  // For the same reason the correctness variants are all small and varied: at the paper's
+  // presets a variant at S (gemm 1000 x 1100 x 1200) cost a sequential oracle call and a
+  // candidate call of a second or more each, most of a gemm /submit, and checked nothing the
+  // timed sizes do not. A fuzzed draw this judge cannot grade (constraints that fell back to S,
+  // a reduction too long for the precision, arrays over the budget) keeps the sizes it had.
+  for (auto& plan : g.hidden) {
+    if (plan.kind != ConfigPlan::Kind::kHiddenVariant) continue;
+    SymbolTable small = fuzzed_sizes(m, plan.size_seed);
+    if (!ungradeable_reason(m, p, small) && !memory_shortfall(m, small, p, config.memory_bytes)) {
+      plan.sizes = std::move(small);
+    }
+  }
   const double j = config.hidden_size_jitter;
   for (auto& plan : g.hidden) {
     if (plan.kind != ConfigPlan::Kind::kHiddenTimed) continue;

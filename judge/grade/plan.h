@@ -45,7 +45,8 @@ ConfigPlan plan_baseline(const JudgeConfig& config, const Manifest& m, const std
 // (`explicit_preset` false) moves to the calibrated `sizes` ("timed", stable per kernel, so an
 // agent's iterations compare), and every hidden timed configuration to its secret jitter around
 // them, never to the small fuzzed ranges. Hidden preset draws are dropped: the checked timed
-// configurations are the correctness case at the timed size.
+// configurations are the correctness case at the timed size; and every correctness variant
+// is drawn at small fuzzed sizes (none at preset S).
 void apply_calibration(GradePlan& g, const JudgeConfig& config, const Manifest& m, Precision p,
                        const SymbolTable& sizes, bool explicit_preset, const std::string& key,
                        const std::string& precision);

@@ -41,6 +41,9 @@ json response_json(const GradeResult& g, const RecordContext& c) {
                        {"p_slower", cc.p_slower},
                        {"credit", cc.credit},
                        {"within_margin", cc.within_margin},
+                       {"median_disagrees", cc.median_disagrees},
+                       {"unreplicated", cc.unreplicated},
+                       {"process_ratios", cc.process_ratios},
                        {"clock_shift_ns", cc.clock_shift_ns},
                        {"samples", cc.samples}});
   }

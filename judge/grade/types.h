@@ -97,7 +97,9 @@ struct ConfigPlan {
   bool determinism = false;  // run seeds[0] twice and compare (before /submit records)
   bool check = true;         // false: timing only (baseline measurement), no oracle, no compare
   int cand_threads = 0;      // threads of the timed library; 0: every CPU of the slot
-  uint64_t size_seed = 0;    // hidden timed: the secret jitter around the calibrated sizes
+  // Hidden timed: the secret jitter around the calibrated sizes. Hidden variant: the secret
+  // fuzzed sizes (apply_calibration moves the variants at preset S there).
+  uint64_t size_seed = 0;
   // Timing only (choosing the fastest baseline): > 0, the calls stop after a timed call slower
   // than this, or a warm-up call slower than twice it; the calls timed so far are the outcome.
   // An option that slow cannot be the fastest, and at a slow option's pace (gcc's autopar gemm
@@ -114,6 +116,9 @@ struct ConfigPlan {
 // What came of one configuration.
 struct ConfigOutcome {
   std::vector<double> cand_ns, base_ns;
+  // Timed in parts (JudgeConfig::timing_processes): each part's number of samples per side, in
+  // call order. Empty: one process per side.
+  std::vector<std::size_t> part_samples;
   std::string failed_output;  // the first output that did not match (for redacted details)
   // The judge's own view of the candidate's calls (median) and the least overshoot of any call
   // beyond the allowance (> 0: even the most favourable call shows a lying clock).

@@ -1,6 +1,8 @@
 #include "judge/grade/verdict.h"
 
+#include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "common/stats.h"
 
@@ -22,6 +24,34 @@ GradeResult stopped_result(const GradeOutcome& o, GradeResult r) {
   return r;
 }
 
+// The direction a test confirmed beyond the equivalence margin: +1 faster, -1 slower, 0 none.
+int confirmed_direction(const Credit& c, double margin) {
+  if (c.outcome == Credit::Outcome::kFaster && c.ratio >= 1 + margin) return 1;
+  if (c.outcome == Credit::Outcome::kSlower && c.ratio <= 1 - margin) return -1;
+  return 0;
+}
+
+// Whether each timing process's share of the calls, tested alone, confirms `direction`; each
+// part's ratio goes to `ratios` (reported whether or not the rule applies). Samples that do not
+// split into the recorded parts on both sides (cached baseline samples on /score) were not timed in
+// parts: nothing to replicate.
+bool replicated(const TimedConfig& t, const VerdictRules& rules, int direction,
+                std::vector<double>& ratios) {
+  std::size_t total = 0;
+  for (std::size_t n : t.parts) total += n;
+  if (t.parts.size() < 2 || total != t.cand.size() || total != t.base.size()) return true;
+  bool all = true;
+  std::size_t from = 0;
+  for (std::size_t n : t.parts) {
+    const std::span<const double> cand(t.cand.data() + from, n), base(t.base.data() + from, n);
+    const Credit part = credit_speedup(cand, base, rules.alpha);
+    ratios.push_back(part.ratio);
+    all = all && confirmed_direction(part, rules.equivalence_margin) == direction;
+    from += n;
+  }
+  return all;
+}
+
 ConfigCredit credit_config(const TimedConfig& t, const VerdictRules& rules, std::string* why) {
   Credit c = credit_speedup(t.cand, t.base, rules.alpha);
   ConfigCredit cc;
@@ -34,10 +64,20 @@ ConfigCredit credit_config(const TimedConfig& t, const VerdictRules& rules, std:
   cc.p_faster = c.p_faster;
   cc.p_slower = c.p_slower;
   cc.credit = c.credit;
-  if (c.outcome != Credit::Outcome::kInconclusive &&
-      std::fabs(c.ratio - 1) < rules.equivalence_margin) {
+  const int direction = confirmed_direction(c, rules.equivalence_margin);
+  if (c.outcome != Credit::Outcome::kInconclusive && rules.equivalence_margin > 0 &&
+      direction == 0) {
+    // Inside the margin, or beyond it on the other side of 1 from the one the test confirmed
+    // (a bimodal sample: the test counts which side's calls fell in the fast mode more often,
+    // the medians land between the modes): the evidence does not say which way, credited 1.
     cc.credit = 1;
-    cc.within_margin = true;
+    cc.within_margin = std::fabs(c.ratio - 1) < rules.equivalence_margin;
+    cc.median_disagrees = !cc.within_margin;
+  }
+  const bool every_part = replicated(t, rules, direction, cc.process_ratios);
+  if (rules.process_replication && direction != 0 && !every_part) {
+    cc.credit = 1;
+    cc.unreplicated = true;
   }
   cc.samples = t.cand.size();
   cc.clock_shift_ns = t.clock_shift_ns;
@@ -110,6 +150,14 @@ GradeResult decide(const GradeOutcome& o, const VerdictRules& rules) {
   }
   r.recorded_detail = r.detail;
   return r;
+}
+
+std::vector<std::size_t> timing_parts(std::size_t calls, int processes) {
+  const auto k = static_cast<std::size_t>(std::max(processes, 1));
+  if (k == 1 || calls < 2 * k) return {calls};
+  std::vector<std::size_t> parts;
+  for (std::size_t i = 0; i < k; ++i) parts.push_back(calls * (i + 1) / k - calls * i / k);
+  return parts;
 }
 
 }  // namespace hpcab::judge

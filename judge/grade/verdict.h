@@ -22,6 +22,8 @@ struct TimedConfig {
   std::vector<double> cand, base;
   double judge_median_ns = 0, overshoot_min_ns = 0, reported_median_ns = 0;
   double clock_shift_ns = 0;  // ConfigOutcome::clock_shift_ns
+  // Samples per timing process (ConfigOutcome::part_samples); empty or one: a single process.
+  std::vector<std::size_t> parts = {};
 };
 
 // Everything the stages before the verdict found out.
@@ -53,7 +55,13 @@ struct ConfigCredit {
   std::size_t samples = 0;
   bool suspect = false;
   bool within_margin = false;  // confirmed, but inside the equivalence margin: credited 1
-  double clock_shift_ns = 0;   // what the clock audit added to each candidate sample
+  // Confirmed one way while the ratio of medians lies beyond the margin the other way:
+  // credited 1 (with an equivalence margin only).
+  bool median_disagrees = false;
+  // Confirmed by the pooled samples, but not by every timing process alone: credited 1.
+  bool unreplicated = false;
+  std::vector<double> process_ratios;  // each timing process's ratio of medians (two or more)
+  double clock_shift_ns = 0;           // what the clock audit added to each candidate sample
 };
 
 struct GradeResult {
@@ -77,8 +85,13 @@ struct GradeResult {
 };
 
 struct VerdictRules {
-  double alpha = 0.1;             // one-sided Mann-Whitney per configuration
-  double equivalence_margin = 0;  // confirmed ratios within 1 +- this are credited 1
+  double alpha = 0.1;  // one-sided Mann-Whitney per configuration
+  // > 0: confirmed ratios within 1 +- this, or beyond it on the side the test did not confirm,
+  // are credited 1. 0: the paper's rule (any confirmed ratio is credited).
+  double equivalence_margin = 0;
+  // A confirmed difference must be confirmed by each timing process's samples alone too
+  // (JudgeConfig::process_replication).
+  bool process_replication = false;
   double suspect_speedup = 1000;  // above: suspect, not credited
   // Why a timed configuration's numbers cannot be trusted (empty when they can): the clock
   // audit and the bandwidth floor (Grader::plausibility_problem).
@@ -86,5 +99,10 @@ struct VerdictRules {
 };
 
 GradeResult decide(const GradeOutcome& outcome, const VerdictRules& rules);
+
+// How `calls` timed calls split across `processes` runner processes per side (TimedConfig::
+// parts): process k takes calls [calls * k / processes, calls * (k + 1) / processes). Fewer
+// than two calls per process, or one process: {calls}, a single process.
+std::vector<std::size_t> timing_parts(std::size_t calls, int processes);
 
 }  // namespace hpcab::judge

@@ -507,6 +507,71 @@ TEST_F(GraderTest, TimedCallsAreSplitAcrossRunnerProcesses) {
   // Every timed call is still a sample, and the credit is the same.
   EXPECT_EQ(two["configs"][0]["samples"], config_.timed_calls);
   EXPECT_EQ(one["speedup"], two["speedup"]);
+  // A difference every process shows is replicated: credited, each process's ratio reported.
+  EXPECT_TRUE(two["rules"]["process_replication"].get<bool>());
+  for (const auto& c : two["configs"]) {
+    EXPECT_FALSE(c["unreplicated"].get<bool>()) << c.dump();
+    ASSERT_EQ(c["process_ratios"].size(), 2u) << c.dump();
+    for (const auto& x : c["process_ratios"]) EXPECT_NEAR(x.get<double>(), 2.0, 1e-9);
+  }
+  EXPECT_TRUE(one["configs"][0]["process_ratios"].empty());
+}
+
+// The public configuration's first candidate process runs twice as fast, its second as fast as
+// the baseline: the pooled samples confirm a speedup that one process alone produced.
+class OneFastProcess : public GraderTest {
+ protected:
+  json grade_with(bool replication) {
+    config_.timing_processes = 2;
+    config_.timed_calls = 16;
+    config_.process_replication = replication;
+    grader_.reset();
+    int candidate_launches = 0;
+    launcher_.hook = [this, &candidate_launches] {
+      if (launcher_.libraries.back() != "lib-submission.so") return;
+      launcher_.candidate.call_ns = ++candidate_launches == 1 ? 1'000'000 : 2'000'000;
+    };
+    json r = grade("submit");
+    launcher_.hook = nullptr;
+    return r;
+  }
+};
+
+TEST_F(OneFastProcess, AnUnreplicatedDifferenceIsCreditedOne) {
+  json r = grade_with(true);
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  const json& pub = r["configs"][0];
+  EXPECT_EQ(pub["config"], "public S");
+  EXPECT_LT(pub["p_faster"].get<double>(), 0.1) << pub.dump();  // the pooled test confirms
+  EXPECT_GT(pub["ratio"].get<double>(), 1.3);
+  EXPECT_TRUE(pub["unreplicated"].get<bool>());
+  EXPECT_DOUBLE_EQ(pub["credit"].get<double>(), 1.0);
+  ASSERT_EQ(pub["process_ratios"].size(), 2u);
+  EXPECT_NEAR(pub["process_ratios"][0].get<double>(), 2.0, 1e-9);
+  EXPECT_NEAR(pub["process_ratios"][1].get<double>(), 1.0, 1e-9);
+  // The other configurations ran as fast as the baseline in both processes.
+  EXPECT_DOUBLE_EQ(r["speedup"].get<double>(), 1.0);
+}
+
+// On by default; a JSON boolean in the config file, anything else refused by name.
+TEST(ProcessReplication, IsABooleanSettingOnByDefault) {
+  EXPECT_TRUE(JudgeConfig{}.process_replication);
+  JudgeConfig c;
+  ASSERT_TRUE(apply_config_json(c, R"({"process_replication": false})", "test").ok());
+  EXPECT_FALSE(c.process_replication);
+  auto bad = apply_config_json(c, R"({"process_replication": "no"})", "test");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("process_replication"), std::string::npos)
+      << bad.error().message;
+}
+
+TEST_F(OneFastProcess, WithoutTheRuleThePooledDifferenceIsCredited) {
+  json r = grade_with(false);
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  const json& pub = r["configs"][0];
+  EXPECT_FALSE(pub["unreplicated"].get<bool>());
+  EXPECT_GT(pub["credit"].get<double>(), 1.3) << pub.dump();
+  EXPECT_FALSE(r["rules"]["process_replication"].get<bool>());
 }
 
 TEST_F(GraderTest, SlowerIsCreditedBelowOne) {
@@ -670,7 +735,15 @@ TEST_F(GraderTest, TimedSizesAreChosenByTimeAndHiddenOnesDrawnAroundThem) {
     if (m.id != "tsvc_2_s000") continue;
     for (std::size_t i = 0; i < launcher_.roles.size(); ++i) {  // the oracle checks only
       if (launcher_.roles[i] != "oracle") continue;
-      EXPECT_NE(launcher_.sizes[i].at("N"), m.presets.at("M").at("N"));
+      const int64_t checked = launcher_.sizes[i].at("N");
+      EXPECT_NE(checked, m.presets.at("M").at("N"));
+      // The correctness variants are small and varied (the fuzzed range), none at preset S
+      // (at the paper's presets a sequential oracle call of a second or more each); the rest
+      // is the timed configurations.
+      EXPECT_NE(checked, m.presets.at("S").at("N"));
+      const auto& range = m.fuzzed.at("N");
+      EXPECT_TRUE((checked >= range.lo && checked <= range.hi) || checked >= n * 0.85 - 1)
+          << checked;
     }
   }
   EXPECT_EQ(r["hidden_total"].get<int>(), config_.hidden_variants + config_.submit_fuzzed_configs);
@@ -1280,6 +1353,80 @@ TEST(GradeVerdict, GeometricMeanOfCredits) {
   ASSERT_TRUE(r.speedup);
   EXPECT_NEAR(*r.speedup, 2.0, 1e-9);  // sqrt(4 * 1)
   EXPECT_NEAR(*r.public_ratio, 4.0, 1e-9);
+}
+
+// A bimodal sample: most of the candidate's calls in the fast mode except a slow tail, so the
+// test confirms it slower while the median says faster. With a margin: credited 1.
+TEST(GradeVerdict, ATestAndAMedianThatDisagreeAreCreditedOne) {
+  std::vector<double> base(10, 3e6), cand(11, 3.5e6);
+  base.resize(20, 5e6);  // median 4 ms
+  cand.resize(20, 9e6);  // 11 calls at 3.5 ms (median), 9 very slow ones
+  GradeOutcome o;
+  o.public_correct = true;
+  o.timed.push_back({"public S", {}, false, cand, base, 1e6, -1, 1e6});
+  VerdictRules paper;
+  GradeResult r0 = decide(o, paper);
+  ASSERT_LT(r0.configs[0].p_slower, 0.1);
+  ASSERT_GT(r0.configs[0].ratio, 1.02);
+  EXPECT_DOUBLE_EQ(r0.configs[0].credit, r0.configs[0].ratio);  // the paper credits it
+  VerdictRules margin;
+  margin.equivalence_margin = 0.02;
+  GradeResult r = decide(o, margin);
+  EXPECT_DOUBLE_EQ(r.configs[0].credit, 1.0);
+  EXPECT_TRUE(r.configs[0].median_disagrees);
+  EXPECT_FALSE(r.configs[0].within_margin);
+}
+
+// Two timing processes of 10 calls each: the first process's candidate is 4x faster, the
+// second's as fast as the baseline. Pooled, the speedup is confirmed (p < 0.1).
+TEST(GradeVerdict, ProcessReplicationCreditsOnlyWhatEveryProcessConfirms) {
+  std::vector<double> base(20, 4e6), cand(10, 1e6);
+  cand.resize(20, 4e6);
+  GradeOutcome o;
+  o.public_correct = true;
+  o.timed.push_back({"public S", {}, false, cand, base, 1e6, -1, 1e6, 0, {10, 10}});
+  VerdictRules rules;
+  rules.equivalence_margin = 0.02;
+  GradeResult without = decide(o, rules);
+  ASSERT_EQ(without.configs.size(), 1u);
+  EXPECT_LT(without.configs[0].p_faster, 0.1);
+  EXPECT_GT(without.configs[0].credit, 1.5);
+  EXPECT_FALSE(without.configs[0].unreplicated);
+  // The ratios are reported whether or not the rule applies.
+  EXPECT_EQ(without.configs[0].process_ratios, (std::vector<double>{4.0, 1.0}));
+
+  rules.process_replication = true;
+  GradeResult with = decide(o, rules);
+  EXPECT_TRUE(with.configs[0].unreplicated);
+  EXPECT_DOUBLE_EQ(with.configs[0].credit, 1.0);
+  EXPECT_DOUBLE_EQ(*with.speedup, 1.0);
+
+  // Both processes 4x faster: replicated, credited.
+  o.timed[0].cand.assign(20, 1e6);
+  GradeResult both = decide(o, rules);
+  EXPECT_FALSE(both.configs[0].unreplicated);
+  EXPECT_NEAR(*both.speedup, 4.0, 1e-9);
+
+  // A slowdown confirmed pooled, where the second process confirms a speedup: not replicated.
+  o.timed[0].cand.assign(10, 8e6);
+  o.timed[0].cand.resize(17, 3.9e6);
+  o.timed[0].cand.resize(20, 8e6);
+  GradeResult mixed = decide(o, rules);
+  EXPECT_LT(mixed.configs[0].p_slower, 0.1);
+  EXPECT_NEAR(mixed.configs[0].ratio, 0.5, 1e-9);
+  EXPECT_GT(mixed.configs[0].process_ratios.at(1), 1.02);
+  EXPECT_TRUE(mixed.configs[0].unreplicated);
+  EXPECT_DOUBLE_EQ(mixed.configs[0].credit, 1.0);
+
+  // Samples that do not split into the parts (cached baseline samples: /score) were not timed
+  // in parts: the pooled rule alone.
+  o.timed[0].cand.assign(10, 1e6);
+  o.timed[0].cand.resize(20, 4e6);
+  o.timed[0].base.assign(8, 4e6);
+  GradeResult cached = decide(o, rules);
+  EXPECT_FALSE(cached.configs[0].unreplicated);
+  EXPECT_TRUE(cached.configs[0].process_ratios.empty());
+  EXPECT_GT(cached.configs[0].credit, 1.5);
 }
 
 // ---------------------------------------------------------------------------------------------
