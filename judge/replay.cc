@@ -10,6 +10,7 @@
 #include "common/db.h"
 #include "common/stats.h"
 #include "judge/grade/verdict.h"
+#include "judge/schema.h"
 
 namespace hpcab::judge {
 
@@ -34,56 +35,61 @@ Result<std::vector<RecordedGrade>> read_grades(const std::string& path,
   options.owner = path;
   auto conn = db::Connection::open_readonly(path, options);
   if (!conn) return conn.error();
-  auto judge_file = conn->has_table("submissions");
+  namespace S = schema::submissions;
+  namespace P = schema::samples;
+  auto judge_file = conn->has_table(S::kTable);
   if (!judge_file) return judge_file.error();
   if (!*judge_file) return Error{path + ": not a judge database (no submissions table)"};
 
   std::vector<RecordedGrade> grades;
   std::map<int64_t, std::size_t> index;  // submission id -> position in grades
   {
-    auto q = conn->query(
-        "SELECT id, optimizer, response_json FROM submissions WHERE verdict = 'ok' AND "
-        "suspect = 0 ORDER BY id");
-    if (!q) return q.error();
+    auto st = conn->prepare(std::string("SELECT ") + S::kId + ", " + S::kOptimizer + ", " +
+                                S::kResponseJson + " FROM " + S::kTable + " WHERE " + S::kVerdict +
+                                " = 'ok' AND " + S::kSuspect + " = 0 ORDER BY " + S::kId,
+                            "reading submissions");
+    if (!st) return st.error();
+    auto q = st->use();
     for (;;) {
-      auto row = q->step("reading submissions");
+      auto row = q.step("reading submissions");
       if (!row) return row.error();
       if (!*row) break;
-      const std::string optimizer = q->col_text("optimizer");
+      const std::string optimizer = q.col_text(S::kOptimizer);
       if (!optimizers.empty() &&
           std::find(optimizers.begin(), optimizers.end(), optimizer) == optimizers.end()) {
         continue;
       }
       RecordedGrade g;
-      g.id = q->col_int("id");
+      g.id = q.col_int(S::kId);
       // The rules the grade was credited under; a response without them predates the parts.
-      auto response = nlohmann::json::parse(q->col_text("response_json"), nullptr, false);
-      if (response.is_object() && response.contains("rules") &&
-          response["rules"].value("timing_processes", 1) > 1) {
-        g.timing_processes = response["rules"].value("timing_processes", 1);
+      auto response = nlohmann::json::parse(q.col_text(S::kResponseJson), nullptr, false);
+      if (response.is_object() && response.contains("rules")) {
+        g.timing_processes = std::max(1, response["rules"].value("timing_processes", 1));
       }
       index[g.id] = grades.size();
       grades.push_back(std::move(g));
     }
   }
-  auto q = conn->query(
-      "SELECT submission_id, set_index, config, side, ns FROM samples "
-      "ORDER BY submission_id, set_index, call_index");
-  if (!q) return q.error();
+  auto st = conn->prepare(std::string("SELECT ") + P::kSubmissionId + ", " + P::kConfig + ", " +
+                              P::kSide + ", " + P::kNs + " FROM " + P::kTable + " ORDER BY " +
+                              P::kSubmissionId + ", " + P::kSetIndex + ", " + P::kCallIndex,
+                          "reading samples");
+  if (!st) return st.error();
+  auto q = st->use();
   std::map<std::pair<int64_t, std::string>, std::size_t> config_of;  // (id, label) -> position
   for (;;) {
-    auto row = q->step("reading samples");
+    auto row = q.step("reading samples");
     if (!row) return row.error();
     if (!*row) break;
-    auto it = index.find(q->col_int("submission_id"));
+    auto it = index.find(q.col_int(P::kSubmissionId));
     if (it == index.end()) continue;
     RecordedGrade& g = grades[it->second];
-    const std::string label = q->col_text("config");
+    const std::string label = q.col_text(P::kConfig);
     auto [pos, fresh] = config_of.try_emplace({g.id, label}, g.configs.size());
     if (fresh) g.configs.push_back({label, {}, {}});
     RecordedConfig& c = g.configs[pos->second];
-    (q->col_text("side") == "candidate" ? c.cand : c.base)
-        .push_back(static_cast<double>(q->col_int("ns")));
+    (q.col_text(P::kSide) == "candidate" ? c.cand : c.base)
+        .push_back(static_cast<double>(q.col_int(P::kNs)));
   }
   // A grade whose configurations lack a side (a /score-style record) has nothing to pair.
   std::erase_if(grades, [](const RecordedGrade& g) {

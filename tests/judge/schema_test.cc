@@ -47,14 +47,20 @@ TEST(JudgeSchemaTest, EveryNameExistsInAMigratedAndAMergedFile) {
   ASSERT_TRUE(rep.ok()) << rep.error().message;
 
   namespace S = schema::submissions;
-  for (const char* c : {S::kId, S::kRank, S::kKernel, S::kVerdict, S::kRunId, S::kSpeedup,
-                        S::kSuspect, S::kFinishedAt, S::kIdempotencyKey}) {
+  for (const char* c :
+       {S::kId, S::kRank, S::kKernel, S::kVerdict, S::kRunId, S::kSpeedup, S::kSuspect,
+        S::kFinishedAt, S::kIdempotencyKey, S::kOptimizer, S::kResponseJson}) {
     EXPECT_TRUE(HasColumn(shard, S::kTable, c)) << S::kTable << "." << c;
     EXPECT_TRUE(HasColumn(merged, S::kTable, c)) << "merged " << S::kTable << "." << c;
   }
   namespace C = schema::score_calls;
   for (const char* c : {C::kRunId, C::kVerdict, C::kSpeedup, C::kFinishedAt}) {
     EXPECT_TRUE(HasColumn(shard, C::kTable, c)) << C::kTable << "." << c;
+  }
+  namespace P = schema::samples;
+  for (const char* c :
+       {P::kSubmissionId, P::kSetIndex, P::kConfig, P::kSide, P::kCallIndex, P::kNs}) {
+    EXPECT_TRUE(HasColumn(shard, P::kTable, c)) << P::kTable << "." << c;
   }
   namespace M = schema::merged_submissions;
   EXPECT_TRUE(HasColumn(merged, M::kTable, M::kId));
