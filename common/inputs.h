@@ -4,6 +4,7 @@
 // OpenMP-parallel and bit-identical for any thread count.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -57,6 +58,12 @@ Status regenerate_draw(const Manifest& m, const DrawSpec& spec, Draw& draw);
 // Writes the poison pattern into every `out` array: a quiet NaN for reals, 0xA5 bytes for
 // integers and bools, so an output the kernel never writes cannot match the reference.
 void poison_outputs(const Manifest& m, Draw& draw);
+
+// Sets `nbytes` at `p` to the 8-byte `pattern` repeated (little-endian: byte i is byte i % 8 of
+// it), for memory nothing reads before it is overwritten (poison). Fills of 8 MiB or more on a
+// 64-byte aligned `p` bypass the caches (non-temporal stores), which saves the read that an
+// ordinary store makes of each line it writes.
+void fill_poison(void* p, std::size_t nbytes, uint64_t pattern);
 
 // Folds a raw value into a domain (exposed for tests).
 double fold_into(const Domain& d, double x);

@@ -105,6 +105,11 @@ struct JudgeConfig {
   // A candidate's reports are shifted only when its overshoots exceed the baseline's at this
   // one-sided Mann-Whitney level (judge/clock_audit.h says why: noise alone shifted honest code).
   double clock_audit_alpha = 0.01;
+  // The judge's thread watching a call (until the runner is seen idle) runs at SCHED_FIFO 1
+  // while it watches, where the judge has the privilege: an honest pool spinning on every CPU
+  // after a parallel call otherwise delays the judge's view, and the clock audit charged that
+  // to the candidate (docs/grading.md §6). false: always watch at normal priority.
+  bool realtime_observer = true;
   // Work outside the clock (SPEC §5.7): after a call, the candidate's other threads must be
   // asleep once they used thread_settle_s of CPU (OpenMP pools spin briefly first; CPU time,
   // not wall time, so a pool waiting for a CPU on a loaded host is not charged) and within

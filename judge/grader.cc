@@ -706,6 +706,7 @@ json Grader::finish(State& st) {
               {"equivalence_margin", config_.equivalence_margin},
               {"timing_processes", config_.timing_processes},
               {"process_replication", config_.process_replication},
+              {"realtime_observer", fx_.clock->watch_boosted()},
               {"credit", "geometric mean of the configurations' credits"}};
   rc.received_at = st.req.received_at > 0 ? st.req.received_at : fx_.clock->now_unix();
   rc.timings_s = st.phases;

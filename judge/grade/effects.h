@@ -122,6 +122,15 @@ class Clock {
   virtual int64_t monotonic_ns() = 0;  // the judge's view of calls
   // Lets the runner run (waiting for it to go idle or its threads to settle): a short sleep.
   virtual void pause_us(int us) = 0;
+  // Bracket the judge's watch of one exchange with a runner (from sending "go" or "ping" until
+  // the runner is seen idle). While a watch is open the watching thread should get a CPU as
+  // soon as it wakes, ahead of the runner's own threads: an honest OpenMP pool spins on every
+  // CPU of the slot after a parallel call, and a judge thread queued behind it saw calls late
+  // by up to ~2 ms, which the clock audit charged to the candidate. Default: no boost (fakes).
+  virtual void begin_watch() {}
+  virtual void end_watch() {}
+  // Whether begin_watch really boosts the watcher (reported with each grade's rules).
+  virtual bool watch_boosted() const { return false; }
 };
 
 class Entropy {

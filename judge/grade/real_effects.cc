@@ -1,7 +1,9 @@
 #include "judge/grade/real_effects.h"
 
 #include <openssl/rand.h>
+#include <sched.h>
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
@@ -286,6 +288,44 @@ int64_t SystemClock::monotonic_ns() {
       .count();
 }
 
+namespace {
+
+// The calling thread only (Linux applies sched_setscheduler(0) to the caller, not the process).
+// SCHED_RESET_ON_FORK: nothing this thread starts while boosted inherits the real-time class.
+// Off again, the thread is exactly as before (SCHED_OTHER, no reset-on-fork flag).
+bool set_realtime(bool on) {
+  sched_param p{};
+  p.sched_priority = on ? 1 : 0;
+  return sched_setscheduler(0, on ? SCHED_FIFO | SCHED_RESET_ON_FORK : SCHED_OTHER, &p) == 0;
+}
+
+}  // namespace
+
+SystemClock::SystemClock(bool realtime_watch) {
+  if (!realtime_watch) return;
+  boost_ = set_realtime(true);
+  set_realtime(false);
+  if (!boost_) {
+    spdlog::warn(
+        "realtime_observer: cannot raise the judge's watching thread to SCHED_FIFO ({}); calls "
+        "are watched at normal priority, and an honest parallel candidate's spinning threads "
+        "can delay the clock audit's view of its calls (run the judge as root, with "
+        "CAP_SYS_NICE or an RLIMIT_RTPRIO of at least 1)",
+        std::strerror(errno));
+  }
+}
+
+// Security: the boosted thread never spins. It blocks in poll() on the runner's reply and then
+// polls /proc with sleeps (pause_us), bounded by the call timeout, so a hostile runner that
+// never goes idle costs the machine a wake-up per 20 us, not a CPU.
+void SystemClock::begin_watch() {
+  if (boost_) set_realtime(true);
+}
+
+void SystemClock::end_watch() {
+  if (boost_) set_realtime(false);
+}
+
 // Never spins: the runner may share this thread's CPU.
 void SystemClock::pause_us(int us) {
   if (us <= 0) {
@@ -327,7 +367,11 @@ Result<std::string> DiskScratch::read(const std::string& path) {
 }
 
 RealEffects::RealEffects(const JudgeConfig& config, Store* s, Builder* builder)
-    : launcher(config), compiler(builder), store(s), scratch(config.scratch_dir) {}
+    : launcher(config),
+      compiler(builder),
+      store(s),
+      clock(config.realtime_observer),
+      scratch(config.scratch_dir) {}
 
 GradeEffects RealEffects::effects() {
   return GradeEffects{&launcher, &compiler, &store, &clock, &entropy, &scratch};

@@ -59,11 +59,21 @@ class StoreGradeStore : public GradeStore {
   Store* store_;
 };
 
+// `realtime_watch` (JudgeConfig::realtime_observer): a watch runs the watching thread at
+// SCHED_FIFO priority 1 where the judge may (root, CAP_SYS_NICE or RLIMIT_RTPRIO); probed once
+// at construction, so a judge without the privilege watches at its normal priority and says so.
 class SystemClock : public Clock {
  public:
+  explicit SystemClock(bool realtime_watch = false);
   double now_unix() override;
   int64_t monotonic_ns() override;
   void pause_us(int us) override;
+  void begin_watch() override;
+  void end_watch() override;
+  bool watch_boosted() const override { return boost_; }
+
+ private:
+  bool boost_ = false;
 };
 
 class OsEntropy : public Entropy {

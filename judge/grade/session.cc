@@ -13,6 +13,22 @@ namespace hpcab::judge {
 
 namespace proto = runner_protocol;
 
+namespace {
+
+// One watch (Clock::begin_watch) for the scope: closed on every return path.
+class Watch {
+ public:
+  explicit Watch(Clock* clock) : clock_(clock) { clock_->begin_watch(); }
+  ~Watch() { clock_->end_watch(); }
+  Watch(const Watch&) = delete;
+  Watch& operator=(const Watch&) = delete;
+
+ private:
+  Clock* clock_;
+};
+
+}  // namespace
+
 RunnerSession::RunnerSession(std::unique_ptr<RunnerChannel> channel, Clock* clock, std::string role,
                              bool candidate, SessionLimits limits)
     : channel_(std::move(channel)),
@@ -184,6 +200,7 @@ MaybeFailure RunnerSession::quiesce() {
 MaybeFailure RunnerSession::calibrate() {
   std::vector<double> rtts;
   for (int i = 0; i < 7; ++i) {
+    Watch watch(clock_);  // as for a call, so the round trip subtracted matches the views
     const int64_t t0 = clock_->monotonic_ns();
     if (auto f = command(proto::ping_command(), Kind::kPong, nullptr, limits_.call_timeout_s)) {
       return f;
@@ -209,10 +226,16 @@ MaybeFailure RunnerSession::prep(uint64_t seed, const std::string& dist, double 
 // copy-out of the outputs); see judge/clock_audit.h for how it shifts the recorded times.
 MaybeFailure RunnerSession::go(double* ns) {
   proto::Reply reply;
-  const int64_t t0 = clock_->monotonic_ns();
-  if (auto f = command(proto::go_command(), Kind::kDone, &reply, limits_.call_timeout_s)) return f;
-  if (auto f = wait_idle(t0)) return f;
-  const int64_t outer = clock_->monotonic_ns() - t0;
+  int64_t outer = 0;
+  {
+    Watch watch(clock_);
+    const int64_t t0 = clock_->monotonic_ns();
+    if (auto f = command(proto::go_command(), Kind::kDone, &reply, limits_.call_timeout_s)) {
+      return f;
+    }
+    if (auto f = wait_idle(t0)) return f;
+    outer = clock_->monotonic_ns() - t0;
+  }
   if (reply.ns <= 0) return reject("reported a call of " + std::to_string(reply.ns) + " ns");
   const double view = static_cast<double>(std::max<int64_t>(outer - rtt_ns_, 0));
   const double allowed = limits_.audit_slack_ns + limits_.audit_fraction * view + limits_.copy_ns;

@@ -275,7 +275,7 @@ int Runner::serve(const Call& call) {
         for (auto& [name, copy] : snapshot_) {
           NdArray& visible = draw_->arrays.at(name);
           std::swap(copy, visible);
-          std::memset(visible.data(), 0xff, visible.nbytes());
+          fill_poison(visible.data(), visible.nbytes(), ~uint64_t{0});
         }
         if (!generated) return fail(setup, generated.error().message);
         std::memset(workspace_.data(), 0, workspace_.nbytes());

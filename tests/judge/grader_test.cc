@@ -6,6 +6,7 @@
 #include "judge/grader.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -19,12 +20,14 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "common/manifest.h"
 #include "judge/config.h"
 #include "judge/gpu.h"
 #include "judge/grade/effects.h"
 #include "judge/grade/plan.h"
+#include "judge/grade/real_effects.h"
 #include "judge/grade/record.h"
 #include "judge/grade/verdict.h"
 #include "judge/runner/protocol.h"
@@ -45,6 +48,19 @@ class FakeClock : public Clock {
   int64_t monotonic_ns() override { return ns_; }
   void pause_us(int us) override { ns_ += std::max(us, 1) * 1000; }
   void advance(int64_t ns) { ns_ += ns; }
+  void begin_watch() override {
+    ++open_watches;
+    ++watches;
+  }
+  void end_watch() override { --open_watches; }
+  bool watch_boosted() const override { return boosted; }
+
+  int open_watches = 0;  // begun and not yet ended
+  int watches = 0;
+  bool boosted = false;
+  // Exchanges the judge times (go, ping) sent outside a watch, and others sent inside one.
+  int unwatched_timed = 0;
+  int watched_untimed = 0;
 
  private:
   int64_t ns_ = 1'000'000'000;
@@ -198,6 +214,9 @@ class FakeChannel : public RunnerChannel {
   Status send(const std::string& line) override {
     if (closed_) return Error{"closed", Errc::kClosed};
     const proto::Command c = proto::parse_command(line);
+    const bool timed = c.verb == proto::Command::Verb::kGo || c.verb == proto::Command::Verb::kPing;
+    if (timed && clock_->open_watches == 0) ++clock_->unwatched_timed;
+    if (!timed && clock_->open_watches > 0) ++clock_->watched_untimed;
     if (c.verb == proto::Command::Verb::kPing) note("ping");
     if (c.verb == proto::Command::Verb::kPrep) note("prep");
     switch (c.verb) {
@@ -551,6 +570,64 @@ TEST_F(OneFastProcess, AnUnreplicatedDifferenceIsCreditedOne) {
   EXPECT_NEAR(pub["process_ratios"][1].get<double>(), 1.0, 1e-9);
   // The other configurations ran as fast as the baseline in both processes.
   EXPECT_DOUBLE_EQ(r["speedup"].get<double>(), 1.0);
+}
+
+// Every go and every calibrating ping is watched (Clock::begin_watch: the real clock boosts the
+// watching thread so a candidate's spinning pool cannot delay the judge's view of its calls),
+// nothing else is, every watch is closed, and the response says whether the boost applied.
+TEST_F(GraderTest, CallsAreWatchedAndTheBoostIsReported) {
+  json r = grade("submit");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_GT(clock_.watches, 2 * config_.timed_calls);
+  EXPECT_EQ(clock_.unwatched_timed, 0);
+  EXPECT_EQ(clock_.watched_untimed, 0);
+  EXPECT_EQ(clock_.open_watches, 0);
+  EXPECT_FALSE(r["rules"]["realtime_observer"].get<bool>());
+  clock_.boosted = true;
+  json b = grade("submit");
+  EXPECT_TRUE(b["rules"]["realtime_observer"].get<bool>());
+}
+
+// A candidate that crashes in its call leaves no watch open (the judge's thread would stay
+// real-time for the rest of the grade).
+TEST_F(GraderTest, ACrashedCallClosesItsWatch) {
+  launcher_.candidate.crash_on_go = true;
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "crash") << r.dump();
+  EXPECT_GT(clock_.watches, 0);
+  EXPECT_EQ(clock_.open_watches, 0);
+}
+
+// The real clock: where the judge may (CI runs as root), a watch puts the calling thread, and
+// only it, in SCHED_FIFO and takes it out again; where it may not, it reports no boost and
+// changes nothing. Off by configuration, it never tries.
+TEST(RealtimeObserver, TheSystemClockBoostsOnlyTheWatchingThreadDuringAWatch) {
+  SystemClock clock(true);
+  ASSERT_EQ(sched_getscheduler(0), SCHED_OTHER);
+  clock.begin_watch();
+  const int during = sched_getscheduler(0) & ~SCHED_RESET_ON_FORK;
+  int other_thread = -1;
+  std::thread([&] { other_thread = sched_getscheduler(0); }).join();
+  clock.end_watch();
+  EXPECT_EQ(during, clock.watch_boosted() ? SCHED_FIFO : SCHED_OTHER);
+  EXPECT_EQ(other_thread, SCHED_OTHER);
+  EXPECT_EQ(sched_getscheduler(0), SCHED_OTHER);
+  if (geteuid() == 0) {
+    EXPECT_TRUE(clock.watch_boosted());
+  }
+  SystemClock off(false);
+  EXPECT_FALSE(off.watch_boosted());
+  off.begin_watch();
+  EXPECT_EQ(sched_getscheduler(0), SCHED_OTHER);
+  off.end_watch();
+}
+
+TEST(RealtimeObserver, IsABooleanSettingOnByDefault) {
+  EXPECT_TRUE(JudgeConfig{}.realtime_observer);
+  JudgeConfig c;
+  ASSERT_TRUE(apply_config_json(c, R"({"realtime_observer": false})", "test").ok());
+  EXPECT_FALSE(c.realtime_observer);
+  EXPECT_FALSE(apply_config_json(c, R"({"realtime_observer": 1})", "test").ok());
 }
 
 // On by default; a JSON boolean in the config file, anything else refused by name.

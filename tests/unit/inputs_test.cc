@@ -7,6 +7,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numbers>
 #include <numeric>
 #include <vector>
@@ -489,6 +490,44 @@ TEST(Inputs, IntegerRangesAndOutputsPoisoned) {
     const NdArray& out = c.arrays.at(spec.name);
     const auto* bytes = static_cast<const uint8_t*>(out.data());
     for (std::size_t i = 0; i < out.nbytes(); ++i) ASSERT_EQ(bytes[i], 0xA5);
+  }
+}
+
+// Both paths of fill_poison (ordinary stores below 8 MiB, non-temporal ones above on an aligned
+// pointer): every byte of the range holds the pattern at its phase, and nothing around it is
+// touched, for lengths that are not a multiple of 64 or 8 and for an unaligned start.
+TEST(Inputs, FillPoisonWritesThePatternAndNothingElse) {
+  constexpr uint64_t kPattern = 0x0123456789abcdefULL;
+  constexpr std::size_t kPad = 128;
+  for (std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{4096 + 12},
+                        (std::size_t{8} << 20) + 36, (std::size_t{9} << 20) + 64}) {
+    for (std::size_t offset : {std::size_t{0}, std::size_t{4}}) {
+      NdArray buf(DType::kUint8, {static_cast<int64_t>(n + 2 * kPad)});  // 64-byte aligned
+      auto* bytes = buf.as<uint8_t>();
+      std::memset(bytes, 0x5a, buf.nbytes());
+      fill_poison(bytes + kPad + offset, n, kPattern);
+      for (std::size_t i = 0; i < buf.nbytes(); ++i) {
+        const bool inside = i >= kPad + offset && i < kPad + offset + n;
+        const auto want =
+            inside ? static_cast<uint8_t>(kPattern >> (8 * ((i - kPad - offset) % 8))) : 0x5a;
+        ASSERT_EQ(bytes[i], want) << "n " << n << " offset " << offset << " byte " << i;
+      }
+    }
+  }
+}
+
+TEST(Inputs, LargeOutputsArePoisonedToo) {
+  // 12 Mi fp32 elements (48 MiB): the non-temporal path, a quiet NaN in every element.
+  Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s000");
+  DrawSpec s;
+  s.precision = Precision::kFp32;
+  s.sizes = {{"N", (int64_t{12} << 20) + 3}};
+  auto d = generate_draw(m, s);
+  ASSERT_TRUE(d.ok());
+  const NdArray& a = d->arrays.at("a");
+  const uint32_t nan = std::bit_cast<uint32_t>(std::numeric_limits<float>::quiet_NaN());
+  for (int64_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(std::bit_cast<uint32_t>(a.as<float>()[i]), nan) << i;
   }
 }
 
