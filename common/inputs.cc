@@ -71,85 +71,13 @@ namespace generator {
 // -ffp-contract=off: a vector lane and a scalar epilogue compute the same bits, so the draw
 // does not depend on the thread count, on where a thread's share starts, nor on -march.
 
-namespace {
-
-constexpr uint64_t kPhiloxM0 = 0xD2511F53u, kPhiloxM1 = 0xCD9E8D57u, kLow32 = 0xffffffffu;
-
-#if defined(__AVX2__)
-// Philox rounds on vectors of 64-bit lanes, each holding one 32-bit word: vpmuludq multiplies
-// the low 32 bits of each lane, which is exactly kM * (x & kLow32), the round's product. GCC 12
-// leaves the scalar loop below scalar on AVX2 (no 64-bit vector multiply; measured on a Zen 1
-// EPYC: 0.74 GB/s for uniform fp64) and vectorizes it on AVX-512 with vpmullq, a full 64-bit
-// multiply that Intel cores split into three uops (on a Sapphire Rapids VM this loop took
-// uniform fp64 from 1.86 to 2.86 GB/s), so AVX-512 hosts take this loop too. 256-bit lanes:
-// with 512-bit ones GCC 12 rejects its own _mm512_srli_epi64 under -Werror (a false
-// "uninitialized" inside the intrinsic), and the multiplier's throughput per element is the
-// same. Two independent sets of lanes per iteration hide its latency. Bit-identical to the
-// scalar loop (PhiloxBatchIsRandom123).
-struct Lanes256 {
-  using V = __m256i;
-  static constexpr int64_t kWidth = 4;
-  static V set1(uint64_t x) { return _mm256_set1_epi64x(static_cast<int64_t>(x)); }
-  static V iota() { return _mm256_setr_epi64x(0, 1, 2, 3); }
-  static V add(V a, V b) { return _mm256_add_epi64(a, b); }
-  static V band(V a, V b) { return _mm256_and_si256(a, b); }
-  static V bxor(V a, V b) { return _mm256_xor_si256(a, b); }
-  static V bor(V a, V b) { return _mm256_or_si256(a, b); }
-  static V hi32(V a) { return _mm256_srli_epi64(a, 32); }
-  static V shl32(V a) { return _mm256_slli_epi64(a, 32); }
-  static V mul32(V a, V b) { return _mm256_mul_epu32(a, b); }
-  static void store(uint64_t* p, V v) { _mm256_storeu_si256(reinterpret_cast<V*>(p), v); }
-};
-#endif
-
-#if defined(__AVX2__)
-// Blocks first .. first + done - 1 (done: the largest multiple of 2 L::kWidth <= n) into
-// h01/h23; returns done.
-template <typename L>
-int64_t philox_lanes(const uint64_t (&key0)[10], const uint64_t (&key1)[10], uint64_t s0,
-                     uint64_t s1, uint64_t first, int64_t n, uint64_t* __restrict h01,
-                     uint64_t* __restrict h23) {
-  using V = typename L::V;
-  constexpr int64_t kStep = 2 * L::kWidth;
-  const V m0 = L::set1(kPhiloxM0), m1 = L::set1(kPhiloxM1), low = L::set1(kLow32);
-  const V vs0 = L::set1(s0), vs1 = L::set1(s1), lane = L::iota(), half = L::set1(L::kWidth);
-  const int64_t done = n / kStep * kStep;
-  for (int64_t i = 0; i < done; i += kStep) {
-    const V ca = L::add(L::set1(first + static_cast<uint64_t>(i)), lane);
-    const V cb = L::add(ca, half);
-    V a0 = L::band(ca, low), a1 = L::hi32(ca), a2 = vs0, a3 = vs1;
-    V b0 = L::band(cb, low), b1 = L::hi32(cb), b2 = vs0, b3 = vs1;
-    for (int r = 0; r < 10; ++r) {
-      const V k0 = L::set1(key0[r]), k1 = L::set1(key1[r]);
-      const V pa0 = L::mul32(a0, m0), pa1 = L::mul32(a2, m1);
-      const V pb0 = L::mul32(b0, m0), pb1 = L::mul32(b2, m1);
-      a0 = L::bxor(L::bxor(L::hi32(pa1), a1), k0);
-      a2 = L::bxor(L::bxor(L::hi32(pa0), a3), k1);
-      b0 = L::bxor(L::bxor(L::hi32(pb1), b1), k0);
-      b2 = L::bxor(L::bxor(L::hi32(pb0), b3), k1);
-      a1 = L::band(pa1, low);
-      a3 = L::band(pa0, low);
-      b1 = L::band(pb1, low);
-      b3 = L::band(pb0, low);
-    }
-    L::store(h01 + i, L::bor(L::shl32(a0), a1));
-    L::store(h01 + i + L::kWidth, L::bor(L::shl32(b0), b1));
-    L::store(h23 + i, L::bor(L::shl32(a2), a3));
-    L::store(h23 + i + L::kWidth, L::bor(L::shl32(b2), b3));
-  }
-  return done;
-}
-#endif
-
-}  // namespace
-
 void philox_batch(uint64_t seed, uint64_t stream, uint64_t first, int64_t n,
                   uint64_t* __restrict h01, uint64_t* __restrict h23) {
   // Philox4x32-10 exactly as Random123 computes it (tests compare with r123::Philox4x32). The
   // 32-bit words live in 64-bit lanes so that each 32x32->64 product is one 64-bit vector
   // multiply and its halves are a shift and a mask, with no packing between rounds (markedly
   // faster than 32-bit lanes with GCC 12).
-  constexpr uint64_t kM0 = kPhiloxM0, kM1 = kPhiloxM1, kLow = kLow32;
+  constexpr uint64_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u, kLow = 0xffffffffu;
   uint64_t key0[10], key1[10];
   key0[0] = seed & kLow;
   key1[0] = seed >> 32;
@@ -160,7 +88,50 @@ void philox_batch(uint64_t seed, uint64_t stream, uint64_t first, int64_t n,
   const uint64_t s0 = stream & kLow, s1 = stream >> 32;
   int64_t vectored = 0;  // blocks done by the vector loop
 #if defined(__AVX2__)
-  vectored = philox_lanes<Lanes256>(key0, key1, s0, s1, first, n, h01, h23);
+  // AVX2 has no 64-bit vector multiply, so GCC leaves the loop below scalar there (measured on
+  // a Zen 1 EPYC: 0.74 GB/s for uniform fp64), and on AVX-512 it vectorizes it with vpmullq, a
+  // full 64-bit multiply that Intel cores split into three uops (this loop took a Sapphire
+  // Rapids VM from 1.86 to 2.86 GB/s), so every AVX2 host takes this loop. vpmuludq multiplies
+  // the low 32 bits of each 64-bit lane, which is exactly kM * (x & kLow): the same words,
+  // eight blocks at a time (two independent sets of four, for the multiplier's latency).
+  // 256-bit lanes on AVX-512 too: GCC 12 rejects its own _mm512_srli_epi64 under -Werror (a
+  // false "uninitialized" inside the intrinsic), and the multiplier's throughput per element
+  // is the same. Bit-identical to the scalar loop (PhiloxBatchIsRandom123).
+  {
+    const __m256i m0 = _mm256_set1_epi64x(kM0), m1 = _mm256_set1_epi64x(kM1);
+    const __m256i low = _mm256_set1_epi64x(kLow);
+    const __m256i vs0 = _mm256_set1_epi64x(static_cast<int64_t>(s0));
+    const __m256i vs1 = _mm256_set1_epi64x(static_cast<int64_t>(s1));
+    const __m256i step = _mm256_setr_epi64x(0, 1, 2, 3);
+    vectored = n / 8 * 8;
+    for (int64_t i = 0; i < vectored; i += 8) {
+      const __m256i ca = _mm256_add_epi64(
+          _mm256_set1_epi64x(static_cast<int64_t>(first + static_cast<uint64_t>(i))), step);
+      const __m256i cb = _mm256_add_epi64(ca, _mm256_set1_epi64x(4));
+      __m256i a0 = _mm256_and_si256(ca, low), a1 = _mm256_srli_epi64(ca, 32), a2 = vs0, a3 = vs1;
+      __m256i b0 = _mm256_and_si256(cb, low), b1 = _mm256_srli_epi64(cb, 32), b2 = vs0, b3 = vs1;
+      for (int r = 0; r < 10; ++r) {
+        const __m256i k0 = _mm256_set1_epi64x(static_cast<int64_t>(key0[r]));
+        const __m256i k1 = _mm256_set1_epi64x(static_cast<int64_t>(key1[r]));
+        const __m256i pa0 = _mm256_mul_epu32(a0, m0), pa1 = _mm256_mul_epu32(a2, m1);
+        const __m256i pb0 = _mm256_mul_epu32(b0, m0), pb1 = _mm256_mul_epu32(b2, m1);
+        a0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa1, 32), a1), k0);
+        a2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa0, 32), a3), k1);
+        b0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pb1, 32), b1), k0);
+        b2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pb0, 32), b3), k1);
+        a1 = _mm256_and_si256(pa1, low);
+        a3 = _mm256_and_si256(pa0, low);
+        b1 = _mm256_and_si256(pb1, low);
+        b3 = _mm256_and_si256(pb0, low);
+      }
+      auto* o01 = reinterpret_cast<__m256i*>(h01 + i);
+      auto* o23 = reinterpret_cast<__m256i*>(h23 + i);
+      _mm256_storeu_si256(o01, _mm256_or_si256(_mm256_slli_epi64(a0, 32), a1));
+      _mm256_storeu_si256(o01 + 1, _mm256_or_si256(_mm256_slli_epi64(b0, 32), b1));
+      _mm256_storeu_si256(o23, _mm256_or_si256(_mm256_slli_epi64(a2, 32), a3));
+      _mm256_storeu_si256(o23 + 1, _mm256_or_si256(_mm256_slli_epi64(b2, 32), b3));
+    }
+  }
 #endif
   for (int64_t i = vectored; i < n; ++i) {
     const uint64_t c = first + static_cast<uint64_t>(i);

@@ -304,6 +304,7 @@ bool set_realtime(bool on) {
 SystemClock::SystemClock(bool realtime_watch) {
   if (!realtime_watch) return;
   boost_ = set_realtime(true);
+  const int why = errno;
   set_realtime(false);
   if (!boost_) {
     spdlog::warn(
@@ -311,7 +312,7 @@ SystemClock::SystemClock(bool realtime_watch) {
         "are watched at normal priority, and an honest parallel candidate's spinning threads "
         "can delay the clock audit's view of its calls (run the judge as root, with "
         "CAP_SYS_NICE or an RLIMIT_RTPRIO of at least 1)",
-        std::strerror(errno));
+        std::strerror(why));
   }
 }
 
