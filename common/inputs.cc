@@ -14,6 +14,7 @@
 #include <limits>
 #include <numbers>
 #include <set>
+#include <type_traits>
 
 #include "common/fill.h"
 #include "common/initializers.h"
@@ -337,6 +338,80 @@ void sincos_2pi_batch(const double* __restrict u, double* __restrict c, double* 
   }
 }
 
+// The fp32 draw's transforms (docs/numerics.md, "fp32"): plain IEEE float arithmetic, so 16
+// lanes per AVX-512 vector and 8 per AVX2 one. Truncated Taylor series on small intervals are
+// enough for a float result: each series' first omitted term is below 2^-27 relative, so the
+// error is the roundings' (a few float ulps; tests hold each to 4 ulps of the double libm
+// value).
+namespace {
+
+constexpr float kRoundF = 0x1.8p23f;        // (x + kRoundF) - kRoundF rounds to an integer
+constexpr float kLn2HiF = 0x1.62e400p-1f;   // ln 2 to 17 bits: k kLn2HiF exact for |k| < 128
+constexpr float kLn2LoF = 0x1.7f7d1cp-20f;  // ln 2 - kLn2HiF
+constexpr float kInvLn2F = 0x1.715476p+0f;
+constexpr float kTwoPiF = 0x1.921fb6p+2f;
+
+}  // namespace
+
+void log_batch(const float* __restrict x, float* __restrict y, int64_t n) {
+  // x = 2^e (1 + f), 1 + f in [sqrt(1/2), sqrt(2)) (the bits minus those of sqrt(1/2), shifted
+  // arithmetically, give e); log(1 + f) = 2 atanh(s), s = f / (2 + f), |s| <= 0.1716: the
+  // series 2 s (1 + z/3 + z^2/5 + z^3/7 + z^4/9), z = s^2 (omitted: z^5/11 < 2^-28).
+  constexpr int32_t kSqrtHalf = std::bit_cast<int32_t>(0x1.6a09e6p-1f);
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t bits = std::bit_cast<int32_t>(x[i]);
+    const int32_t e = (bits - kSqrtHalf) >> 23;
+    const float f = std::bit_cast<float>(bits - e * (int32_t{1} << 23)) - 1.0f;
+    const float s = f / (2.0f + f);
+    const float z = s * s;
+    const float p = z * (1.0f / 3 + z * (1.0f / 5 + z * (1.0f / 7 + z * (1.0f / 9))));
+    const float ek = static_cast<float>(e);
+    y[i] = ek * kLn2HiF + (ek * kLn2LoF + (2.0f * s + 2.0f * s * p));
+  }
+}
+
+void exp_batch(const float* __restrict x, float* __restrict y, int64_t n) {
+  // x = k ln2 + r, k = round(x / ln2), |r| <= ln2/2 (k kLn2HiF exact); exp(r) =
+  // 1 + r + r^2 (1/2 + r/6 + ... + r^5/5040) (omitted: r^8/8! < 2^-27), times 2^k built in
+  // the exponent field: |x| <= 87.
+  for (int64_t i = 0; i < n; ++i) {
+    const float t = x[i] * kInvLn2F + kRoundF;
+    const float kd = t - kRoundF;
+    const int32_t k = std::bit_cast<int32_t>(t) - std::bit_cast<int32_t>(kRoundF);
+    const float r = (x[i] - kd * kLn2HiF) - kd * kLn2LoF;
+    const float q =
+        0.5f +
+        r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720 + r * (1.0f / 5040)))));
+    const float scale = std::bit_cast<float>((k + 127) << 23);
+    y[i] = (1.0f + (r + r * r * q)) * scale;
+  }
+}
+
+void sincos_2pi_batch(const float* __restrict u, float* __restrict c, float* __restrict s,
+                      int64_t n) {
+  // As the double version: q = round(4u), t = u - q/4 in [-1/8, 1/8] exact for these u
+  // (multiples of 2^-24), x = 2 pi t (one rounding), |x| <= pi/4; sin x = x (1 - w/3! + ... +
+  // w^4/9!) and cos x = 1 - w/2 + ... + w^5/10!, w = x^2 (omitted: below 2^-28); the quadrant
+  // swaps the two and sets their signs.
+  for (int64_t i = 0; i < n; ++i) {
+    const float r4 = 4.0f * u[i] + kRoundF;
+    const uint32_t q = std::bit_cast<uint32_t>(r4);  // its low bits are round(4u)
+    const float t = u[i] - 0.25f * (r4 - kRoundF);
+    const float x = t * kTwoPiF;
+    const float w = x * x;
+    const float sin_t =
+        x + x * (w * (-1.0f / 6 + w * (1.0f / 120 + w * (-1.0f / 5040 + w * (1.0f / 362880)))));
+    const float cos_t =
+        1.0f + w * (-0.5f + w * (1.0f / 24 +
+                                 w * (-1.0f / 720 + w * (1.0f / 40320 + w * (-1.0f / 3628800)))));
+    const uint32_t swap = uint32_t{0} - (q & 1);
+    const uint32_t cb = std::bit_cast<uint32_t>(cos_t), sb = std::bit_cast<uint32_t>(sin_t);
+    const uint32_t first = (cb & ~swap) | (sb & swap), second = (sb & ~swap) | (cb & swap);
+    c[i] = std::bit_cast<float>(first ^ (((q + 1) & 2) << 30));
+    s[i] = std::bit_cast<float>(second ^ ((q & 2) << 30));
+  }
+}
+
 }  // namespace generator
 
 namespace {
@@ -352,6 +427,18 @@ struct alignas(64) ChunkScratch {
   uint64_t h01[kChunkBlocks], h23[kChunkBlocks];
   double u1[kChunkBlocks], u2[kChunkBlocks], log_u1[kChunkBlocks];
   double c[kChunkBlocks], s[kChunkBlocks], normal[kChunk];
+};
+
+// fp32 chunks take a quarter as many Philox blocks (four 32-bit words each, one element per
+// word): element pair j of a chunk (its elements 2j and 2j + 1) takes words (w0, w1) of the
+// chunk's block j for j < kChunk / 4, else (w2, w3) of block j - kChunk / 4.
+constexpr int64_t kChunkBlocksF = kChunk / 4;
+constexpr int64_t kChunkPairs = kChunk / 2;
+
+struct alignas(64) ChunkScratchF {
+  uint64_t h01[kChunkBlocksF], h23[kChunkBlocksF];
+  float ua[kChunkPairs], ub[kChunkPairs], log_ua[kChunkPairs];
+  float c[kChunkPairs], s[kChunkPairs], normal[kChunk];
 };
 
 // The kChunk raw values of chunk `chunk` (elements kChunk*chunk ..), interleaved as stored.
@@ -381,6 +468,44 @@ void raw_chunk(uint64_t seed, uint64_t stream, int64_t chunk, Distribution dist,
   if (dist == Distribution::kLognormal) generator::exp_batch(t.normal, out, kChunk);
 }
 
+// A 32-bit word's top 24 bits times 2^-24: a float in [0, 1), exact (the integer converts
+// exactly, the product is a power-of-two scaling).
+inline float unit24(uint64_t top24) {
+  return static_cast<float>(static_cast<int32_t>(top24)) * 0x1p-24f;
+}
+
+// The fp32 draw: as raw_chunk, with float transforms (generator:: float overloads) of one
+// 24-bit uniform per 32-bit word. Normal: Box-Muller of the pair's (1 - u(first word),
+// u(second word)), cosine then sine.
+void raw_chunk_f32(uint64_t seed, uint64_t stream, int64_t chunk, Distribution dist,
+                   ChunkScratchF& t, float* __restrict out) {
+  generator::philox_batch(seed, stream, static_cast<uint64_t>(chunk * kChunkBlocksF), kChunkBlocksF,
+                          t.h01, t.h23);
+  for (int64_t k = 0; k < kChunkBlocksF; ++k) {
+    t.ua[k] = unit24(t.h01[k] >> 40);
+    t.ub[k] = unit24((t.h01[k] >> 8) & 0xffffff);
+    t.ua[kChunkBlocksF + k] = unit24(t.h23[k] >> 40);
+    t.ub[kChunkBlocksF + k] = unit24((t.h23[k] >> 8) & 0xffffff);
+  }
+  if (dist == Distribution::kUniform) {
+    for (int64_t j = 0; j < kChunkPairs; ++j) {
+      out[2 * j] = -1000.0f + 2000.0f * t.ua[j];
+      out[2 * j + 1] = -1000.0f + 2000.0f * t.ub[j];
+    }
+    return;
+  }
+  for (int64_t j = 0; j < kChunkPairs; ++j) t.ua[j] = 1.0f - t.ua[j];  // (0, 1]: safe for log
+  generator::log_batch(t.ua, t.log_ua, kChunkPairs);
+  generator::sincos_2pi_batch(t.ub, t.c, t.s, kChunkPairs);
+  float* __restrict normal = dist == Distribution::kLognormal ? t.normal : out;
+  for (int64_t j = 0; j < kChunkPairs; ++j) {
+    const float radius = std::sqrt(-2.0f * t.log_ua[j]);
+    normal[2 * j] = radius * t.c[j];
+    normal[2 * j + 1] = radius * t.s[j];
+  }
+  if (dist == Distribution::kLognormal) generator::exp_batch(t.normal, out, kChunk);
+}
+
 int thread_count(const DrawSpec& spec) {
   return spec.threads > 0 ? spec.threads : omp_get_max_threads();
 }
@@ -388,16 +513,17 @@ int thread_count(const DrawSpec& spec) {
 constexpr int64_t kParallelThreshold = 1 << 14;
 
 // Scales, folds (fold_into, one loop per domain kind so the common kinds vectorize) and stores.
-template <typename T>
-void store_folded(T* __restrict p, const double* __restrict v, int64_t m, const Domain& dom,
+// Raw values R (double, or float for the fp32 draw) are scaled in double.
+template <typename T, typename R>
+void store_folded(T* __restrict p, const R* __restrict v, int64_t m, const Domain& dom,
                   double scale) {
   switch (dom.kind) {
     case Domain::Kind::kAny:
-      for (int64_t i = 0; i < m; ++i) p[i] = static_cast<T>(scale * v[i]);
+      for (int64_t i = 0; i < m; ++i) p[i] = static_cast<T>(scale * static_cast<double>(v[i]));
       return;
     case Domain::Kind::kPositive:
       for (int64_t i = 0; i < m; ++i) {
-        const double a = std::fabs(scale * v[i]);
+        const double a = std::fabs(scale * static_cast<double>(v[i]));
         T x = static_cast<T>(a < DBL_MIN ? DBL_MIN : a);
         // A positive double below FLT_MIN would round to zero (or a denormal) in float.
         if constexpr (sizeof(T) == 4) x = x >= FLT_MIN ? x : FLT_MIN;
@@ -405,10 +531,14 @@ void store_folded(T* __restrict p, const double* __restrict v, int64_t m, const 
       }
       return;
     case Domain::Kind::kNonneg:
-      for (int64_t i = 0; i < m; ++i) p[i] = static_cast<T>(std::fabs(scale * v[i]));
+      for (int64_t i = 0; i < m; ++i) {
+        p[i] = static_cast<T>(std::fabs(scale * static_cast<double>(v[i])));
+      }
       return;
     case Domain::Kind::kInterval:
-      for (int64_t i = 0; i < m; ++i) p[i] = static_cast<T>(fold_into(dom, scale * v[i]));
+      for (int64_t i = 0; i < m; ++i) {
+        p[i] = static_cast<T>(fold_into(dom, scale * static_cast<double>(v[i])));
+      }
       return;
   }
 }
@@ -419,10 +549,17 @@ void fill_real_typed(T* p, int64_t n, const Domain& dom, uint64_t seed, uint64_t
   const int64_t chunks = (n + kChunk - 1) / kChunk;
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > kParallelThreshold)
   for (int64_t c = 0; c < chunks; ++c) {
-    ChunkScratch scratch;
-    alignas(64) double v[kChunk];
-    raw_chunk(seed, stream, c, dist, scratch, v);
-    store_folded(p + c * kChunk, v, std::min(kChunk, n - c * kChunk), dom, scale);
+    if constexpr (std::is_same_v<T, float>) {
+      ChunkScratchF scratch;
+      alignas(64) float v[kChunk];
+      raw_chunk_f32(seed, stream, c, dist, scratch, v);
+      store_folded(p + c * kChunk, v, std::min(kChunk, n - c * kChunk), dom, scale);
+    } else {
+      ChunkScratch scratch;
+      alignas(64) double v[kChunk];
+      raw_chunk(seed, stream, c, dist, scratch, v);
+      store_folded(p + c * kChunk, v, std::min(kChunk, n - c * kChunk), dom, scale);
+    }
   }
 }
 

@@ -89,6 +89,13 @@ void exp_batch(const double* x, double* y, int64_t n);
 // polynomials in t^2 for |t| <= 1/8).
 void sincos_2pi_batch(const double* u, double* c, double* s, int64_t n);
 
+// The fp32 draw's transforms in float arithmetic, each within a few float ulps of the true
+// function (tests: 4 ulps): log for x in [FLT_MIN, 1], exp for |x| <= 87, and cos and sin of
+// 2 pi u for u in [0, 1) a multiple of 2^-24.
+void log_batch(const float* x, float* y, int64_t n);
+void exp_batch(const float* x, float* y, int64_t n);
+void sincos_2pi_batch(const float* u, float* c, float* s, int64_t n);
+
 }  // namespace generator
 
 }  // namespace hpcab

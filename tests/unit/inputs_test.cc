@@ -166,8 +166,8 @@ TEST(Inputs, EveryDistributionIsAPrefixOfALargerDraw) {
 }
 
 TEST(Inputs, ValuesAreTheDocumentedTransformsOfPhiloxBlocks) {
-  // Element 2k / 2k+1 from philox(seed, stream_id(name), k): uniform takes one 64-bit half
-  // each; normal is Box-Muller (cos, sin) of (1 - u(w0:w1), u(w2:w3)); lognormal its exp.
+  // fp64: element 2k / 2k+1 from philox(seed, stream_id(name), k): uniform takes one 64-bit
+  // half each; normal is Box-Muller (cos, sin) of (1 - u(w0:w1), u(w2:w3)); lognormal its exp.
   // libm is the reference here; the generator's own functions agree to a few ulp.
   Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s000");
   const int64_t n = 4099;
@@ -194,7 +194,31 @@ TEST(Inputs, ValuesAreTheDocumentedTransformsOfPhiloxBlocks) {
             dist == Distribution::kNormal ? 1e-14 * std::max(1.0, radius) : 1e-13 * expect;
         ASSERT_NEAR(v[i], expect, tol) << distribution_name(dist) << " " << i;
       }
-      ASSERT_EQ(vf[i], static_cast<float>(v[i])) << i;  // fp32: the fp64 value rounded
+    }
+    // fp32: chunk c of 256 elements takes Philox blocks 64c .. 64c + 63, one 24-bit uniform
+    // per 32-bit word; the chunk's element pair j (elements 2j, 2j + 1) takes words (w0, w1)
+    // of its block j for j < 64, (w2, w3) of block j - 64 otherwise.
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t chunk = i / 256, j = i % 256 / 2;
+      auto w = philox(seed, stream, static_cast<uint64_t>(chunk * 64 + j % 64));
+      const uint32_t first = j < 64 ? w[0] : w[2], second = j < 64 ? w[1] : w[3];
+      const float ua = static_cast<float>(first >> 8) * 0x1p-24f;
+      const float ub = static_cast<float>(second >> 8) * 0x1p-24f;
+      if (dist == Distribution::kUniform) {
+        ASSERT_EQ(vf[i], -1000.0f + 2000.0f * (i % 2 == 0 ? ua : ub)) << i;
+        continue;
+      }
+      const double radius = std::sqrt(-2.0 * std::log(1.0 - static_cast<double>(ua)));
+      const double angle = 2.0 * std::numbers::pi * static_cast<double>(ub);
+      double expect = radius * (i % 2 == 0 ? std::cos(angle) : std::sin(angle));
+      // A few float ulps: of the radius for a normal (cos or sin near zero too), relative to
+      // the result for a lognormal (exp carries the normal's absolute error into it).
+      double tol = 8 * FLT_EPSILON * std::max(1.0, radius);
+      if (dist == Distribution::kLognormal) {
+        expect = std::exp(expect);
+        tol = expect * (tol + 4 * FLT_EPSILON);
+      }
+      ASSERT_NEAR(vf[i], expect, tol) << "fp32 " << distribution_name(dist) << " " << i;
     }
   }
 }
@@ -275,13 +299,14 @@ uint64_t fnv1a(const void* data, size_t n, uint64_t h = 0xcbf29ce484222325ULL) {
 
 TEST(Generator, DrawsAreTheRecordedBitsOnEveryMachine) {
   // The same (seed, sizes, precision) must give the same bits on every machine, build flag and
-  // vector width (docs/numerics.md): these digests were taken from the generator before its
-  // AVX2 paths existed (GCC 12, -march=native on a Zen 1), so a vector path, a compiler or a
-  // flag that changed one bit of any distribution fails here.
+  // vector width (docs/numerics.md): the fp64 digests were taken from the generator before its
+  // AVX2 paths existed (GCC 12, -march=native on a Zen 1), the fp32 ones from the first float
+  // generator (GCC 12, -march=native on a Sapphire Rapids, found identical built without it),
+  // so a vector path, a compiler or a flag that changed one bit of any distribution fails here.
   Manifest m = corpus_kernel("loop_level_reasoning/tsvc_2_s000");
-  const uint64_t expected[3][2] = {{0x4d6bfdb5d87e9a31ULL, 0xd0a573902a5c569dULL},
-                                   {0x90fbc6e47a36de81ULL, 0x25bb9c1cd59880f9ULL},
-                                   {0xcd01a3417112952dULL, 0x25cc3ce14d725c21ULL}};
+  const uint64_t expected[3][2] = {{0x4d6bfdb5d87e9a31ULL, 0x2c7925269a2090adULL},
+                                   {0x90fbc6e47a36de81ULL, 0x0479dff05fa7082dULL},
+                                   {0xcd01a3417112952dULL, 0xb8735dbc348deec1ULL}};
   for (Distribution dist : kAllDists) {
     for (Precision p : {Precision::kFp64, Precision::kFp32}) {
       uint64_t h = 0xcbf29ce484222325ULL;
@@ -418,6 +443,95 @@ TEST(Generator, SinCosOfTwoPiUAreAccurate) {
   EXPECT_EQ(cs[0], 1.0);
   EXPECT_EQ(sn[0], 0.0);
   EXPECT_EQ(sn[1], 1.0);
+}
+
+// Error of `got` against a double reference, in units of the float ulp at the reference.
+double float_ulps(float got, double ref) {
+  const float r = std::fabs(static_cast<float>(ref));
+  const double ulp = static_cast<double>(std::nextafter(r, INFINITY) - r);
+  return std::fabs(static_cast<double>(got) - ref) / ulp;
+}
+
+TEST(Generator, FloatLogIsAccurateOnEveryUsedInput) {
+  // The fp32 draw takes log of 1 - k 2^-24, k = 0 .. 2^24 - 1: all of them.
+  const int64_t n = int64_t{1} << 24;
+  std::vector<float> x(static_cast<std::size_t>(n)), y(x.size());
+  for (int64_t k = 0; k < n; ++k) x[k] = 1.0f - static_cast<float>(k) * 0x1p-24f;
+  generator::log_batch(x.data(), y.data(), n);
+  ASSERT_EQ(y[0], 0.0f);
+  double worst = 0;
+  for (int64_t k = 1; k < n; ++k) {
+    worst = std::max(worst, float_ulps(y[k], std::log(static_cast<double>(x[k]))));
+  }
+  EXPECT_LT(worst, 4.0) << "max error " << worst << " float ulp";
+  // Beyond the draw's range it is still a float log on normal numbers.
+  for (float v : {FLT_MIN, 0.75f, 2.0f, 1e30f, FLT_MAX}) {
+    float r;
+    generator::log_batch(&v, &r, 1);
+    EXPECT_LT(float_ulps(r, std::log(static_cast<double>(v))), 4.0) << v;
+  }
+}
+
+TEST(Generator, FloatExpIsAccurateOverTheUsedRange) {
+  // Lognormal fp32 takes exp of float normals, |x| <= 5.8; [-10, 10] densely, to 87 sparsely.
+  std::vector<float> x;
+  for (int j = 0; j <= 1000000; ++j) x.push_back(-10.0f + 20.0f * static_cast<float>(j) / 1e6f);
+  for (int j = 0; j <= 10000; ++j) x.push_back(-87.0f + 174.0f * static_cast<float>(j) / 1e4f);
+  for (float t = 1e-30f; t < 1e-3f; t *= 7.3f) {
+    x.push_back(t);
+    x.push_back(-t);
+  }
+  std::vector<float> y(x.size());
+  generator::exp_batch(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    worst = std::max(worst, float_ulps(y[i], std::exp(static_cast<double>(x[i]))));
+  }
+  EXPECT_LT(worst, 4.0) << "max error " << worst << " float ulp";
+  const float zero = 0.0f;
+  float one;
+  generator::exp_batch(&zero, &one, 1);
+  EXPECT_EQ(one, 1.0f);
+}
+
+TEST(Generator, FloatSinCosOfTwoPiUAreAccurate) {
+  // u = k 2^-24: every seventh k, and every k within 64 of an eighth of a turn (the quadrant
+  // switches and the ends of the polynomials' interval).
+  std::vector<float> u;
+  const int64_t n = int64_t{1} << 24;
+  for (int64_t k = 0; k < n; k += 7) u.push_back(static_cast<float>(k) * 0x1p-24f);
+  for (int64_t e = 0; e <= 8; ++e) {
+    for (int64_t d = -64; d <= 64; ++d) {
+      const int64_t k = e * (n / 8) + d;
+      if (k >= 0 && k < n) u.push_back(static_cast<float>(k) * 0x1p-24f);
+    }
+  }
+  std::vector<float> c(u.size()), s(u.size());
+  generator::sincos_2pi_batch(u.data(), c.data(), s.data(), static_cast<int64_t>(u.size()));
+  double worst_abs = 0, worst_ulp = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    // Reduced as the generator does, exactly (t = u - q/4 in double), so 2 pi t in double is
+    // relatively accurate far beyond a float ulp.
+    const double ud = u[i];
+    const int q = static_cast<int>(std::nearbyint(4 * ud));
+    const double a = 2 * std::numbers::pi * (ud - 0.25 * q);
+    const double ca = std::cos(a), sa = std::sin(a);
+    const double cos_ref[4] = {ca, -sa, -ca, sa}, sin_ref[4] = {sa, ca, -sa, -ca};
+    for (auto [got, ref] : {std::pair{c[i], cos_ref[q % 4]}, std::pair{s[i], sin_ref[q % 4]}}) {
+      worst_abs = std::max(worst_abs, std::fabs(static_cast<double>(got) - ref));
+      if (ref != 0) worst_ulp = std::max(worst_ulp, float_ulps(got, ref));
+    }
+    ASSERT_LE(std::fabs(c[i]), 1.0f);
+    ASSERT_LE(std::fabs(s[i]), 1.0f);
+  }
+  EXPECT_LT(worst_ulp, 4.0) << "max error " << worst_ulp << " float ulp";
+  EXPECT_LE(worst_abs, 0x1p-23) << "max absolute error " << worst_abs;
+  float cs[2], sn[2];
+  const float exact[2] = {0.0f, 0.25f};
+  generator::sincos_2pi_batch(exact, cs, sn, 2);
+  EXPECT_EQ(cs[0], 1.0f);
+  EXPECT_EQ(sn[0], 0.0f);
+  EXPECT_EQ(sn[1], 1.0f);
 }
 
 TEST(Inputs, SeedChoosesDistributionUnlessForced) {
