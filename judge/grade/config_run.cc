@@ -9,6 +9,7 @@
 
 #include "common/compare.h"
 #include "common/stats.h"
+#include "judge/affinity.h"
 #include "judge/clock_audit.h"
 #include "judge/grade/baseline_choice.h"
 #include "judge/grade/session.h"
@@ -447,6 +448,9 @@ void compare_calls(Sides& sides, const std::vector<bool>& checked, ConfigOutcome
 }  // namespace
 
 ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
+  // Everything the judge does for the configuration (launching, polling, settling, comparing)
+  // stays on the slot's CPUs, off the CPUs of other slots' timed calls (judge/affinity.h).
+  ScopedAffinity on_slot(ctx.cpus);
   ConfigOutcome out;
   auto ws = workspace_size(ctx.m, ctx.workspace_expr, plan.sizes);
   if (!ws) {
@@ -493,7 +497,11 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
   out.judge_median_ns = median(sides.cand->judge_seen_ns());
   out.reported_median_ns = median(sides.cand->reported_ns());
   out.overshoot_min_ns = candidate_min_excess_ns(sides.cand->overshoot_ns(), noise);
-  if (plan.check) compare_calls(sides, checked, out);
+  if (plan.check) {
+    // On a thread of its own so that the comparison's OpenMP team starts on the slot's CPUs and
+    // ends with it (run_on_cpus).
+    run_on_cpus(ctx.cpus, [&] { compare_calls(sides, checked, out); });
+  }
   return out;
 }
 

@@ -172,7 +172,10 @@ struct Script {
   std::vector<std::vector<std::string>>* discard_log = nullptr;
   bool io_confirmed = true;      // ... and the filesystem is really full
   std::string extra_after_call;  // a process left running after the call
-  bool busy_thread = false;      // a thread that never goes to sleep (and gets a CPU)
+  // The CPUs the judge's calling thread may use, recorded at each go and each outputs read.
+  std::vector<std::set<int>>* go_cpus = nullptr;
+  std::vector<std::set<int>>* outputs_cpus = nullptr;
+  bool busy_thread = false;  // a thread that never goes to sleep (and gets a CPU)
   // > 0: that many launches (counted down, shared by the launches of a test) die in
   // bubblewrap's own set-up, before the runner's first line.
   int* dies_before_boot = nullptr;
@@ -186,6 +189,17 @@ struct Script {
   std::vector<std::string>* events = nullptr;
   std::string name;
 };
+
+std::set<int> calling_thread_cpus() {
+  cpu_set_t m;
+  CPU_ZERO(&m);
+  std::set<int> out;
+  if (sched_getaffinity(0, sizeof m, &m) != 0) return out;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &m)) out.insert(c);
+  }
+  return out;
+}
 
 class FakeChannel : public RunnerChannel {
  public:
@@ -228,6 +242,7 @@ class FakeChannel : public RunnerChannel {
         break;
       case proto::Command::Verb::kGo:
         if (s_.go_count) ++*s_.go_count;
+        if (s_.go_cpus) s_.go_cpus->push_back(calling_thread_cpus());
         if (s_.crash_on_go) {
           die(SIGSEGV, "");
         } else if (s_.oom_on_go) {
@@ -296,6 +311,7 @@ class FakeChannel : public RunnerChannel {
     return {ThreadEntry{2, waiting ? 'R' : 'S', thread_cpu_}};
   }
   Result<std::map<std::string, NdArray>> outputs(const std::string& tag) override {
+    if (s_.outputs_cpus) s_.outputs_cpus->push_back(calling_thread_cpus());
     auto it = saved_.find(tag);
     if (it == saved_.end()) return Error{"no outputs saved for " + tag, Errc::kNotFound};
     return it->second;
@@ -586,6 +602,26 @@ TEST_F(GraderTest, CallsAreWatchedAndTheBoostIsReported) {
   clock_.boosted = true;
   json b = grade("submit");
   EXPECT_TRUE(b["rules"]["realtime_observer"].get<bool>());
+}
+
+// With several slots, the judge's own work for a configuration (its calls' round trips and
+// polling, the comparison of outputs) runs on the CPUs of the slot it holds, not on those of
+// another slot's timed calls; the grade's thread gets its own mask back afterwards.
+TEST_F(GraderTest, TheJudgesWorkForAConfigurationStaysOnItsSlot) {
+  const std::set<int> before = calling_thread_cpus();
+  if (before.size() < 2) GTEST_SKIP() << "needs two CPUs";
+  const int last = *before.rbegin();
+  config_.slots = {{last}};
+  std::vector<std::set<int>> go_cpus, outputs_cpus;
+  launcher_.candidate.go_cpus = &go_cpus;
+  launcher_.candidate.outputs_cpus = &outputs_cpus;
+  json r = grade("submit");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  ASSERT_FALSE(go_cpus.empty());
+  ASSERT_FALSE(outputs_cpus.empty());
+  for (const auto& m : go_cpus) EXPECT_EQ(m, std::set<int>{last});
+  for (const auto& m : outputs_cpus) EXPECT_EQ(m, std::set<int>{last});
+  EXPECT_EQ(calling_thread_cpus(), before);
 }
 
 // A candidate that crashes in its call leaves no watch open (the judge's thread would stay
