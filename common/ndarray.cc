@@ -39,9 +39,9 @@ std::size_t rounded_size(std::size_t bytes) {
   return rounded == 0 ? kAlign : rounded;
 }
 
-// Layout: [guard][data, zero-filled, rounded up to the alignment][guard]; the bytes between
-// the end of the data and the rounded end belong to the trailing guard.
-void* allocate(std::size_t bytes) {
+// Layout: [guard][data, zero-filled unless `zero` is false, rounded up to the alignment][guard];
+// the bytes between the end of the data and the rounded end belong to the trailing guard.
+void* allocate(std::size_t bytes, bool zero = true) {
   const std::size_t rounded = rounded_size(bytes);
   std::size_t total = rounded + 2 * kGuardBytes;
   const bool huge = total >= kHugeBytes;
@@ -55,7 +55,7 @@ void* allocate(std::size_t bytes) {
   }
   unsigned char* data = base + kGuardBytes;
   std::memset(base, kGuardByte, kGuardBytes);
-  std::memset(data, 0, bytes);
+  if (zero) std::memset(data, 0, bytes);
   std::memset(data + bytes, kGuardByte, rounded - bytes + kGuardBytes);
   return data;
 }
@@ -84,10 +84,19 @@ NdArray::NdArray(DType dtype, std::vector<int64_t> shape)
   data_.reset(allocate(nbytes()));
 }
 
+NdArray NdArray::uninitialized(DType dtype, std::vector<int64_t> shape) {
+  NdArray a;
+  a.dtype_ = dtype;
+  a.shape_ = std::move(shape);
+  a.size_ = element_count(a.shape_);
+  a.data_.reset(allocate(a.nbytes(), false));
+  return a;
+}
+
 NdArray::NdArray(const NdArray& other)
     : dtype_(other.dtype_), shape_(other.shape_), size_(other.size_) {
   if (other.data_) {
-    data_.reset(allocate(nbytes()));
+    data_.reset(allocate(nbytes(), false));  // every byte copied below
     std::memcpy(data_.get(), other.data_.get(), nbytes());
   }
 }

@@ -15,6 +15,10 @@ class NdArray {
  public:
   NdArray() = default;
   NdArray(DType dtype, std::vector<int64_t> shape);  // zero-filled
+  // Elements left as the allocator gives them (guards set): only for a caller that writes
+  // every byte before anything reads one (read_npy). Saves a pass over the memory, which for a
+  // DRAM-sized output read back after every call is a third of the work.
+  static NdArray uninitialized(DType dtype, std::vector<int64_t> shape);
   NdArray(const NdArray& other);
   NdArray& operator=(const NdArray& other);
   NdArray(NdArray&&) noexcept = default;

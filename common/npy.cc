@@ -291,7 +291,8 @@ Result<NdArray> read_npy(const std::string& path) {
                                 shape_tuple(header.shape));
   }
 
-  NdArray array(*dtype, header.shape);
+  // Every byte is read below; a short read discards the array.
+  NdArray array = NdArray::uninitialized(*dtype, header.shape);
   if (!read_exact(f.get(), array.data(), static_cast<std::size_t>(nbytes))) {
     return read_error(path, "truncated data: read failed");
   }

@@ -16,6 +16,17 @@ TEST(NdArrayGuardTest, FreshAndCopiedArraysHaveIntactGuards) {
   EXPECT_TRUE(a.bytes_equal(b));
 }
 
+TEST(NdArrayGuardTest, UninitializedArraysHaveTheirShapeAndIntactGuards) {
+  NdArray a = NdArray::uninitialized(DType::kFloat32, {4, 7});
+  EXPECT_EQ(a.size(), 28);
+  EXPECT_EQ(a.nbytes(), 28u * 4);
+  EXPECT_EQ(a.guard_violation(), std::nullopt);
+  std::memset(a.data(), 0x5a, a.nbytes());  // every byte is the caller's to write
+  EXPECT_EQ(a.guard_violation(), std::nullopt);
+  a.as<unsigned char>()[a.nbytes()] = 0;  // one past the end: the trailing guard
+  EXPECT_EQ(a.guard_violation(), std::optional<int64_t>(0));
+}
+
 TEST(NdArrayGuardTest, WriteOnePastTheEndIsReported) {
   NdArray a(DType::kFloat64, {10});
   a.as<double>()[10] = 0.0;  // the classic off-by-one
