@@ -303,6 +303,23 @@ void exp_batch(const double* __restrict x, double* __restrict y, int64_t n) {
   }
 }
 
+namespace {
+
+// cos(2 pi u), sin(2 pi u) from those of t = u - q/4 for q mod 4 = 0, 1, 2, 3: (cos_t, sin_t),
+// (-sin_t, cos_t), (-cos_t, -sin_t), (sin_t, -cos_t), with bit masks (no select, so the loops
+// vectorize). U is the unsigned integer of F's width, holding q in its low bits.
+template <typename F, typename U>
+inline void by_quadrant(F cos_t, F sin_t, U q, F& c, F& s) {
+  constexpr int kSignShift = 8 * sizeof(U) - 2;  // bit 1 of q onto the sign bit
+  const U swap = U{0} - (q & 1);
+  const U cb = std::bit_cast<U>(cos_t), sb = std::bit_cast<U>(sin_t);
+  const U first = (cb & ~swap) | (sb & swap), second = (sb & ~swap) | (cb & swap);
+  c = std::bit_cast<F>(static_cast<U>(first ^ (((q + 1) & 2) << kSignShift)));
+  s = std::bit_cast<F>(static_cast<U>(second ^ ((q & 2) << kSignShift)));
+}
+
+}  // namespace
+
 void sincos_2pi_batch(const double* __restrict u, double* __restrict c, double* __restrict s,
                       int64_t n) {
   // Quadrants in turns: q = round(4u) and t = u - q/4 in [-1/8, 1/8], exact for u in [0, 1)
@@ -328,13 +345,7 @@ void sincos_2pi_batch(const double* __restrict u, double* __restrict c, double* 
     const double big = 1.0 - h_hi;
     const double err = (1.0 - big) - h_hi;
     const double cos_t = big + (err - h_rest);
-    // cos(2 pi u), sin(2 pi u) for q mod 4 = 0, 1, 2, 3: (cos_t, sin_t), (-sin_t, cos_t),
-    // (-cos_t, -sin_t), (sin_t, -cos_t).
-    const uint64_t swap = uint64_t{0} - (q & 1);
-    const uint64_t cb = std::bit_cast<uint64_t>(cos_t), sb = std::bit_cast<uint64_t>(sin_t);
-    const uint64_t first = (cb & ~swap) | (sb & swap), second = (sb & ~swap) | (cb & swap);
-    c[i] = std::bit_cast<double>(first ^ (((q + 1) & 2) << 62));
-    s[i] = std::bit_cast<double>(second ^ ((q & 2) << 62));
+    by_quadrant(cos_t, sin_t, q, c[i], s[i]);
   }
 }
 
@@ -404,11 +415,7 @@ void sincos_2pi_batch(const float* __restrict u, float* __restrict c, float* __r
     const float cos_t =
         1.0f + w * (-0.5f + w * (1.0f / 24 +
                                  w * (-1.0f / 720 + w * (1.0f / 40320 + w * (-1.0f / 3628800)))));
-    const uint32_t swap = uint32_t{0} - (q & 1);
-    const uint32_t cb = std::bit_cast<uint32_t>(cos_t), sb = std::bit_cast<uint32_t>(sin_t);
-    const uint32_t first = (cb & ~swap) | (sb & swap), second = (sb & ~swap) | (cb & swap);
-    c[i] = std::bit_cast<float>(first ^ (((q + 1) & 2) << 30));
-    s[i] = std::bit_cast<float>(second ^ ((q & 2) << 30));
+    by_quadrant(cos_t, sin_t, q, c[i], s[i]);
   }
 }
 

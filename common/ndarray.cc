@@ -79,18 +79,16 @@ std::optional<int64_t> NdArray::guard_violation() const {
   return std::nullopt;
 }
 
-NdArray::NdArray(DType dtype, std::vector<int64_t> shape)
+NdArray::NdArray(DType dtype, std::vector<int64_t> shape, bool zero)
     : dtype_(dtype), shape_(std::move(shape)), size_(element_count(shape_)) {
-  data_.reset(allocate(nbytes()));
+  data_.reset(allocate(nbytes(), zero));
 }
 
+NdArray::NdArray(DType dtype, std::vector<int64_t> shape)
+    : NdArray(dtype, std::move(shape), true) {}
+
 NdArray NdArray::uninitialized(DType dtype, std::vector<int64_t> shape) {
-  NdArray a;
-  a.dtype_ = dtype;
-  a.shape_ = std::move(shape);
-  a.size_ = element_count(a.shape_);
-  a.data_.reset(allocate(a.nbytes(), false));
-  return a;
+  return NdArray(dtype, std::move(shape), false);
 }
 
 NdArray::NdArray(const NdArray& other)

@@ -53,6 +53,7 @@ class NdArray {
   std::optional<int64_t> guard_violation() const;
 
  private:
+  NdArray(DType dtype, std::vector<int64_t> shape, bool zero);
   struct Free {
     void operator()(void* p) const;
   };

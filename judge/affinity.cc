@@ -5,6 +5,17 @@
 
 namespace hpcab::judge {
 
+std::set<int> calling_thread_cpus() {
+  cpu_set_t m;
+  CPU_ZERO(&m);
+  std::set<int> out;
+  if (sched_getaffinity(0, sizeof m, &m) != 0) return out;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &m)) out.insert(c);
+  }
+  return out;
+}
+
 ScopedAffinity::ScopedAffinity(const std::vector<int>& cpus) {
   CPU_ZERO(&saved_);
   if (cpus.empty() || sched_getaffinity(0, sizeof saved_, &saved_) != 0) return;

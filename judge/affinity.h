@@ -9,9 +9,13 @@
 #include <sched.h>
 
 #include <functional>
+#include <set>
 #include <vector>
 
 namespace hpcab::judge {
+
+// The CPUs the calling thread may run on (empty if the kernel does not say).
+std::set<int> calling_thread_cpus();
 
 // Narrows the calling thread's affinity to `cpus` for the scope, then restores it. Only ever
 // narrows: the CPUs used are `cpus` intersected with the thread's mask at construction, so an

@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "common/manifest.h"
+#include "judge/affinity.h"
 #include "judge/config.h"
 #include "judge/gpu.h"
 #include "judge/grade/effects.h"
@@ -189,17 +190,6 @@ struct Script {
   std::vector<std::string>* events = nullptr;
   std::string name;
 };
-
-std::set<int> calling_thread_cpus() {
-  cpu_set_t m;
-  CPU_ZERO(&m);
-  std::set<int> out;
-  if (sched_getaffinity(0, sizeof m, &m) != 0) return out;
-  for (int c = 0; c < CPU_SETSIZE; ++c) {
-    if (CPU_ISSET(c, &m)) out.insert(c);
-  }
-  return out;
-}
 
 class FakeChannel : public RunnerChannel {
  public:
