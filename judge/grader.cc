@@ -51,9 +51,9 @@ SlotPool::Lease::~Lease() {
 }
 
 // Bumped whenever the runner changes how fast the same code runs on the same machine (2: large
-// arrays on transparent huge pages), so calibrations and baseline samples measured before are
-// not reused.
-constexpr int kTimingProtocol = 2;
+// arrays on transparent huge pages; 3: huge pages from 512 KiB instead of 4 MiB), so
+// calibrations and baseline samples measured before are not reused.
+constexpr int kTimingProtocol = 3;
 
 std::string machine_fingerprint(Builder* builder) {
   std::string model = "unknown cpu";
