@@ -754,6 +754,8 @@ Status check_spec(const Manifest& m, const DrawSpec& spec) {
   return Ok{};
 }
 
+}  // namespace
+
 Result<std::vector<int64_t>> shape_of(const ArraySpec& a, const SymbolTable& symbols) {
   std::vector<int64_t> shape;
   for (const auto& e : a.shape) {
@@ -764,8 +766,6 @@ Result<std::vector<int64_t>> shape_of(const ArraySpec& a, const SymbolTable& sym
   }
   return shape;
 }
-
-}  // namespace
 
 Result<Draw> generate_draw(const Manifest& m, const DrawSpec& spec) {
   auto d = allocate_draw(m, spec);

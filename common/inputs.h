@@ -44,6 +44,9 @@ Result<SymbolTable> preset_sizes(const Manifest& m, const std::string& preset);
 
 Result<Draw> generate_draw(const Manifest& m, const DrawSpec& spec);
 
+// The extents of array `a` at `symbols` (Manifest::symbols of the sizes), as a draw has them.
+Result<std::vector<int64_t>> shape_of(const ArraySpec& a, const SymbolTable& symbols);
+
 // The draw's arrays at spec's sizes and precision, zero-filled, with no values generated
 // (symbols and precision set): for a caller that fills it with regenerate_draw before any
 // use, as a runner does before every call, which saves it one whole generation per process.

@@ -93,6 +93,13 @@ struct JudgeConfig {
   // has call_timeout_s like any call, and runs after the candidate.
   double hidden_preset_reference_s = 20;
   uint64_t check_all_bytes = uint64_t{64} << 20;  // outputs <= this per call: check every call
+  // Outputs a runner session keeps in the judge's memory, read from the runner rather than
+  // saved and read back (docs/grading.md, "Outputs in memory"); beyond it, and whenever a
+  // configuration checks only some of its calls, the runner saves them to the scratch
+  // directory. A configuration has up to three sessions, so a slot holds at most three times
+  // this. 512 MiB holds every call of tsvc_2_s000's timed configurations (33 MB per call).
+  // 0: always saved.
+  uint64_t output_memory_bytes = uint64_t{512} << 20;
   double suspect_speedup = 1000;              // above: marked suspect, not credited (SPEC §5.9)
   double baseline_max_age_s = 7 * 24 * 3600;  // cached baseline samples older: re-measured
   // Clock audit (SPEC §5.7, docs/security.md): the judge's own view of a call (from sending "go"

@@ -89,7 +89,9 @@ def run_calls(args, lib, manifest, sizes, residency, calls, tag, gpu=True):
     with open(os.path.join(out_dir, "runner.log"), "ab") as log:
         r = Runner(argv, log)
         try:
-            boot, hello = r.line(), r.line()
+            boot = r.line()
+            layout = r.line() if boot == "boot" else boot
+            hello = r.line() if layout.startswith("layout ") else layout
             if boot != "boot" or hello != "hello":
                 return [], None, "start: " + (hello if boot == "boot" else boot)
             times, problem = [], None

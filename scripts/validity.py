@@ -226,7 +226,8 @@ class Runner:
         self.buf = b""
         self.stopped = False
         boot = self.read_line(120)
-        hello = self.read_line(120) if boot == "boot" else boot
+        layout = self.read_line(120) if boot == "boot" else boot
+        hello = self.read_line(120) if layout.startswith("layout ") else layout
         if hello != "hello":
             raise Fatal(f"hpcab-runner did not start ({hello!r}): {self.log()}")
 

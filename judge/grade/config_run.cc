@@ -473,6 +473,12 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
     if (s) s->set_copy_ns(copy_ns);
   }
   const std::vector<bool> checked = checked_calls(ctx, plan, out_bytes);
+  // Which calls are checked is no secret when all of them are: only then may the outputs be
+  // read into memory (RunnerSession::allow_memory_outputs).
+  const bool every_call = std::all_of(checked.begin(), checked.end(), [](bool c) { return c; });
+  for (auto* s : {sides.cand.get(), sides.base.get(), sides.oracle.get()}) {
+    if (s) s->allow_memory_outputs(every_call);
+  }
   if (plan.reference_limit_s > 0 && sides.oracle) {
     if (auto f = reference_first(sides, checked, out)) {
       out.failure = f;

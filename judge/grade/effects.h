@@ -17,6 +17,7 @@
 #include "common/result.h"
 #include "judge/build.h"
 #include "judge/proctree.h"
+#include "judge/runner/protocol.h"
 #include "judge/store.h"
 
 namespace hpcab::judge {
@@ -45,8 +46,23 @@ class RunnerChannel {
   virtual Result<std::string> extra_processes() = 0;
   // The runner's threads besides its main one (state and CPU time).
   virtual std::vector<ThreadEntry> threads() = 0;
-  // The outputs the runner saved under `tag` (post 1 <tag>).
+  // The outputs kept under `tag`: captured in memory (capture), or else saved by the runner
+  // (post 1 <tag>). Captured outputs are handed over once.
   virtual Result<std::map<std::string, NdArray>> outputs(const std::string& tag) = 0;
+  // Outputs in memory (docs/grading.md, "Outputs in memory"). The runner's layout reply says
+  // where its copy-out of each output lives, told before any submitted code was loaded; this
+  // records it, or says why it does not describe exactly the manifest's outputs at the
+  // session's sizes (the runner's own fault: nothing of the submission had run).
+  virtual Status set_layout(const std::vector<runner_protocol::OutputSlot>& slots) = 0;
+  // Whether the outputs of the call that just returned can be read into the judge's memory:
+  // a layout is known, the judge may read the runner's memory (ptrace rules, probed once), and
+  // what this session holds in memory leaves room for one more call's outputs (a bound, the
+  // judge's output_memory_bytes; beyond it the runner saves them).
+  virtual bool can_capture() = 0;
+  // Reads the outputs from the layout's addresses and keeps them under `tag`. A read that
+  // fails (the submission unmapped its copy-out) is kept as the tag's error and returned by
+  // outputs(tag), so it is attributed exactly as an unreadable saved file is.
+  virtual void capture(const std::string& tag) = 0;
   // Deletes every output the runner saved. Called once per runner, after it finished and the
   // configuration's comparisons are done, never per call: what stays on disk (and in the page
   // cache, which a candidate can watch in /proc/meminfo) then never depends on which calls the

@@ -175,6 +175,15 @@ MaybeFailure RunnerSession::hello(double hello_timeout_s) {
     f.before_boot = true;
     return f;
   }
+  // The layout comes before anything of the submission is loaded, so whatever is wrong with
+  // it is the runner's own fault, whichever side it serves.
+  proto::Reply layout;
+  if (auto f = expect(Kind::kLayout, &layout, hello_timeout_s)) return f;
+  if (auto st = channel_->set_layout(layout.slots); !st) {
+    channel_->kill_now();
+    return judge_fault(Resource::kRunner, "judge fault: the " + role_ +
+                                              " runner's output layout: " + st.error().message);
+  }
   if (auto f = expect(Kind::kHello, nullptr, hello_timeout_s)) return f;
   auto extra = channel_->extra_processes();
   if (!extra) {
@@ -350,10 +359,15 @@ MaybeFailure RunnerSession::check_outside_cpu() {
   return std::nullopt;
 }
 
+// Outputs in memory are read right after the call, before "post": the runner's copy-out is
+// then as fresh as it can be (a helper thread writing it later has had only the round trip),
+// and no later than the runner's own save would have written it.
 MaybeFailure RunnerSession::post(bool save, const std::string& tag) {
+  const bool in_memory = save && memory_outputs_ && channel_->can_capture();
+  if (in_memory) channel_->capture(tag);
   proto::Reply reply;
-  if (auto f =
-          command(proto::post_command(save, tag), Kind::kPosted, &reply, limits_.call_timeout_s)) {
+  if (auto f = command(proto::post_command(save && !in_memory, tag), Kind::kPosted, &reply,
+                       limits_.call_timeout_s)) {
     return f;
   }
   switch (reply.problem) {

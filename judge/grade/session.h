@@ -48,8 +48,14 @@ class RunnerSession {
   // go: one call; `ns` is the runner's report. Also audits the judge's view and, for the
   // candidate, that nothing is left running.
   MaybeFailure go(double* ns);
-  // post: the runner's checks after the call; `save` keeps the outputs under `tag`.
+  // post: the runner's checks after the call; `save` keeps the outputs under `tag`: read into
+  // the judge's memory when memory outputs are allowed and the channel can capture them,
+  // otherwise saved by the runner.
   MaybeFailure post(bool save, const std::string& tag);
+  // Whether saved outputs may be kept in the judge's memory (docs/grading.md, "Outputs in
+  // memory"). Only where every call of the configuration is checked: a read made only after
+  // the checked calls would show the candidate which ones they are (the gap between calls).
+  void allow_memory_outputs(bool on) { memory_outputs_ = on; }
   // After a call every thread but the main one must go to sleep within settle_s of CPU time
   // (and settle_wall_s of wall time). Only the candidate is held to it: a trusted side still
   // busy then is waited for no longer (best effort, nobody's failure).
@@ -102,6 +108,7 @@ class RunnerSession {
   std::vector<double> reported_ns_;    // the runner's own reports, as they came
   std::map<pid_t, int64_t> thread_cpu_at_rest_;
   bool have_rest_ = false;
+  bool memory_outputs_ = false;
   bool quit_sent_ = false;
   bool finished_ = false;
 };

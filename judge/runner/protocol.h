@@ -15,8 +15,12 @@
 //   ping                                                 -> pong
 //   quit                                                 -> (exit 0)
 // On startup the runner replies "boot" first thing (the sandbox is up and the runner's own code
-// runs; nothing of the submission is loaded yet), then "hello" or "error <fault> <message>"
-// once the kernel is loaded; any command may also be
+// runs; nothing of the submission is loaded yet), then, once its arrays are allocated and still
+// before anything of the submission is loaded,
+//   layout <name> <hex address> <bytes> [<name> <hex address> <bytes> ...]
+// (where the copy-out of each output lives for the runner's whole life: the judge may read the
+// outputs of a call from there instead of a saved file, docs/grading.md "Outputs in memory"),
+// then "hello" or "error <fault> <message>" once the kernel is loaded; any command may also be
 // answered with an error line, after which the runner exits. <fault> says whose machinery failed
 // (see Fault), which is how the judge attributes the failure without reading message text.
 //
@@ -30,6 +34,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hpcab::runner_protocol {
 
@@ -104,12 +109,19 @@ inline Command parse_command(const std::string& line) {
   return c;
 }
 
+// Where the runner keeps the copy-out of one output (the layout reply).
+struct OutputSlot {
+  std::string name;
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+};
+
 // What the runner found after a call (post).
 // kRunning: a GPU run's census synchronize found device work still pending (left running).
 enum class PostProblem { kNone, kConst, kGuard, kLate, kRunning };
 
 struct Reply {
-  enum class Kind { kBoot, kHello, kReady, kDone, kPosted, kPong, kError, kUnknown };
+  enum class Kind { kBoot, kLayout, kHello, kReady, kDone, kPosted, kPong, kError, kUnknown };
   Kind kind = Kind::kUnknown;
   int64_t ns = 0;                            // done
   PostProblem problem = PostProblem::kNone;  // posted
@@ -117,9 +129,17 @@ struct Reply {
   std::string index;                         // posted: element index or guard offset
   Fault fault = Fault::kSetup;               // error
   std::string message;                       // error
+  std::vector<OutputSlot> slots;             // layout
 };
 
 inline std::string boot_reply() { return "boot"; }
+inline std::string layout_reply(const std::vector<OutputSlot>& slots) {
+  std::ostringstream os;
+  os << "layout";
+  for (const auto& s : slots)
+    os << " " << s.name << " " << std::hex << s.address << std::dec << " " << s.bytes;
+  return os.str();
+}
 inline std::string hello_reply() { return "hello"; }
 inline std::string ready_reply() { return "ready"; }
 inline std::string pong_reply() { return "pong"; }
@@ -150,6 +170,27 @@ inline Reply parse_reply(const std::string& line) {
   is >> word;
   if (line == "boot") {
     r.kind = Reply::Kind::kBoot;
+  } else if (word == "layout") {
+    // Names are manifest identifiers; addresses hex, sizes decimal, nothing else on the line.
+    std::string name, address, bytes;
+    while (is >> name) {
+      if (!(is >> address >> bytes)) return r;
+      if (address.empty() || address.size() > 16 || bytes.empty() || bytes.size() > 19) return r;
+      OutputSlot slot{name, 0, 0};
+      for (char ch : address) {
+        const int v = ch >= '0' && ch <= '9'   ? ch - '0'
+                      : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                                               : -1;
+        if (v < 0) return r;
+        slot.address = slot.address * 16 + static_cast<uint64_t>(v);
+      }
+      for (char ch : bytes) {
+        if (ch < '0' || ch > '9') return r;
+        slot.bytes = slot.bytes * 10 + static_cast<uint64_t>(ch - '0');
+      }
+      r.slots.push_back(std::move(slot));
+    }
+    r.kind = Reply::Kind::kLayout;
   } else if (line == "hello") {
     r.kind = Reply::Kind::kHello;
   } else if (line == "ready") {

@@ -122,7 +122,17 @@ int Runner::setup(const char* program) {
   }
   // Guarded like the arrays, so a kernel overrunning its scratch space is reported as well.
   workspace_ = NdArray(DType::kUint8, {std::max<int64_t>(options_.workspace_bytes, 0)});
-  return setup_gpu();
+  if (int rc = setup_gpu()) return rc;
+  // Where the copy-outs live, told while only the runner's own code has run: the judge reads
+  // outputs from these addresses (docs/grading.md, "Outputs in memory"), and an address the
+  // submission could have chosen would let it point the judge at a buffer it fills later.
+  // copied_out_ is never reallocated, so the addresses hold for the runner's whole life.
+  std::vector<proto::OutputSlot> slots;
+  for (const auto& [name, copy] : copied_out_) {
+    slots.push_back({name, reinterpret_cast<uint64_t>(copy.data()), copy.nbytes()});
+  }
+  reply(proto::layout_reply(slots));
+  return 0;
 }
 
 // Opens the device runtime (GPU runs) and, for device residency, allocates the device buffers:

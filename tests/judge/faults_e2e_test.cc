@@ -69,12 +69,24 @@ TEST(JudgeFaultsE2E, ScratchFilesystemFullMidGradeIsTheJudgesFault) {
   {
     Mounted tmpfs(dir, mount("tmpfs", dir.c_str(), "tmpfs", 0, opts.c_str()) == 0);
     ASSERT_TRUE(tmpfs.ok()) << "mount tmpfs: " << std::strerror(errno);
+    const std::string source =
+        std::string(HPCAB_SOURCE_DIR) +
+        "/corpus/scientific_computing/structured_grids/jacobi_2d/reference.c";
+    {
+      // Outputs in memory (the default) are read from the runners, never saved: the same
+      // scratch space is plenty.
+      Judge judge({{"scratch_dir", dir},
+                   {"timed_calls", 8},
+                   {"track_baseline", {{"scientific_computing", "c"}}}});
+      json r = judge.grade("submit", "jacobi_2d", source);
+      EXPECT_EQ(r["verdict"], "ok") << r.dump();
+    }
+    // Saved outputs (as beyond output_memory_bytes, or where only some calls are checked).
     Judge judge({{"scratch_dir", dir},
                  {"timed_calls", 8},
+                 {"output_memory_bytes", 0},
                  {"track_baseline", {{"scientific_computing", "c"}}}});
-    json r = judge.grade("submit", "jacobi_2d",
-                         std::string(HPCAB_SOURCE_DIR) +
-                             "/corpus/scientific_computing/structured_grids/jacobi_2d/reference.c");
+    json r = judge.grade("submit", "jacobi_2d", source);
     ExpectJudgeFault(judge, r, "scratch");
     // It filled up while a runner saved a call's outputs (the candidate's or the baseline's,
     // whichever came first), the case that used to be charged to the candidate as build_error.

@@ -168,7 +168,14 @@ struct Script {
   std::optional<std::string> go_reply;     // a forged reply to go
   bool io_error_on_save = false;           // the runner cannot save the outputs
   std::vector<std::string>* save_log = nullptr;  // the tags of the calls it saved
-  int* go_count = nullptr;                       // counts the calls it ran
+  // Outputs in memory: whether the judge may read this runner's memory, the tags it read
+  // (in order), a read that fails (the submission unmapped its copy-out), and a layout reply
+  // the judge must refuse.
+  bool capture = false;
+  std::vector<std::string>* capture_log = nullptr;
+  bool capture_fails = false;
+  bool bad_layout = false;
+  int* go_count = nullptr;  // counts the calls it ran
   // Per runner: its saved tags when the judge discarded them (discard_outputs), in order.
   std::vector<std::vector<std::string>>* discard_log = nullptr;
   bool io_confirmed = true;      // ... and the filesystem is really full
@@ -208,6 +215,7 @@ class FakeChannel : public RunnerChannel {
       return;
     }
     replies_.push_back(proto::boot_reply());
+    replies_.push_back(proto::layout_reply({{"a", 0x7f0000001000, s_.bad_layout ? 16u : 32u}}));
     if (s_.hello_error) {
       replies_.push_back(*s_.hello_error);
     } else {
@@ -302,9 +310,26 @@ class FakeChannel : public RunnerChannel {
   }
   Result<std::map<std::string, NdArray>> outputs(const std::string& tag) override {
     if (s_.outputs_cpus) s_.outputs_cpus->push_back(calling_thread_cpus());
+    if (unreadable_.count(tag)) return Error{"Bad address", Errc::kFailed};
     auto it = saved_.find(tag);
     if (it == saved_.end()) return Error{"no outputs saved for " + tag, Errc::kNotFound};
     return it->second;
+  }
+  Status set_layout(const std::vector<proto::OutputSlot>& slots) override {
+    if (slots.size() != 1 || slots[0].name != "a" || slots[0].bytes != 32) {
+      return Error{"output 'a' is not 32 bytes", Errc::kProtocol};
+    }
+    return Ok{};
+  }
+  bool can_capture() override { return s_.capture; }
+  void capture(const std::string& tag) override {
+    note("capture");
+    if (s_.capture_log) s_.capture_log->push_back(tag);
+    if (s_.capture_fails) {
+      unreadable_.insert(tag);
+      return;
+    }
+    saved_[tag] = make_outputs(tag == "again");
   }
   void discard_outputs() override {
     std::vector<std::string> tags;
@@ -349,6 +374,7 @@ class FakeChannel : public RunnerChannel {
   int64_t returned_ns_ = 0;  // when the last call returned
   ProcessResult end_;
   std::map<std::string, std::map<std::string, NdArray>> saved_;
+  std::set<std::string> unreadable_;
   int calls_seen_ = 0;
   int64_t thread_cpu_ = 100;
 };
@@ -983,6 +1009,81 @@ TEST_F(GraderTest, SavedOutputsGoWithTheirRunnerAfterTheComparisons) {
   EXPECT_GE(cand.size(), 4u);  // public timed in two parts, variants, hidden configurations
   for (const auto& tags : cand) EXPECT_FALSE(tags.empty());  // each saved, each discarded once
   EXPECT_FALSE(oracle.empty());
+}
+
+// Outputs in memory (docs/grading.md): where every call is checked, each side's outputs are
+// read from its runner right after the call and nothing is saved; where only some are checked,
+// the candidate saves every call as before and nothing is read from its memory, so neither
+// the command it gets nor the gap after a call says which calls are checked.
+TEST_F(GraderTest, OutputsAreReadFromMemoryOnlyWhereEveryCallIsChecked) {
+  config_.timed_calls = 12;
+  config_.timing_processes = 1;
+  std::vector<std::string> cand_saved, cand_read, oracle_read, events;
+  for (Script* s : {&launcher_.candidate, &launcher_.baseline, &launcher_.oracle}) {
+    s->capture = true;
+    s->events = &events;
+  }
+  launcher_.candidate.save_log = &cand_saved;
+  launcher_.candidate.capture_log = &cand_read;
+  launcher_.candidate.name = "cand";
+  launcher_.oracle.capture_log = &oracle_read;
+  json r = grade("score");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_TRUE(cand_saved.empty());
+  EXPECT_EQ(cand_read.size(), 12u);
+  EXPECT_EQ(oracle_read.size(), 12u);
+  // Each read comes right after its call, before the runner is paused for the other side.
+  int reads = 0;
+  for (std::size_t i = 0; i + 1 < events.size(); ++i) {
+    if (events[i] != "cand capture") continue;
+    ++reads;
+    EXPECT_EQ(events[i + 1], "cand pause") << i;
+  }
+  EXPECT_EQ(reads, 12);
+
+  config_.check_all_bytes = 0;  // four calls checked
+  grader_.reset();
+  cand_saved.clear();
+  cand_read.clear();
+  oracle_read.clear();
+  r = grade("score");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(cand_saved.size(), 12u);
+  EXPECT_TRUE(cand_read.empty());
+  EXPECT_TRUE(oracle_read.empty());
+}
+
+// A copy-out the judge cannot read is the candidate's doing when it is the candidate's (its
+// code ran in that process and may have unmapped it), like an unreadable saved file; the
+// trusted side's is the judge's fault.
+TEST_F(GraderTest, AnUnreadableCopyOutIsTheCandidatesCrashButNeverTheBaselines) {
+  config_.timing_processes = 1;
+  for (Script* s : {&launcher_.candidate, &launcher_.baseline, &launcher_.oracle})
+    s->capture = true;
+  launcher_.candidate.capture_fails = true;
+  json r = grade("score");
+  EXPECT_EQ(r["verdict"], "crash") << r.dump();
+  EXPECT_NE(r["detail"].get<std::string>().find("candidate outputs unreadable"), std::string::npos)
+      << r.dump();
+
+  launcher_.candidate.capture_fails = false;
+  launcher_.oracle.capture_fails = true;
+  grader_.reset();
+  r = grade("score");
+  EXPECT_EQ(r["verdict"], "judge_error") << r.dump();
+  EXPECT_TRUE(r["harness_fault"].get<bool>()) << r.dump();
+  EXPECT_EQ(r["fault"], "scratch") << r.dump();
+}
+
+// The layout is written before anything of the submission is loaded, so a bad one is the
+// runner's fault, never the candidate's.
+TEST_F(GraderTest, ABadOutputLayoutIsTheJudgesFault) {
+  launcher_.candidate.bad_layout = true;
+  json r = grade("score");
+  EXPECT_EQ(r["verdict"], "judge_error") << r.dump();
+  EXPECT_TRUE(r["harness_fault"].get<bool>()) << r.dump();
+  EXPECT_EQ(r["fault"], "runner") << r.dump();
+  EXPECT_NE(r["detail"].get<std::string>().find("output layout"), std::string::npos) << r.dump();
 }
 
 TEST_F(GraderTest, SmallDrawsHaveEveryCallChecked) {
@@ -1735,6 +1836,19 @@ TEST(RunnerProtocol, RoundTrips) {
   auto g = proto::parse_reply(proto::posted_reply(proto::PostProblem::kGuard, "(workspace)", "-8"));
   EXPECT_EQ(g.problem, proto::PostProblem::kGuard);
   EXPECT_EQ(g.index, "-8");
+  auto l = proto::parse_reply(
+      proto::layout_reply({{"C", 0x7f12345000, 1023000}, {"sum", 0xffffffffffffffff, 8}}));
+  ASSERT_EQ(l.kind, proto::Reply::Kind::kLayout);
+  ASSERT_EQ(l.slots.size(), 2u);
+  EXPECT_EQ(l.slots[0].name, "C");
+  EXPECT_EQ(l.slots[0].address, 0x7f12345000u);
+  EXPECT_EQ(l.slots[0].bytes, 1023000u);
+  EXPECT_EQ(l.slots[1].address, 0xffffffffffffffffu);
+  // Anything but name, hex address, decimal bytes triples is no layout.
+  for (const char* bad : {"layout C 7f00", "layout C 7g00 8", "layout C 0x7f00 8",
+                          "layout C 7f00 -8", "layout C 17f00000000000000 8", "layout C 7F00 8"}) {
+    EXPECT_EQ(proto::parse_reply(bad).kind, proto::Reply::Kind::kUnknown) << bad;
+  }
 }
 
 }  // namespace

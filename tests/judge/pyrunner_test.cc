@@ -91,12 +91,17 @@ class RunnerProcess {
         << "runner input closed";
   }
   // The next reply line; "<eof>" when the runner closed fd 3 (died), "<timeout>".
-  // The line after the runner's "boot" (which it writes before anything else).
+  // The line after the runner's "boot" (which it writes before anything else) and its
+  // "layout" (once its arrays are allocated; an error in its set-up comes instead).
   std::string started(double timeout_s = 60) {
     std::string first = receive(timeout_s);
     if (first != "boot") return "<no boot, first line: " + first + ">";
+    std::string second = receive(timeout_s);
+    if (second.rfind("layout ", 0) != 0) return second;
+    layout_ = second;
     return receive(timeout_s);
   }
+  const std::string& layout() const { return layout_; }
   std::string receive(double timeout_s = 60) {
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
@@ -142,6 +147,7 @@ class RunnerProcess {
   int to_ = -1, from_ = -1;
   int status_ = kRunning;
   std::string pending_;
+  std::string layout_;  // the layout line, once started() read it
 };
 
 bool is_done(const std::string& reply) {
@@ -209,6 +215,7 @@ class PyRunnerTest : public ::testing::Test {
   // One honest call per seed, each saved as call<i>, then quit: every reply as expected.
   void run_calls(RunnerProcess& p, const std::vector<uint64_t>& seeds) {
     ASSERT_EQ(p.started(), "hello") << p.log();
+    EXPECT_EQ(p.layout().rfind("layout ", 0), 0u) << p.log();  // both runners tell it
     for (std::size_t i = 0; i < seeds.size(); ++i) {
       ASSERT_EQ(p.ask("prep " + std::to_string(seeds[i]) + " auto 1"), "ready") << p.log();
       const std::string done = p.ask("go");

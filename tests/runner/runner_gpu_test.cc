@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -42,6 +43,16 @@ const std::string kFake = std::string("--gpu cuda --gpu-lib ") + HPCAB_FAKE_CUDA
 const std::string kOneCall = "prep 7 auto 1\\ngo\\npost 0 t\\nquit\\n";
 const std::string kSavedCall = "prep 7 auto 1\\ngo\\npost 1 t\\nquit\\n";
 
+// The layout reply (judge/runner/protocol.h) names each output once, with the bytes of its
+// copy-out at the runner's sizes, between boot and hello: before the library is loaded.
+TEST(RunnerGpu, TheLayoutComesBeforeHelloAndNamesEveryOutput) {
+  const std::string out = run("", kOneCall);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(out, m, std::regex("^boot\nlayout a ([0-9a-f]+) 8000\nhello\n")))
+      << out;
+  EXPECT_NE(std::stoull(m[1].str(), nullptr, 16), 0u);
+}
+
 TEST(RunnerGpu, CpuRunsLoadNoRuntime) {
   // The default: no --gpu, nothing GPU loaded, a missing runtime library is irrelevant.
   EXPECT_NE(run("--gpu-lib /nonexistent.so", kOneCall).find("posted ok\nrc=0"), std::string::npos);
@@ -54,7 +65,9 @@ TEST(RunnerGpu, DeviceResidencyRunsTheKernelOnDevicePointers) {
   const std::string log = (dir / "calls.txt").string();
   const std::string out = run(kFake + " --residency device --out-dir " + dir.string(), kSavedCall,
                               "FAKE_CUDART_LOG=" + log);
-  EXPECT_NE(out.find("boot\nhello\nready\ndone "), std::string::npos) << out;
+  EXPECT_TRUE(
+      std::regex_search(out, std::regex("^boot\nlayout a [0-9a-f]+ 8000\nhello\nready\ndone ")))
+      << out;
   EXPECT_NE(out.find("posted ok\nrc=0"), std::string::npos) << out;
   // The answer came back through the device buffers: byte for byte what the same draw gives
   // on a CPU run.
