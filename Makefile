@@ -58,7 +58,8 @@ bench: build
 # honest faster and 2x-slower candidates against their directly timed true ratios (A/B), /submit
 # wall time and judge overhead, against a private judge with defaults; ~10-20 min on 2 CPUs.
 # Prints figures (and $(BUILD_DIR)/validity.json), asserts nothing about them. Options:
-# VALIDITY_ARGS='--quick' (smoke), '--aa 5 --ab 5', '--kernels tsvc_2_s000,relu', '--preset M', '--help'.
+# VALIDITY_ARGS='--quick' (smoke), '--aa 5 --ab 5', '--kernels tsvc_2_s000,relu', '--preset M',
+# '--route score' (the same figures for /score, the route an agent iterates on), '--help'.
 validity: build
 	@BUILD_DIR=$(BUILD_DIR) python3 scripts/validity.py $(VALIDITY_ARGS)
 

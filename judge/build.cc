@@ -43,6 +43,39 @@ std::string python_module_text(const BuildRequest& req) {
          (req.flavor == "numba-parallel" ? "parallel=True" : "") + ")(" + req.function + ")\n";
 }
 
+// Prints one line: the interpreter, NumPy, Numba and the BLAS that libblas.so.3 resolves to
+// (what NumPy and Numba's np.dot call): OpenBLAS names its version and the core kernel it
+// chose on this CPU (openblas_get_config/corename); another BLAS is named by its directory
+// under Debian's alternatives ("blas" is the reference BLAS).
+constexpr const char* kPythonVersionScript = R"PY(import ctypes, glob, os, sys, numpy
+try:
+    import numba; nb = numba.__version__
+except Exception:
+    nb = 'none'
+def describe(path):
+    real = os.path.realpath(path)
+    flavour = os.path.basename(os.path.dirname(real))
+    try:
+        lib = ctypes.CDLL(real)
+        lib.openblas_get_config.restype = ctypes.c_char_p
+        lib.openblas_get_corename.restype = ctypes.c_char_p
+        words = lib.openblas_get_config().decode().split()
+        return '%s %s (%s, %s)' % (words[0], words[1], lib.openblas_get_corename().decode(), flavour)
+    except Exception:
+        return 'reference BLAS' if flavour == 'blas' else flavour
+blas = sorted({describe(p) for p in glob.glob('/usr/lib/*/libblas.so.3')}) or ['unknown']
+print('Python %d.%d.%d, numpy %s, numba %s, blas %s' % (sys.version_info[:3] + (numpy.__version__, nb, ' + '.join(blas))))
+)PY";
+
+std::string blas_in_fingerprint(const std::string& fingerprint) {
+  const std::string key = ", blas ";
+  const auto at = fingerprint.find(key);
+  if (at == std::string::npos) return "unknown";
+  const auto from = at + key.size();
+  const auto end = fingerprint.find(" | ", from);
+  return fingerprint.substr(from, end == std::string::npos ? std::string::npos : end - from);
+}
+
 Builder::Builder(BuildSettings settings, SandboxPolicy policy)
     : settings_(std::move(settings)), policy_(std::move(policy)) {}
 
@@ -118,14 +151,7 @@ std::string Builder::compiler_version(const std::string& language) {
     // baselines then fail their probe and are left out).
     // The BLAS too: Debian's alternatives swap the reference BLAS for OpenBLAS under the same
     // NumPy, and numpy's (and Numba's np.dot) timings with them.
-    o.argv = {compiler, "-I", "-c",
-              "import glob, os, sys, numpy\n"
-              "try:\n  import numba; nb = numba.__version__\n"
-              "except Exception:\n  nb = 'none'\n"
-              "blas = sorted({os.path.basename(os.path.dirname(os.path.realpath(p)))\n"
-              "               for p in glob.glob('/usr/lib/*/libblas.so.3')}) or ['unknown']\n"
-              "print('Python %d.%d.%d, numpy %s, numba %s, blas %s' % (sys.version_info[:3] + "
-              "(numpy.__version__, nb, '+'.join(blas))))"};
+    o.argv = {compiler, "-I", "-c", kPythonVersionScript};
   }
   o.timeout_s = 30;
   auto r = run_process(o);

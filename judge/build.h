@@ -63,6 +63,10 @@ struct BuildSettings {
 // numba.njit (with parallel=True), so the kernel's own module is what is jitted (pure).
 std::string python_module_text(const BuildRequest& request);
 
+// The BLAS named in a machine fingerprint (its Python part: "..., blas OpenBLAS 0.3.21 (Zen,
+// openblas-pthread) | ..."), or "unknown" when it names none.
+std::string blas_in_fingerprint(const std::string& fingerprint);
+
 class Builder {
  public:
   Builder(BuildSettings settings, SandboxPolicy policy);

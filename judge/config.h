@@ -67,6 +67,11 @@ struct JudgeConfig {
   // one process's calls does not replicate in the next). Otherwise credited 1, reported as
   // `unreplicated`. No effect with timing_processes 1. docs/grading.md "Credit rules".
   bool process_replication = true;
+  // /score times its public configuration paired with the baseline, call by call in one slot
+  // on the same draws, as /submit does (true), or against baseline samples cached earlier
+  // (false: about half the timed calls, but whatever drifted on the host since the cache was
+  // filled, its caches, frequency, neighbours, is credited to the candidate). docs/grading.md §4.
+  bool score_paired = true;
   // Timed sizes chosen by time (docs/grading.md "Timed sizes"): > 0, every timed configuration
   // is sized so the credited baseline's call lasts at least this long on this machine (found
   // once per kernel, precision, baseline build and machine; cached in the database). The public

@@ -144,7 +144,10 @@ ApiResult<ParsedGrade> parse_grade_body(std::string_view text, const std::string
         "'library' is a shared library: a Python submission gives 'source' or "
         "'source_file' (a .py module)");
   }
-  if (g.language == "python" && given("build")) {
+  // An empty list is no tokens, as for any language (clients send `"build": []` by default).
+  const bool has_tokens =
+      given("build") && !(body.at("build").is_array() && body.at("build").empty());
+  if (g.language == "python" && has_tokens) {
     return bad_request("'build' tokens are compiler flags: a Python submission takes none");
   }
   if (g.source && g.source->size() > rules.max_source_bytes) {

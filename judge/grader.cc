@@ -227,7 +227,7 @@ json Grader::grade(const GradeRequest& req) {
   if (!st.outcome.stopped) probe_options(st);
   if (!st.outcome.stopped) choose_baseline(st);
   if (!st.outcome.stopped && config_.min_call_ms > 0) calibrate(st);
-  if (!st.outcome.stopped && !st.plan.submit) cached_baseline(st);
+  if (!st.outcome.stopped && !st.plan.public_config.paired) cached_baseline(st);
   if (!st.outcome.stopped) {
     auto lease = slots_.acquire();
     auto dir = fx_.scratch->make_dir("grade");
@@ -238,25 +238,7 @@ json Grader::grade(const GradeRequest& req) {
       return finish(st);
     }
     ScratchDir cleanup{*fx_.scratch, *dir};
-    st.run.emplace(RunContext{config_,
-                              m,
-                              st.precision,
-                              *dir,
-                              lease.cpus(),
-                              st.libs.candidate,
-                              st.libs.baseline,
-                              st.libs.oracle,
-                              st.outcome.baseline,
-                              st.libs.oracle_name,
-                              req.workspace_bytes,
-                              &bandwidth_,
-                              fx_.launcher,
-                              fx_.clock,
-                              fx_.entropy,
-                              0,
-                              {},
-                              gpu_language(req.language) ? req.language : "",
-                              req.residency});
+    st.run.emplace(grade_context(st, *dir, lease.cpus()));
     run_public(st);
     if (!st.outcome.stopped && st.outcome.public_correct && st.plan.submit) run_hidden(st);
   }
@@ -617,8 +599,9 @@ void Grader::run_public(State& st) {
     st.outcome.public_failure = o.detail;
     return;
   }
-  // Baseline samples: paired on /submit, cached (same protocol, same draws) on /score.
-  if (st.plan.submit) {
+  // Baseline samples: paired (/submit; /score with score_paired), else cached (same protocol,
+  // same draws).
+  if (plan.paired) {
     st.outcome.baseline_protocol =
         "paired: candidate and baseline alternate call by call in one slot";
     st.outcome.timed.push_back(timed_config(plan, o, o.base_ns));
@@ -682,9 +665,9 @@ json Grader::finish(State& st) {
   };
   GradeResult result = decide(st.outcome, rules);
   RecordContext rc;
-  if (result.verdict == Verdict::kOk && result.native_ns) {
+  if (result.verdict == Verdict::kOk && result.native_ns && st.plan.submit) {
     Phase phase(*fx_.clock, st.phases, "other baselines");
-    report_other_baselines(st, rc.other_baselines_ns, rc.credited_alone_ns);
+    report_other_baselines(st, rc.other_baselines);
   }
   rc.oracle = st.libs.oracle_name.empty() ? oracle_name(st.m) : st.libs.oracle_name;
   rc.unavailable = st.unavailable;
@@ -706,6 +689,7 @@ json Grader::finish(State& st) {
               {"equivalence_margin", config_.equivalence_margin},
               {"timing_processes", config_.timing_processes},
               {"process_replication", config_.process_replication},
+              {"score_paired", config_.score_paired},
               {"realtime_observer", fx_.clock->watch_boosted()},
               {"credit", "geometric mean of the configurations' credits"}};
   rc.received_at = st.req.received_at > 0 ? st.req.received_at : fx_.clock->now_unix();
@@ -720,37 +704,80 @@ json Grader::finish(State& st) {
 // ---------------------------------------------------------------------------------------------
 // Baselines
 
+RunContext Grader::grade_context(State& st, const std::string& dir, const std::vector<int>& cpus) {
+  return RunContext{config_,
+                    st.m,
+                    st.precision,
+                    dir,
+                    cpus,
+                    st.libs.candidate,
+                    st.libs.baseline,
+                    st.libs.oracle,
+                    st.outcome.baseline,
+                    st.libs.oracle_name,
+                    st.req.workspace_bytes,
+                    &bandwidth_,
+                    fx_.launcher,
+                    fx_.clock,
+                    fx_.entropy,
+                    0,
+                    {},
+                    gpu_language(st.req.language) ? st.req.language : "",
+                    st.req.residency};
+}
+
 // Reported, never credited: a reader sees how the candidate compares with the other baselines
-// (the paper reports loop-level results against Numba and C both), each timed alone on the
-// public draws at the public sizes. A baseline that cannot be measured is left out of the
-// figures (the credited grade stands); the judge log says why.
-void Grader::report_other_baselines(State& st, std::map<std::string, double>& out,
-                                    double& credited_alone_ns) {
+// (the paper reports loop-level results against Numba and C both). Each is timed paired with
+// the candidate on the public configuration, as the credited baseline is: a ratio of two
+// figures taken at different times (a cached baseline against this grade's candidate) credits
+// whatever the host did in between (20 % on tsvc_2_s000's reference against its own C build).
+// A baseline that cannot be built, fails its probe or fails to run is left out of the figures
+// (the credited grade stands) and listed in baselines_unavailable.
+void Grader::report_other_baselines(State& st, std::map<std::string, PairedMedians>& out) {
   if (config_.report_baselines.empty()) return;
-  std::vector<std::string> names;
+  std::vector<std::pair<std::string, std::string>> libs;  // name, library
   for (const auto& n : available_options(judge::baseline_options(config_.report_baselines).value(),
                                          st.m.has_reference_c(), st.m.has_reference_py())) {
-    if (n != st.outcome.baseline && !st.unavailable.contains(n)) names.push_back(n);
+    if (n == st.outcome.baseline || st.unavailable.contains(n)) continue;
+    auto built = build_reference(*fx_.compiler, *fx_.scratch, st.m, n);
+    if (!built) {
+      st.unavailable[n] = built.error().message;
+      continue;
+    }
+    if (baseline_needs_probe(n)) {
+      const std::string why =
+          probe(st.m, st.precision, n, built->library, built->hash, st.libs.oracle);
+      if (!why.empty()) {
+        st.unavailable[n] = why;
+        continue;
+      }
+    }
+    libs.emplace_back(n, built->library);
   }
-  if (names.empty()) return;
-  // The credited baseline alone too, measured with the others: each reported figure is the
-  // paired credited ratio scaled by (other / credited), both timed alone under the same
-  // conditions, so what the host was doing when the cache was filled cancels out.
-  names.push_back(st.outcome.baseline);
-  auto times =
-      baseline_times_at(st.m, st.plan.preset, st.plan.public_config.sizes, st.req.precision, names);
-  if (!times) {
-    st.unavailable["(reported baselines)"] = times.error().message;
+  if (libs.empty()) return;
+  auto lease = slots_.acquire();
+  auto dir = fx_.scratch->make_dir("reported");
+  if (!dir) {
+    st.unavailable["(reported baselines)"] = "the scratch filesystem: " + dir.error().message;
     return;
   }
-  for (const auto& [name, ns] : (*times)["baselines"].items()) {
-    if (name == st.outcome.baseline) {
-      credited_alone_ns = ns.get<double>();
-    } else {
-      out[name] = ns.get<double>();
+  ScratchDir cleanup{*fx_.scratch, *dir};
+  RunContext ctx = grade_context(st, *dir, lease.cpus());
+  for (const auto& [name, library] : libs) {
+    ctx.base_name = name;
+    ctx.base_lib = library;
+    ConfigPlan plan = st.plan.public_config;
+    plan.label = "reported " + name;
+    plan.paired = true;
+    plan.check = false;
+    plan.determinism = false;
+    ConfigOutcome o = run_config(ctx, plan);
+    if (o.failure || o.cand_ns.empty() || o.base_ns.empty()) {
+      st.unavailable[name] = o.failure ? o.failure->detail : "no timed calls";
+      continue;
     }
+    out[name] = {median(o.base_ns), median(o.cand_ns)};
   }
-  for (const auto& [name, why] : (*times)["unavailable"].items()) st.unavailable[name] = why;
 }
 
 // The baseline alone, timed like a candidate (same runner, same protocol, same draws), holding

@@ -18,6 +18,7 @@
 #include "judge/bandwidth.h"
 #include "judge/build.h"
 #include "judge/config.h"
+#include "judge/grade/config_run.h"
 #include "judge/grade/effects.h"
 #include "judge/grade/sizes.h"
 #include "judge/store.h"
@@ -178,10 +179,11 @@ class Grader : public GradeService {
   std::string probe(const Manifest& m, Precision p, const std::string& name,
                     const std::string& library, const std::string& hash,
                     const std::string& oracle_library);
-  // The report_baselines figures of an ok grade: each option's median alone at the public
-  // sizes (measured once and cached), and the credited baseline's measured with them.
-  void report_other_baselines(State& st, std::map<std::string, double>& out,
-                              double& credited_alone_ns);
+  // The report_baselines figures of an ok /submit: each other baseline timed paired with the
+  // candidate on the public configuration (one runner process a side), as the credited one.
+  void report_other_baselines(State& st, std::map<std::string, PairedMedians>& out);
+  // The grade's runner context in `dir` on `cpus`, its baseline the credited one.
+  RunContext grade_context(State& st, const std::string& dir, const std::vector<int>& cpus);
   // The track's baseline for (m, p): its only option, or the chosen one; empty before a choice.
   std::string chosen_baseline(const Manifest& m, Precision p) const;
 

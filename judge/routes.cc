@@ -10,6 +10,7 @@
 #include <set>
 
 #include "judge/admin_views.h"
+#include "judge/build.h"
 #include "judge/grade_request.h"
 #include "judge/idempotency.h"
 #include "judge/request.h"
@@ -101,7 +102,8 @@ HttpResponse Routes::health() {
                         {"languages", {"c", "cpp", "fortran", "python", "cuda", "hip"}},
                         {"gpus", gpus},
                         {"queue_waiting", queue_->waiting()},
-                        {"machine", grader_->machine()}});
+                        {"machine", grader_->machine()},
+                        {"blas", blas_in_fingerprint(grader_->machine())}});
 }
 
 void Routes::baseline(const std::string& id, const std::map<std::string, std::string>& q,

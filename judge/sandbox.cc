@@ -45,11 +45,15 @@ std::vector<std::string> bwrap_argv(const SandboxPolicy& policy, const SandboxSp
     }
   }
   a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev"});
+  a.insert(a.end(), {"--tmpfs", "/tmp"});
+  // After the private /tmp, so that a runtime the judge is configured with is reachable
+  // wherever it lives (a build or an install under /tmp included); read-only, and chosen by
+  // the judge's configuration, never by the submission.
   if (spec.gpu) {
     for (const auto& d : spec.devices) a.insert(a.end(), {"--dev-bind", d.source, d.dest});
     for (const auto& p : spec.gpu_paths) a.insert(a.end(), {"--ro-bind", p, p});
   }
-  a.insert(a.end(), {"--tmpfs", "/tmp", "--dir", spec.cwd});
+  a.insert(a.end(), {"--dir", spec.cwd});
   for (const auto& m : spec.mounts) {
     a.insert(a.end(), {m.writable ? "--bind" : "--ro-bind", m.source, m.dest});
   }
@@ -111,6 +115,23 @@ std::vector<std::string> gpu_system_paths(const std::string& runtime) {
     if (fs::exists(p, ec)) out.push_back(p);
   }
   return out;
+}
+
+std::string gpu_library_binding(const std::string& lib, const std::string& work_dir,
+                                const std::vector<std::string>& system_paths) {
+  const fs::path lib_dir = fs::path(lib).parent_path();
+  if (!fs::path(lib).is_absolute() || lib_dir.empty()) return "";
+  for (const auto& p : system_paths) {
+    if (lib_dir.string() == p || lib_dir.string().rfind(p + "/", 0) == 0) return "";
+  }
+  std::error_code ec;
+  if (!fs::is_directory(lib_dir, ec)) return "";
+  const fs::path dir = fs::weakly_canonical(lib_dir, ec);
+  if (ec) return lib;
+  const fs::path work = fs::weakly_canonical(work_dir, ec);
+  const fs::path rel = ec ? fs::path() : work.lexically_relative(dir);
+  const bool holds_work = !rel.empty() && *rel.begin() != "..";
+  return holds_work || dir == "/tmp" || dir == "/" ? lib : lib_dir.string();
 }
 
 namespace {

@@ -59,6 +59,13 @@ std::vector<Mount> gpu_device_mounts(const std::string& runtime,
 // Read-only paths outside the system mounts the runtime reads to find its devices (PCI and
 // kfd topology in sysfs), those that exist.
 std::vector<std::string> gpu_system_paths(const std::string& runtime);
+// What to bind read-only so the runtime library `lib` (a judge setting) loads in a sandbox
+// whose host work dir is `work_dir`: nothing when it is relative or already under one of
+// `system_paths` or its directory is missing (the runner then reports it cannot load it, a
+// judge fault); the library's directory (it may load siblings) unless that directory is /tmp
+// or holds the work dir, which would show the candidate the judge's scratch: the file alone.
+std::string gpu_library_binding(const std::string& lib, const std::string& work_dir,
+                                const std::vector<std::string>& system_paths);
 
 struct SandboxPolicy {
   std::string bwrap = "bwrap";

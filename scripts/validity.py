@@ -457,6 +457,9 @@ def parse_args(argv):
                    help="/submits per A/B candidate (default: %(default)s)")
     p.add_argument("--ab-cases", default=",".join(c["name"] for c in AB_CASES),
                    help="A/B candidates, comma separated (default: %(default)s)")
+    p.add_argument("--route", default="submit", choices=["submit", "score"],
+                   help="the route every request goes to (default: %(default)s); /score is what "
+                   "an agent iterates on: the same A/A and A/B figures for it")
     p.add_argument("--preset", default=None,
                    help="preset of the public configuration (default: the judge's default)")
     p.add_argument("--true-rounds", type=int, default=300,
@@ -562,7 +565,7 @@ def bench(args, judge, health, machine, tmp, t_start):
             c["source"] = f.read()
         c["grades"] = []
     total = sum(c["n"] for c in cases)
-    log(f"== validity: {total} /submits, round robin over {len(cases)} sources "
+    log(f"== validity: {total} /{args.route}s, round robin over {len(cases)} sources "
         f"(A/A x{args.aa}: {', '.join(args.kernels)}; A/B x{args.ab}: "
         f"{', '.join(c['name'] for c in args.cases)}); preset {args.preset or 'judge default'}")
     done = 0
@@ -575,7 +578,7 @@ def bench(args, judge, health, machine, tmp, t_start):
             if args.preset:
                 body["preset"] = args.preset
             t0 = time.monotonic()
-            resp = judge.request("POST", "/submit", body)
+            resp = judge.request("POST", "/" + args.route, body)
             wall = time.monotonic() - t0
             pub = public_config(resp) or {}
             g = {"rep": rep, "wall_s": wall, "verdict": resp.get("verdict"),
@@ -653,7 +656,8 @@ def summarize(args, cases, health, machine):
            "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "machine": machine,
            "judge": {"machine": health.get("machine"), "version": health.get("version"),
                      "track_baseline": health.get("baseline"),
-                     "preset": args.preset or "default"},
+                     "preset": args.preset or "default", "route": args.route,
+                     "blas": health.get("blas")},
            "cases": []}
     for c in cases:
         gs = c["grades"]
@@ -712,7 +716,8 @@ def print_report(r):
     print(f"machine: {m['nproc']} CPUs, {m['cpu']}; load average at start "
           f"{m['loadavg_start'][0]:.2f}, at end {m['loadavg_end'][0]:.2f}")
     print(f"judge: {r['judge']['machine']}, version {r['judge']['version']}, default settings, "
-          f"preset {r['judge']['preset']}; credited baselines {r['judge']['track_baseline']}")
+          f"preset {r['judge']['preset']}; credited baselines {r['judge']['track_baseline']}; "
+          f"route /{r['judge']['route']}; BLAS {r['judge']['blas']}")
     aa = [c for c in r["cases"] if c["kind"] == "A/A"]
     ab = [c for c in r["cases"] if c["kind"] == "A/B"]
 
@@ -720,7 +725,8 @@ def print_report(r):
         t = c["true"]
         return [fmt(t["warm_ratio"]) if t else "-", fmt(t["cold_ratio"]) if t else "-"]
 
-    print("\n-- A/A: each reference.c resubmitted via /submit (credited speedup; 1.0 is right)")
+    print(f"\n-- A/A: each reference.c resubmitted via /{r['judge']['route']} (credited speedup; "
+          "1.0 is right)")
     head = ["kernel", "track", "baseline", "n", "not ok", "suspect", "±2%", "±3%", "±5%", "min",
             "median", "max", "public med", "true warm", "true cold", "±5% of true"]
     rows = []

@@ -111,7 +111,7 @@ GradePlan plan_grade(const JudgeConfig& config, const Manifest& m, const std::st
   g.sizes = m.presets.at(preset);
   g.submit = route != "score";
   g.public_config = public_plan(config, m, precision, preset, m.presets.at(preset), key);
-  g.public_config.paired = g.submit;
+  g.public_config.paired = g.submit || config.score_paired;
   if (g.submit) {
     add_hidden(config, m, parse_precision(precision).value_or(Precision::kFp64), preset, key,
                m.id + "|" + precision + "|" + nonce, g);

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -365,6 +366,11 @@ Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const Runne
     // cache, if a kernel asks for one, lands in the sandbox's private /tmp and dies with it.
     sb.env.insert(sb.env.end(), {"OPENBLAS_NUM_THREADS=" + threads, "NUMBA_NUM_THREADS=" + threads,
                                  "NUMBA_CACHE_DIR=/tmp/numba", "PYTHONDONTWRITEBYTECODE=1"});
+    // A host whose CPU this OpenBLAS misdetects (wrong results or a crash) is told which core
+    // kernel to use through the judge's own environment; every side gets the same.
+    for (const char* name : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"}) {
+      if (const char* v = std::getenv(name)) sb.env.push_back(std::string(name) + "=" + v);
+    }
   }
   if (gpu) {
     // The device side of the runner (docs/security.md, "GPU runs"): the runtime it dlopen()s,
@@ -382,19 +388,9 @@ Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const Runne
     sb.gpu = true;
     sb.devices = gpu_device_mounts(spec.gpu_runtime, cfg.gpu_device_root);
     sb.gpu_paths = gpu_system_paths(spec.gpu_runtime);
-    // An absolute library path outside the read-only system: its directory too.
-    const fs::path lib_dir = fs::path(lib).parent_path();
-    if (fs::path(lib).is_absolute() && !lib_dir.empty()) {
-      bool covered = false;
-      for (const auto& p : cfg.sandbox_policy().system_paths) {
-        const std::string ps = p + "/";
-        if (lib_dir.string() == p || lib_dir.string().rfind(ps, 0) == 0) covered = true;
-      }
-      // A directory that does not exist is not bound (bubblewrap would refuse to start); the
-      // runner then says it cannot load the library, the judge's set-up fault.
-      std::error_code ec;
-      if (!covered && fs::is_directory(lib_dir, ec)) sb.gpu_paths.push_back(lib_dir.string());
-    }
+    const std::string bind =
+        gpu_library_binding(lib, spec.work_dir, cfg.sandbox_policy().system_paths);
+    if (!bind.empty()) sb.gpu_paths.push_back(bind);
   }
   sb.cpus = spec.cpus;
   sb.limits.wall_s = cfg.runner_wall_s;

@@ -18,12 +18,8 @@ json sizes_object(const SymbolTable& sizes) {
 
 }  // namespace
 
-std::optional<double> reported_speedup(const GradeResult& g, const RecordContext& c,
-                                       double other_alone_ns) {
-  if (c.credited_alone_ns > 0 && g.public_ratio && *g.public_ratio > 0) {
-    return other_alone_ns / c.credited_alone_ns * *g.public_ratio;
-  }
-  if (g.native_ns && *g.native_ns > 0) return other_alone_ns / *g.native_ns;
+std::optional<double> reported_speedup(const PairedMedians& p) {
+  if (p.base_median_ns > 0 && p.cand_median_ns > 0) return p.base_median_ns / p.cand_median_ns;
   return std::nullopt;
 }
 
@@ -51,9 +47,9 @@ json response_json(const GradeResult& g, const RecordContext& c) {
   json baselines = json::object();
   if (g.public_ratio) speedups[g.baseline] = *g.public_ratio;
   if (g.baseline_ns) baselines[g.baseline] = *g.baseline_ns;
-  for (const auto& [name, ns] : c.other_baselines_ns) {
-    baselines[name] = ns;
-    if (auto x = reported_speedup(g, c, ns)) speedups[name] = *x;
+  for (const auto& [name, p] : c.other_baselines) {
+    baselines[name] = p.base_median_ns;
+    if (auto x = reported_speedup(p)) speedups[name] = *x;
   }
   json r = {{"kernel", c.kernel},
             {"language", req.language},
@@ -92,12 +88,13 @@ json response_json(const GradeResult& g, const RecordContext& c) {
     r["calibration"] = cal;
   }
   if (!c.baseline_choice.is_null()) r["baseline_choice"] = c.baseline_choice;
-  if (!c.other_baselines_ns.empty()) {
+  if (!c.other_baselines.empty()) {
     r["speedups_protocol"] = {
         {g.baseline, "credited: paired with the candidate"},
         {"others",
-         "reported: the paired ratio against " + g.baseline + " times (other / " + g.baseline +
-             "), both timed alone on the public draws at the public sizes (cached together)"}};
+         "reported, not credited: each paired with the candidate on the public configuration "
+         "(same draws, one runner process a side, alternating call by call), median over "
+         "median"}};
   }
   if (!c.unavailable.empty()) r["baselines_unavailable"] = c.unavailable;
   json excluded = json::array();
@@ -178,9 +175,9 @@ SubmissionRecord submission_record(const GradeResult& g, const RecordContext& c,
   rec.response_json = response.dump();
   rec.idempotency_key = req.idempotency_key;
   rec.request_json = request_json(req);
-  for (const auto& [name, ns] : c.other_baselines_ns) {
-    if (auto x = reported_speedup(g, c, ns)) {
-      rec.reported.push_back({name, ns, g.native_ns.value_or(0), *x});
+  for (const auto& [name, p] : c.other_baselines) {
+    if (auto x = reported_speedup(p)) {
+      rec.reported.push_back({name, p.base_median_ns, p.cand_median_ns, *x});
     }
   }
   for (const auto& t : c.timed) {

@@ -32,17 +32,15 @@ struct RecordContext {
   nlohmann::json calibration;                       // the timed sizes used, or null
   nlohmann::json baseline_choice;  // the fastest of several baselines: medians and the choice
   std::string oracle = "c";        // "c" (reference.c) or "numpy" (reference.py)
-  // report_baselines: median ns of each alone at the public sizes (unpaired figures).
-  std::map<std::string, double> other_baselines_ns;
-  double credited_alone_ns = 0;  // the credited baseline timed alone with them (0: not timed)
+  // report_baselines (/submit): each other baseline's and the candidate's medians, timed
+  // paired on the public configuration.
+  std::map<std::string, PairedMedians> other_baselines;
   nlohmann::json unavailable = nlohmann::json::object();  // baseline: why it was left out
 };
 
-// A reported baseline's figure: the credited paired public ratio times (other / credited), both
-// timed alone together (the candidate's and the cache's measuring conditions then cancel);
-// other / the candidate's public median when the credited one was not timed alone.
-std::optional<double> reported_speedup(const GradeResult& g, const RecordContext& c,
-                                       double other_alone_ns);
+// A reported baseline's figure: its median over the candidate's, both from one paired
+// configuration (the credited ratio's protocol); nullopt when either is not positive.
+std::optional<double> reported_speedup(const PairedMedians& p);
 
 // The response body (always a JSON object, for a 200).
 nlohmann::json response_json(const GradeResult& g, const RecordContext& c);

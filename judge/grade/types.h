@@ -139,6 +139,12 @@ struct ConfigOutcome {
   MaybeFailure failure;
 };
 
+// One reported baseline timed paired with the candidate: both sides' median call.
+struct PairedMedians {
+  double base_median_ns = 0;
+  double cand_median_ns = 0;
+};
+
 // A configuration left out of the verdict, and why (reported in the response as `excluded`).
 struct ExcludedConfig {
   // Why, as a value: the response's text for a hidden configuration follows it (the reason

@@ -8,6 +8,9 @@
 #   4. report/ reads the judge's and harness's files through their header-only schema names
 #      (judge/schema.h, harness/schema.h) and includes nothing else of theirs.
 #   5. The sandboxed runner binary (when given) links no SQLite, TLS/crypto or HTTP code.
+#   6. A clone is self-contained: no file the build, the tests or the scripts use names a path
+#      beside the repository (the steering folder ../shared is not there in a newcomer's clone;
+#      the paper's kernel list has its copy in corpus/paper-targets.tsv). Docs may cite it.
 # Usage: check_deps.sh SOURCE_DIR [RUNNER_BINARY]. Exit status 1 names every violation.
 set -u
 src=${1:?usage: check_deps.sh SOURCE_DIR [RUNNER_BINARY]}
@@ -39,6 +42,11 @@ hits=$(sources report | xargs grep -nE '#include[[:space:]]*"(judge|harness)/' 2
 [ -n "$hits" ] && violation "report/ includes judge/ or harness/ headers other than their schema.h" "$hits"
 hits=$(sources report | xargs grep -nE '#include[[:space:]]*"cli/' 2>/dev/null)
 [ -n "$hits" ] && violation "report/ includes cli/ headers" "$hits"
+
+hits=$(find . -type d \( -name node_modules -o -name .git -o -name 'build*' -o -name var \) -prune \
+  -o -type f ! -name '*.md' -exec grep -nE '\.\./shared|shared/(SPEC|corpus-targets)' {} + 2>/dev/null |
+  grep -v '^\./tests/deps/check_deps\.sh:')
+[ -n "$hits" ] && violation "a file reads outside the repository (a fresh clone has nothing beside it)" "$hits"
 
 if [ -n "$runner" ]; then
   if [ ! -x "$runner" ]; then

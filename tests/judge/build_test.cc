@@ -91,6 +91,25 @@ TEST_F(PythonBuildTest, TheVersionNamesPythonNumPyAndNumba) {
   EXPECT_NE(v.find("numpy "), std::string::npos) << v;
   EXPECT_NE(v.find("numba "), std::string::npos) << v;
   EXPECT_NE(v.find("blas "), std::string::npos) << v;
+  // The BLAS libblas.so.3 resolves to (NumPy's): OpenBLAS names its version and core.
+  const std::string blas = blas_in_fingerprint("host | cpu | " + v + " | timing protocol 3");
+  EXPECT_NE(blas, "unknown") << v;
+  std::error_code ec;
+  for (const auto& lib :
+       {"/usr/lib/x86_64-linux-gnu/libblas.so.3", "/usr/lib/aarch64-linux-gnu/libblas.so.3"}) {
+    if (fs::canonical(lib, ec).string().find("openblas") == std::string::npos) continue;
+    EXPECT_EQ(blas.rfind("OpenBLAS 0.", 0), 0u) << blas;
+    EXPECT_NE(blas.find("openblas"), std::string::npos) << blas;  // the flavour (pthread)
+  }
+}
+
+TEST(BlasInFingerprint, IsThePythonPartsBlasOrUnknown) {
+  EXPECT_EQ(blas_in_fingerprint("h | m | 2 cpus | gcc | Python 3.11.2, numpy 1.24.2, numba 0.56.4, "
+                                "blas OpenBLAS 0.3.21 (Zen, openblas-pthread) | timing protocol 3"),
+            "OpenBLAS 0.3.21 (Zen, openblas-pthread)");
+  EXPECT_EQ(blas_in_fingerprint("Python 3.11.2, numpy 1.24.2, numba none, blas reference BLAS"),
+            "reference BLAS");
+  EXPECT_EQ(blas_in_fingerprint("h | m | 2 cpus | gcc | unknown | timing protocol 3"), "unknown");
 }
 
 }  // namespace

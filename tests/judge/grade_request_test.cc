@@ -80,6 +80,18 @@ TEST_F(GradeBodyTest, UngradeablePublicPresetIsRefusedUpFront) {
   EXPECT_EQ(KindOf(base + "}", rules), ErrorKind::kBadRequest);
 }
 
+TEST_F(GradeBodyTest, APythonSubmissionTakesAnEmptyBuildListButNoTokens) {
+  const std::string base = R"({"kernel":"tsvc_2_s000","rank":0,"language":"python","source":"x")";
+  for (const char* ok : {"", R"(,"build":[])", R"(,"build":null)"}) {
+    auto r = Parse(base + ok + "}");
+    ASSERT_TRUE(r.ok()) << ok << ": " << r.error().message;
+    EXPECT_TRUE(r->request.build_tokens.empty());
+  }
+  EXPECT_EQ(KindOf(base + R"(,"build":["-O2"]})"), ErrorKind::kBadRequest);
+  EXPECT_EQ(KindOf(base + R"(,"build":["-DX"]})"), ErrorKind::kBadRequest);
+  EXPECT_EQ(KindOf(base + R"(,"build":{}})"), ErrorKind::kBadRequest);
+}
+
 TEST_F(GradeBodyTest, PublicPresetOverTheMemoryLimitIsRefusedUpFront) {
   // One array of N reals; a 4 MiB runner leaves a 1 MiB data budget. M's 200000 reals take
   // 1.5 MiB at fp64 (over) and 0.8 MiB at fp32 (within): the precision decides.

@@ -495,7 +495,34 @@ TEST_F(GraderTest, HonestFasterSubmitIsOkAndCreditedFromPairedSamples) {
   EXPECT_EQ(scratch_.removed, scratch_.made);  // the grade's dir is removed
 }
 
-TEST_F(GraderTest, ScoreUsesCachedBaselineAndIsLoggedAsACallNotAnAnswer) {
+TEST_F(GraderTest, ScoreIsPairedByDefaultAndLoggedAsACallNotAnAnswer) {
+  launcher_.candidate.call_ns = 1'000'000;
+  launcher_.baseline.call_ns = 2'000'000;
+  json r = grade("score");
+  EXPECT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_TRUE(r["hidden_correct"].is_null());
+  EXPECT_EQ(r["baseline_protocol"].get<std::string>().rfind("paired", 0), 0u) << r.dump();
+  EXPECT_TRUE(r["rules"]["score_paired"].get<bool>());
+  EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 1e-9);
+  EXPECT_TRUE(store_.submissions.empty());
+  EXPECT_EQ(store_.calls.size(), 1u);
+  // Every /score times the baseline beside the candidate, in the same session: a baseline
+  // runner is launched each time, and no cached samples are read or written.
+  for (int i = 0; i < 2; ++i) {
+    const auto launches = launcher_.roles.size();
+    grade("score");
+    const std::vector<std::string> roles(launcher_.roles.begin() + launches, launcher_.roles.end());
+    EXPECT_TRUE(std::any_of(roles.begin(), roles.end(), [](const std::string& r) {
+      return r.rfind("baseline ", 0) == 0;
+    })) << ::testing::PrintToString(roles);
+  }
+  // The configuration's samples split across the timing processes like /submit's.
+  EXPECT_EQ(r["configs"][0]["process_ratios"].size(),
+            static_cast<std::size_t>(config_.timing_processes));
+}
+
+TEST_F(GraderTest, ScoreUsesCachedBaselineWhenNotPaired) {
+  config_.score_paired = false;
   json r = grade("score");
   EXPECT_EQ(r["verdict"], "ok") << r.dump();
   EXPECT_TRUE(r["hidden_correct"].is_null());
@@ -979,6 +1006,7 @@ TEST_F(GraderTest, WithCalibrationTheChoiceIsMadeAtTheTimedSizes) {
 // candidate saves every call's outputs, so it cannot tell which ones: only the oracle's runs
 // reveal the pick, and the oracle is trusted.
 TEST_F(GraderTest, LargeDrawsCheckFourCallsButTheCandidateSavesEvery) {
+  config_.score_paired = false;  // an oracle of its own, whose saves show the checked calls
   config_.check_all_bytes = 0;
   config_.timed_calls = 40;
   config_.timing_processes = 1;
@@ -1016,6 +1044,7 @@ TEST_F(GraderTest, SavedOutputsGoWithTheirRunnerAfterTheComparisons) {
 // the candidate saves every call as before and nothing is read from its memory, so neither
 // the command it gets nor the gap after a call says which calls are checked.
 TEST_F(GraderTest, OutputsAreReadFromMemoryOnlyWhereEveryCallIsChecked) {
+  config_.score_paired = false;  // an oracle of its own, whose reads are counted
   config_.timed_calls = 12;
   config_.timing_processes = 1;
   std::vector<std::string> cand_saved, cand_read, oracle_read, events;
@@ -1067,6 +1096,9 @@ TEST_F(GraderTest, AnUnreadableCopyOutIsTheCandidatesCrashButNeverTheBaselines) 
       << r.dump();
 
   launcher_.candidate.capture_fails = false;
+  // The reference side: the baseline (it is the oracle's build, so /score's paired run checks
+  // against it) or, unpaired, the oracle.
+  launcher_.baseline.capture_fails = true;
   launcher_.oracle.capture_fails = true;
   grader_.reset();
   r = grade("score");
@@ -1517,7 +1549,10 @@ TEST(GradePlan, ScoreIsStableAndSubmitIsFreshPerNonce) {
   auto b = plan_grade(c, *m, "score", "fp64", "S", "key", "n2");
   EXPECT_EQ(a.public_config.seeds, b.public_config.seeds);
   EXPECT_TRUE(a.hidden.empty());
-  EXPECT_FALSE(a.public_config.paired);
+  EXPECT_TRUE(a.public_config.paired);
+  c.score_paired = false;
+  EXPECT_FALSE(plan_grade(c, *m, "score", "fp64", "S", "key", "n1").public_config.paired);
+  c.score_paired = true;
   auto s1 = plan_grade(c, *m, "submit", "fp64", "S", "key", "n1");
   auto s2 = plan_grade(c, *m, "submit", "fp64", "S", "key", "n2");
   EXPECT_TRUE(s1.public_config.paired);
@@ -1731,7 +1766,7 @@ TEST_F(PythonBaselineTest, ReportedBaselinesAppearInTheResponseAndTheRecord) {
   EXPECT_EQ(r["verdict"], "ok") << r.dump();
   EXPECT_EQ(r["baseline"], "numba");
   EXPECT_NEAR(r["speedups"]["numba"].get<double>(), 2.0, 1e-9);  // credited, paired
-  EXPECT_NEAR(r["speedups"]["c"].get<double>(), 2.0, 1e-9);      // reported, alone
+  EXPECT_NEAR(r["speedups"]["c"].get<double>(), 2.0, 1e-9);      // reported, paired too
   EXPECT_NEAR(r["speedups"]["numpy"].get<double>(), 8.0, 1e-9);
   EXPECT_NEAR(r["baselines"]["numpy"].get<double>(), 8e6, 1e-3);
   EXPECT_TRUE(r.contains("speedups_protocol"));
@@ -1743,11 +1778,34 @@ TEST_F(PythonBaselineTest, ReportedBaselinesAppearInTheResponseAndTheRecord) {
   for (const auto& x : rep) by_name[x.baseline] = x.speedup;
   EXPECT_NEAR(by_name.at("c"), 2.0, 1e-9);
   EXPECT_NEAR(by_name.at("numpy"), 8.0, 1e-9);
-  // Measured once, at the public sizes: a second grade times no baseline alone again.
-  const int numpy_runs = alone_runs("lib-numpy.so");
-  EXPECT_EQ(numpy_runs, 1);
-  grade("submit");
-  EXPECT_EQ(alone_runs("lib-numpy.so"), numpy_runs);
+  // Paired with the candidate in this grade (as a baseline beside it), never timed alone.
+  EXPECT_EQ(alone_runs("lib-numpy.so"), 0);
+  int numpy_paired = 0;
+  for (std::size_t i = 0; i < launcher_.roles.size(); ++i) {
+    numpy_paired += launcher_.roles[i] == "baseline numpy";
+  }
+  EXPECT_GE(numpy_paired, 1);
+  // /score credits its own baseline only: no other figure, nothing else timed.
+  const auto launches = launcher_.roles.size();
+  json s = grade("score");
+  EXPECT_EQ(s["verdict"], "ok") << s.dump();
+  EXPECT_EQ(s["speedups"].size(), 1u) << s.dump();
+  for (std::size_t i = launches; i < launcher_.roles.size(); ++i) {
+    EXPECT_NE(launcher_.roles[i], "baseline numpy");
+  }
+}
+
+TEST_F(PythonBaselineTest, AReportedFigureIsTheSameGradesPairedRatioNotACachedOne) {
+  // The host was slower when the baselines' caches could have been filled: a figure derived
+  // from cached times would drift with it; the paired one is the ratio within this grade.
+  config_.report_baselines = "c,numba";
+  launcher_.by_library["lib-c.so"].call_ns = 3'000'000;
+  launcher_.candidate.call_ns = 1'500'000;
+  json r = grade("submit");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_NEAR(r["speedups"]["c"].get<double>(), 2.0, 1e-9);
+  EXPECT_NEAR(r["baselines"]["c"].get<double>(), 3e6, 1e-3);
+  EXPECT_EQ(r["speedups_protocol"]["others"].get<std::string>().find("cached"), std::string::npos);
 }
 
 TEST_F(GraderTest, TheNumPyOracleChecksWhenTheManifestNamesIt) {
@@ -1801,19 +1859,10 @@ TEST_F(GraderTest, APythonSubmissionIsBuiltAsAModuleOfTheKernelsFunction) {
   EXPECT_TRUE(b.tokens.empty());
 }
 
-// The reported figure scales the paired ratio by the two baselines timed alone together: a
-// candidate measured on a busier host than the cache was filled on keeps its paired ratio.
-TEST(ReportedSpeedup, PairedRatioTimesOtherOverCreditedBothAlone) {
-  GradeResult g;
-  g.public_ratio = 1.0;  // the reference against itself
-  g.native_ns = 6e6;     // measured on a busy host: slower than the cache's 4 ms
-  RecordContext c;
-  c.credited_alone_ns = 4e6;
-  EXPECT_NEAR(*reported_speedup(g, c, 8e6), 2.0, 1e-12);  // not 8 / 6
-  c.credited_alone_ns = 0;                                // not timed alone: unpaired
-  EXPECT_NEAR(*reported_speedup(g, c, 8e6), 8.0 / 6.0, 1e-12);
-  g.native_ns.reset();
-  EXPECT_FALSE(reported_speedup(g, c, 8e6).has_value());
+TEST(ReportedSpeedup, IsThePairedMediansRatio) {
+  EXPECT_NEAR(*reported_speedup(PairedMedians{8e6, 4e6}), 2.0, 1e-12);
+  EXPECT_FALSE(reported_speedup(PairedMedians{8e6, 0}).has_value());
+  EXPECT_FALSE(reported_speedup(PairedMedians{0, 4e6}).has_value());
 }
 
 TEST(RunnerProtocol, RoundTrips) {

@@ -311,7 +311,8 @@ TEST(JudgeE2E, ScoreIsNotAnAnswerAndUsesOtherDraws) {
   auto s = j.grade("score", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"));
   EXPECT_EQ(s["verdict"], "ok") << s.dump();
   EXPECT_FALSE(s.contains("submission_id"));
-  EXPECT_NE(s["baseline_protocol"].get<std::string>().find("cached"), std::string::npos);
+  // Paired with the baseline like /submit (score_paired, the default).
+  EXPECT_EQ(s["baseline_protocol"].get<std::string>().rfind("paired", 0), 0u) << s.dump();
   auto store = j.store();
   EXPECT_EQ(*store->count_submissions(), 0);
   // Tuned to the public configuration: /score cannot tell, /submit's hidden draws can.
@@ -398,7 +399,8 @@ TEST(JudgeE2E, MetricsArePrometheusText) {
   auto after = j.get("/metrics").body;
   EXPECT_NE(after.find("hpcab_grades_total{route=\"score\",verdict=\"ok\"} 1"), std::string::npos)
       << after;
-  for (const char* stage : {"build", "candidate", "oracle", "compare", "record"}) {
+  // A paired /score: the baseline (c, the oracle's own build) is the reference it checks against.
+  for (const char* stage : {"build", "candidate", "baseline", "compare", "record"}) {
     EXPECT_NE(after.find(std::string("hpcab_stage_seconds_count{stage=\"") + stage + "\"} 1"),
               std::string::npos)
         << stage << "\n"

@@ -289,6 +289,38 @@ TEST_F(SandboxTest, CpuSandboxesGetNoDeviceNodes) {
             static_cast<std::ptrdiff_t>(s.devices.size()));
 }
 
+TEST_F(SandboxTest, AGpuLibraryIsBoundByItsDirectoryUnlessThatShowsTheJudgesScratch) {
+  const std::vector<std::string> system = {"/usr", "/opt/rocm"};
+  fs::create_directories(root_ / "rt");
+  fs::create_directories(root_ / "work");
+  const std::string work = (root_ / "work").string();
+  // Under the system mounts, relative, or in a missing directory: nothing to bind.
+  EXPECT_EQ(gpu_library_binding("/usr/lib/libcudart.so", work, system), "");
+  EXPECT_EQ(gpu_library_binding("libcudart.so", work, system), "");
+  EXPECT_EQ(gpu_library_binding((root_ / "missing/libcudart.so").string(), work, system), "");
+  // Elsewhere (under /tmp included: bound after the private /tmp): its directory.
+  EXPECT_EQ(gpu_library_binding((root_ / "rt/libcudart.so").string(), work, system),
+            (root_ / "rt").string());
+  // A directory holding the work dir, or /tmp itself: the library file alone.
+  EXPECT_EQ(gpu_library_binding((root_ / "libcudart.so").string(), work, system),
+            (root_ / "libcudart.so").string());
+  EXPECT_EQ(gpu_library_binding((root_ / "work/libcudart.so").string(), work, system),
+            (root_ / "work/libcudart.so").string());
+  EXPECT_EQ(gpu_library_binding("/tmp/libcudart.so", work, system), "/tmp/libcudart.so");
+}
+
+TEST_F(SandboxTest, GpuPathsAreBoundAfterThePrivateTmp) {
+  SandboxSpec s = sh("true");
+  s.gpu = true;
+  s.gpu_paths = {"/tmp/rt"};
+  const auto a = bwrap_argv(policy_, s);
+  const auto tmp = std::find(a.begin(), a.end(), "--tmpfs");
+  const auto rt = std::find(a.begin(), a.end(), "/tmp/rt");
+  ASSERT_NE(tmp, a.end());
+  ASSERT_NE(rt, a.end());
+  EXPECT_LT(tmp - a.begin(), rt - a.begin());
+}
+
 TEST_F(SandboxTest, AGpuSandboxSeesItsNodesAndACpuSandboxDoesNot) {
   SandboxSpec s = sh("ls /dev /dev/dri 2>/dev/null | tr '\\n' ' '");
   s.devices = gpu_device_mounts("cuda", fake_dev_root(root_).string());

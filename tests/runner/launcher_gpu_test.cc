@@ -90,6 +90,34 @@ TEST_F(LauncherGpuTest, ADeviceResidentGradeRunsInTheGpuSandbox) {
   }
 }
 
+TEST_F(LauncherGpuTest, ARuntimeUnderTmpIsReachableFromTheSandbox) {
+  // The sandbox has a private /tmp; a runtime the judge is configured with there (a clone or
+  // an install under /tmp) must still load, wherever this build itself lives.
+  std::string tmpl = "/tmp/hpcab-lgpu-rt-XXXXXX";
+  const fs::path rt = mkdtemp(tmpl.data());
+  fs::permissions(rt, fs::perms::all);
+  fs::copy_file(HPCAB_FAKE_CUDART, rt / "libcudart.so");
+  cfg_.cuda_runtime_lib = (rt / "libcudart.so").string();
+  SandboxRunnerLauncher launcher(cfg_);
+  auto c = launcher.launch(spec("cuda", "device"));
+  ASSERT_TRUE(c) << c.error().message;
+  const std::string replies = one_call(**c);
+  EXPECT_NE(replies.find("posted ok\n"), std::string::npos) << replies;
+  fs::remove_all(rt);
+}
+
+TEST_F(LauncherGpuTest, ARuntimeBesideTheWorkDirIsBoundAloneAndLoads) {
+  // A runtime in the directory that holds the sandbox's work dir: binding its directory would
+  // show the candidate the judge's scratch, so only the library is bound, and it loads.
+  fs::copy_file(HPCAB_FAKE_CUDART, root_ / "libcudart.so");
+  cfg_.cuda_runtime_lib = (root_ / "libcudart.so").string();
+  SandboxRunnerLauncher launcher(cfg_);
+  auto c = launcher.launch(spec("cuda", "device"));
+  ASSERT_TRUE(c) << c.error().message;
+  const std::string replies = one_call(**c);
+  EXPECT_NE(replies.find("posted ok\n"), std::string::npos) << replies;
+}
+
 TEST_F(LauncherGpuTest, ACpuGradeLoadsNoRuntime) {
   // A runtime library that cannot load is irrelevant to a CPU grade.
   cfg_.cuda_runtime_lib = "/nonexistent/libcudart.so";
