@@ -667,7 +667,7 @@ json Grader::finish(State& st) {
   RecordContext rc;
   if (result.verdict == Verdict::kOk && result.native_ns && st.plan.submit) {
     Phase phase(*fx_.clock, st.phases, "other baselines");
-    report_other_baselines(st, rc.other_baselines);
+    report_other_baselines(st, rules, rc.other_baselines);
   }
   rc.oracle = st.libs.oracle_name.empty() ? oracle_name(st.m) : st.libs.oracle_name;
   rc.unavailable = st.unavailable;
@@ -733,7 +733,8 @@ RunContext Grader::grade_context(State& st, const std::string& dir, const std::v
 // whatever the host did in between (20 % on tsvc_2_s000's reference against its own C build).
 // A baseline that cannot be built, fails its probe or fails to run is left out of the figures
 // (the credited grade stands) and listed in baselines_unavailable.
-void Grader::report_other_baselines(State& st, std::map<std::string, PairedMedians>& out) {
+void Grader::report_other_baselines(State& st, const VerdictRules& rules,
+                                    std::map<std::string, PairedMedians>& out) {
   if (config_.report_baselines.empty()) return;
   std::vector<std::pair<std::string, std::string>> libs;  // name, library
   for (const auto& n : available_options(judge::baseline_options(config_.report_baselines).value(),
@@ -771,12 +772,18 @@ void Grader::report_other_baselines(State& st, std::map<std::string, PairedMedia
     plan.paired = true;
     plan.check = false;
     plan.determinism = false;
-    ConfigOutcome o = run_config(ctx, plan);
+    ConfigOutcome o = run_timed(ctx, plan);
     if (o.failure || o.cand_ns.empty() || o.base_ns.empty()) {
       st.unavailable[name] = o.failure ? o.failure->detail : "no timed calls";
       continue;
     }
-    out[name] = {median(o.base_ns), median(o.cand_ns)};
+    // The credit rules of the credited baseline (a reference against its own build is 1
+    // unless every timing process confirms a difference); plausibility was the grade's.
+    VerdictRules credit_rules = rules;
+    credit_rules.implausible = nullptr;
+    std::string why;
+    const ConfigCredit cc = credit_config(timed_config(plan, o, o.base_ns), credit_rules, &why);
+    out[name] = {cc.base_median_ns, cc.cand_median_ns, cc.ratio, cc.credit};
   }
 }
 

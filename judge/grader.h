@@ -21,6 +21,7 @@
 #include "judge/grade/config_run.h"
 #include "judge/grade/effects.h"
 #include "judge/grade/sizes.h"
+#include "judge/grade/verdict.h"
 #include "judge/store.h"
 
 namespace hpcab::judge {
@@ -180,8 +181,9 @@ class Grader : public GradeService {
                     const std::string& library, const std::string& hash,
                     const std::string& oracle_library);
   // The report_baselines figures of an ok /submit: each other baseline timed paired with the
-  // candidate on the public configuration (one runner process a side), as the credited one.
-  void report_other_baselines(State& st, std::map<std::string, PairedMedians>& out);
+  // candidate on the public configuration and credited under `rules`, as the credited one.
+  void report_other_baselines(State& st, const VerdictRules& rules,
+                              std::map<std::string, PairedMedians>& out);
   // The grade's runner context in `dir` on `cpus`, its baseline the credited one.
   RunContext grade_context(State& st, const std::string& dir, const std::vector<int>& cpus);
   // The track's baseline for (m, p): its only option, or the chosen one; empty before a choice.

@@ -585,6 +585,7 @@ def bench(args, judge, health, machine, tmp, t_start):
                  "suspect": bool(resp.get("suspect")), "speedup": resp.get("speedup"),
                  "public_credit": pub.get("credit"), "public_ratio": pub.get("ratio"),
                  "public_sizes": pub.get("sizes"), "baseline": resp.get("baseline"),
+                 "speedups": resp.get("speedups") or {},
                  "preset": resp.get("preset"), "timings_s": resp.get("timings_s") or {},
                  "timed_calls_s": timed_calls_s(resp),
                  "configs": [{k: v for k, v in cfg.items() if k != "sizes"}
@@ -774,6 +775,23 @@ def print_report(r):
         print(table(head, rows, left=4))
         print("(right side: share of credits > 1 for a faster candidate, < 1 for a slower one; "
               "median/true: median credit over the warm true ratio)")
+
+    reported = []
+    for c in r["cases"]:
+        names = sorted({n for g in c["grades"] if g["verdict"] == "ok" for n in g["speedups"]
+                        if n != g["baseline"]})
+        for n in names:
+            xs = [g["speedups"][n] for g in c["grades"]
+                  if g["verdict"] == "ok" and g["speedups"].get(n) is not None]
+            within = sum(abs(x - 1) <= 0.03 for x in xs)
+            reported.append([c["name"], n, len(xs), fmt(min(xs)), fmt(med(xs)), fmt(max(xs)),
+                             pct(within, len(xs)) if c["kind"] == "A/A" else "-"])
+    if reported:
+        print("\n-- reported speedups against the baselines not credited (speedups in the "
+              "response; paired on /submit)")
+        print(table(["source", "baseline", "n", "min", "median", "max", "A/A ±3%"], reported))
+        print("(for an A/A source, the figure against c is the reference against its own "
+              "build: 1.0 is right)")
 
     print("\n-- the credit rules at work (configurations of ok grades)")
     head = ["source", "configs", "credited != 1", "within margin", "median disagrees",

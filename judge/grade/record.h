@@ -38,8 +38,8 @@ struct RecordContext {
   nlohmann::json unavailable = nlohmann::json::object();  // baseline: why it was left out
 };
 
-// A reported baseline's figure: its median over the candidate's, both from one paired
-// configuration (the credited ratio's protocol); nullopt when either is not positive.
+// A reported baseline's figure: the credit of its paired configuration (the credited
+// baseline's protocol and rules); nullopt when it was not timed.
 std::optional<double> reported_speedup(const PairedMedians& p);
 
 // The response body (always a JSON object, for a 200).

@@ -139,10 +139,13 @@ struct ConfigOutcome {
   MaybeFailure failure;
 };
 
-// One reported baseline timed paired with the candidate: both sides' median call.
+// One reported baseline timed paired with the candidate: both sides' median call, their ratio
+// and its credit under the credited baseline's rules (1 unless a difference is confirmed).
 struct PairedMedians {
   double base_median_ns = 0;
   double cand_median_ns = 0;
+  double ratio = 0;
+  double credit = 0;
 };
 
 // A configuration left out of the verdict, and why (reported in the response as `excluded`).

@@ -52,6 +52,8 @@ bool replicated(const TimedConfig& t, const VerdictRules& rules, int direction,
   return all;
 }
 
+}  // namespace
+
 ConfigCredit credit_config(const TimedConfig& t, const VerdictRules& rules, std::string* why) {
   Credit c = credit_speedup(t.cand, t.base, rules.alpha);
   ConfigCredit cc;
@@ -89,8 +91,6 @@ ConfigCredit credit_config(const TimedConfig& t, const VerdictRules& rules, std:
   cc.suspect = !why->empty();
   return cc;
 }
-
-}  // namespace
 
 GradeResult decide(const GradeOutcome& o, const VerdictRules& rules) {
   GradeResult r;

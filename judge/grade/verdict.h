@@ -100,6 +100,10 @@ struct VerdictRules {
 
 GradeResult decide(const GradeOutcome& outcome, const VerdictRules& rules);
 
+// One timed configuration's credit under `rules` (the test, the margin, process replication);
+// `why` says why its numbers cannot be trusted (empty when they can).
+ConfigCredit credit_config(const TimedConfig& t, const VerdictRules& rules, std::string* why);
+
 // How `calls` timed calls split across `processes` runner processes per side (TimedConfig::
 // parts): process k takes calls [calls * k / processes, calls * (k + 1) / processes). Fewer
 // than two calls per process, or one process: {calls}, a single process.

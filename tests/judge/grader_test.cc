@@ -1808,6 +1808,23 @@ TEST_F(PythonBaselineTest, AReportedFigureIsTheSameGradesPairedRatioNotACachedOn
   EXPECT_EQ(r["speedups_protocol"]["others"].get<std::string>().find("cached"), std::string::npos);
 }
 
+TEST_F(PythonBaselineTest, AReportedFigureIsCreditedByTheSameRules) {
+  // 1 % apart, every call: the test confirms it, but within the equivalence margin it is
+  // credited 1, as the credited figure would be; the raw ratio is kept beside it.
+  config_.report_baselines = "c,numba";
+  launcher_.by_library["lib-c.so"].call_ns = 1'010'000;
+  launcher_.by_library["lib-numba.so"].call_ns = 1'000'000;
+  launcher_.candidate.call_ns = 1'000'000;
+  json r = grade("submit");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(r["speedups"]["c"].get<double>(), 1.0) << r.dump();
+  EXPECT_NEAR(r["speedups_raw"]["c"].get<double>(), 1.01, 1e-9) << r.dump();
+  EXPECT_EQ(r["speedups"]["numba"].get<double>(), 1.0) << r.dump();
+  ASSERT_EQ(store_.submissions.size(), 1u);
+  ASSERT_EQ(store_.submissions[0].reported.size(), 1u);
+  EXPECT_EQ(store_.submissions[0].reported[0].speedup, 1.0);
+}
+
 TEST_F(GraderTest, TheNumPyOracleChecksWhenTheManifestNamesIt) {
   for (auto& m : corpus_) {
     if (m.id == "tsvc_2_s000") m.oracle = "numpy";
@@ -1859,10 +1876,11 @@ TEST_F(GraderTest, APythonSubmissionIsBuiltAsAModuleOfTheKernelsFunction) {
   EXPECT_TRUE(b.tokens.empty());
 }
 
-TEST(ReportedSpeedup, IsThePairedMediansRatio) {
-  EXPECT_NEAR(*reported_speedup(PairedMedians{8e6, 4e6}), 2.0, 1e-12);
-  EXPECT_FALSE(reported_speedup(PairedMedians{8e6, 0}).has_value());
-  EXPECT_FALSE(reported_speedup(PairedMedians{0, 4e6}).has_value());
+TEST(ReportedSpeedup, IsThePairedConfigurationsCredit) {
+  EXPECT_NEAR(*reported_speedup(PairedMedians{8e6, 4e6, 2.0, 2.0}), 2.0, 1e-12);
+  EXPECT_NEAR(*reported_speedup(PairedMedians{4.1e6, 4e6, 1.025, 1.0}), 1.0, 1e-12);
+  EXPECT_FALSE(reported_speedup(PairedMedians{8e6, 0, 0, 0}).has_value());
+  EXPECT_FALSE(reported_speedup(PairedMedians{0, 4e6, 0, 0}).has_value());
 }
 
 TEST(RunnerProtocol, RoundTrips) {
