@@ -60,8 +60,9 @@ bench: build
 # Prints figures (and $(BUILD_DIR)/validity.json), asserts nothing about them. Options:
 # VALIDITY_ARGS='--quick' (smoke), '--aa 5 --ab 5', '--kernels tsvc_2_s000,relu', '--preset M',
 # '--route score' (the same figures for /score, the route an agent iterates on), '--help'.
+# LOAD=mem: the same run with a busy neighbour process streaming memory throughout.
 validity: build
-	@BUILD_DIR=$(BUILD_DIR) python3 scripts/validity.py $(VALIDITY_ARGS)
+	@BUILD_DIR=$(BUILD_DIR) python3 scripts/validity.py $(if $(LOAD),--load $(LOAD)) $(VALIDITY_ARGS)
 
 # libFuzzer over request parsing and body validation (clang build in $(BUILD_DIR)/fuzz) until
 # Ctrl-C; new corpus in $(BUILD_DIR)/fuzz/corpus, crashes in $(BUILD_DIR)/fuzz/artifacts.

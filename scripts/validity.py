@@ -460,6 +460,10 @@ def parse_args(argv):
     p.add_argument("--route", default="submit", choices=["submit", "score"],
                    help="the route every request goes to (default: %(default)s); /score is what "
                    "an agent iterates on: the same A/A and A/B figures for it")
+    p.add_argument("--load", default="none", choices=["none", "mem"],
+                   help="a busy neighbour for the whole run (default: %(default)s); mem: one "
+                   "process streaming a 256 MiB array (read and write) without pause, on any "
+                   "CPU, the way another tenant's job would")
     p.add_argument("--preset", default=None,
                    help="preset of the public configuration (default: the judge's default)")
     p.add_argument("--true-rounds", type=int, default=300,
@@ -521,7 +525,21 @@ def run(args):
     tmp = tempfile.mkdtemp(prefix="hpcab-validity.")
     os.chmod(tmp, 0o711)  # the sandbox uid must traverse it to reach the scratch dir (root)
     judge = None
+    neighbour = None
     try:
+        if args.load == "mem":
+            # Copies between two 128 MiB buffers (a memcpy each), far beyond any cache: a
+            # memory-bound neighbour, standard library only.
+            neighbour = subprocess.Popen(
+                [sys.executable, "-c",
+                 "a = bytearray(1 << 27); b = bytearray(1 << 27)\n"
+                 "while True:\n    b[:] = a; a[:] = b\n"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+            time.sleep(0.5)
+            if neighbour.poll() is not None:
+                raise Fatal(f"the busy neighbour exited at once (status {neighbour.returncode})")
+            log(f"== validity: a memory-streaming neighbour runs throughout (pid {neighbour.pid})")
+        machine["load"] = args.load
         log(f"== validity: starting a private judge ({args.judge_bin})")
         if args.judge_config and not os.path.isfile(args.judge_config):
             raise Fatal(f"--judge-config {args.judge_config}: no such file")
@@ -537,6 +555,9 @@ def run(args):
                 log("validity: last judge log lines:\n" + tail)
         raise
     finally:
+        if neighbour is not None:
+            neighbour.kill()
+            neighbour.wait()
         if judge is not None:
             judge.stop()
         if args.keep_state:
@@ -715,7 +736,8 @@ def print_report(r):
     m = r["machine"]
     print("\n== validity benchmark")
     print(f"machine: {m['nproc']} CPUs, {m['cpu']}; load average at start "
-          f"{m['loadavg_start'][0]:.2f}, at end {m['loadavg_end'][0]:.2f}")
+          f"{m['loadavg_start'][0]:.2f}, at end {m['loadavg_end'][0]:.2f}; busy neighbour: "
+          f"{m.get('load', 'none')}")
     print(f"judge: {r['judge']['machine']}, version {r['judge']['version']}, default settings, "
           f"preset {r['judge']['preset']}; credited baselines {r['judge']['track_baseline']}; "
           f"route /{r['judge']['route']}; BLAS {r['judge']['blas']}")
