@@ -734,7 +734,7 @@ RunContext Grader::grade_context(State& st, const std::string& dir, const std::v
 // A baseline that cannot be built, fails its probe or fails to run is left out of the figures
 // (the credited grade stands) and listed in baselines_unavailable.
 void Grader::report_other_baselines(State& st, const VerdictRules& rules,
-                                    std::map<std::string, PairedMedians>& out) {
+                                    std::map<std::string, ReportedFigure>& out) {
   if (config_.report_baselines.empty()) return;
   std::vector<std::pair<std::string, std::string>> libs;  // name, library
   for (const auto& n : available_options(judge::baseline_options(config_.report_baselines).value(),

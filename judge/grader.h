@@ -183,7 +183,7 @@ class Grader : public GradeService {
   // The report_baselines figures of an ok /submit: each other baseline timed paired with the
   // candidate on the public configuration and credited under `rules`, as the credited one.
   void report_other_baselines(State& st, const VerdictRules& rules,
-                              std::map<std::string, PairedMedians>& out);
+                              std::map<std::string, ReportedFigure>& out);
   // The grade's runner context in `dir` on `cpus`, its baseline the credited one.
   RunContext grade_context(State& st, const std::string& dir, const std::vector<int>& cpus);
   // The track's baseline for (m, p): its only option, or the chosen one; empty before a choice.

@@ -18,7 +18,7 @@ json sizes_object(const SymbolTable& sizes) {
 
 }  // namespace
 
-std::optional<double> reported_speedup(const PairedMedians& p) {
+std::optional<double> reported_speedup(const ReportedFigure& p) {
   if (p.base_median_ns > 0 && p.cand_median_ns > 0 && p.credit > 0) return p.credit;
   return std::nullopt;
 }

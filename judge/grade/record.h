@@ -34,13 +34,13 @@ struct RecordContext {
   std::string oracle = "c";        // "c" (reference.c) or "numpy" (reference.py)
   // report_baselines (/submit): each other baseline's and the candidate's medians, timed
   // paired on the public configuration.
-  std::map<std::string, PairedMedians> other_baselines;
+  std::map<std::string, ReportedFigure> other_baselines;
   nlohmann::json unavailable = nlohmann::json::object();  // baseline: why it was left out
 };
 
 // A reported baseline's figure: the credit of its paired configuration (the credited
 // baseline's protocol and rules); nullopt when it was not timed.
-std::optional<double> reported_speedup(const PairedMedians& p);
+std::optional<double> reported_speedup(const ReportedFigure& p);
 
 // The response body (always a JSON object, for a 200).
 nlohmann::json response_json(const GradeResult& g, const RecordContext& c);

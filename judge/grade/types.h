@@ -139,9 +139,10 @@ struct ConfigOutcome {
   MaybeFailure failure;
 };
 
-// One reported baseline timed paired with the candidate: both sides' median call, their ratio
-// and its credit under the credited baseline's rules (1 unless a difference is confirmed).
-struct PairedMedians {
+// One reported baseline's figure, from a configuration timed paired with the candidate: both
+// sides' median call, their ratio and its credit under the credited baseline's rules (1 unless
+// a difference is confirmed).
+struct ReportedFigure {
   double base_median_ns = 0;
   double cand_median_ns = 0;
   double ratio = 0;

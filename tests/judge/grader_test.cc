@@ -1877,10 +1877,10 @@ TEST_F(GraderTest, APythonSubmissionIsBuiltAsAModuleOfTheKernelsFunction) {
 }
 
 TEST(ReportedSpeedup, IsThePairedConfigurationsCredit) {
-  EXPECT_NEAR(*reported_speedup(PairedMedians{8e6, 4e6, 2.0, 2.0}), 2.0, 1e-12);
-  EXPECT_NEAR(*reported_speedup(PairedMedians{4.1e6, 4e6, 1.025, 1.0}), 1.0, 1e-12);
-  EXPECT_FALSE(reported_speedup(PairedMedians{8e6, 0, 0, 0}).has_value());
-  EXPECT_FALSE(reported_speedup(PairedMedians{0, 4e6, 0, 0}).has_value());
+  EXPECT_NEAR(*reported_speedup(ReportedFigure{8e6, 4e6, 2.0, 2.0}), 2.0, 1e-12);
+  EXPECT_NEAR(*reported_speedup(ReportedFigure{4.1e6, 4e6, 1.025, 1.0}), 1.0, 1e-12);
+  EXPECT_FALSE(reported_speedup(ReportedFigure{8e6, 0, 0, 0}).has_value());
+  EXPECT_FALSE(reported_speedup(ReportedFigure{0, 4e6, 0, 0}).has_value());
 }
 
 TEST(RunnerProtocol, RoundTrips) {

@@ -71,6 +71,13 @@ class LauncherGpuTest : public ::testing::Test {
     return out;
   }
 
+  // One device-resident call launched with cfg_ as it is now: the replies, or the launch error.
+  std::string device_call() {
+    SandboxRunnerLauncher launcher(cfg_);
+    auto c = launcher.launch(spec("cuda", "device"));
+    return c ? one_call(**c) : "<launch: " + c.error().message + ">";
+  }
+
   JudgeConfig cfg_;
   std::optional<Manifest> manifest_;
   fs::path root_;
@@ -98,10 +105,7 @@ TEST_F(LauncherGpuTest, ARuntimeUnderTmpIsReachableFromTheSandbox) {
   fs::permissions(rt, fs::perms::all);
   fs::copy_file(HPCAB_FAKE_CUDART, rt / "libcudart.so");
   cfg_.cuda_runtime_lib = (rt / "libcudart.so").string();
-  SandboxRunnerLauncher launcher(cfg_);
-  auto c = launcher.launch(spec("cuda", "device"));
-  ASSERT_TRUE(c) << c.error().message;
-  const std::string replies = one_call(**c);
+  const std::string replies = device_call();
   EXPECT_NE(replies.find("posted ok\n"), std::string::npos) << replies;
   fs::remove_all(rt);
 }
@@ -111,10 +115,7 @@ TEST_F(LauncherGpuTest, ARuntimeBesideTheWorkDirIsBoundAloneAndLoads) {
   // show the candidate the judge's scratch, so only the library is bound, and it loads.
   fs::copy_file(HPCAB_FAKE_CUDART, root_ / "libcudart.so");
   cfg_.cuda_runtime_lib = (root_ / "libcudart.so").string();
-  SandboxRunnerLauncher launcher(cfg_);
-  auto c = launcher.launch(spec("cuda", "device"));
-  ASSERT_TRUE(c) << c.error().message;
-  const std::string replies = one_call(**c);
+  const std::string replies = device_call();
   EXPECT_NE(replies.find("posted ok\n"), std::string::npos) << replies;
 }
 
