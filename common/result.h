@@ -24,6 +24,7 @@ enum class Errc {
   kResource,  // the OS refused a resource (fork, pipe, memory, descriptors)
   kInvalid,   // bad input
   kNotSent,   // a request never left this process (resolve, connect, TLS failed): retry-safe
+  kBusy,      // a shared resource was too busy to measure on (a judge slot's CPUs): retry later
 };
 
 struct Error {

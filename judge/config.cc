@@ -89,6 +89,12 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
                                                "timing_processes",
                                                "process_replication",
                                                "score_paired",
+                                               "slot_wait_max",
+                                               "slot_steal_max",
+                                               "slot_retries",
+                                               "selfcheck_at_start",
+                                               "selfcheck_tolerance",
+                                               "selfcheck_parallel_tolerance",
                                                "bandwidth_floor_cache_fraction",
                                                "bandwidth_floor_dram_bytes",
                                                "bandwidth_file",
@@ -175,6 +181,12 @@ Status apply_config_json(JudgeConfig& c, const std::string& text, const std::str
       take(j, "timing_processes", c.timing_processes, origin),
       take(j, "process_replication", c.process_replication, origin),
       take(j, "score_paired", c.score_paired, origin),
+      take(j, "slot_wait_max", c.slot_wait_max, origin),
+      take(j, "slot_steal_max", c.slot_steal_max, origin),
+      take(j, "slot_retries", c.slot_retries, origin),
+      take(j, "selfcheck_at_start", c.selfcheck_at_start, origin),
+      take(j, "selfcheck_tolerance", c.selfcheck_tolerance, origin),
+      take(j, "selfcheck_parallel_tolerance", c.selfcheck_parallel_tolerance, origin),
       take(j, "bandwidth_floor_cache_fraction", c.bandwidth_floor_cache_fraction, origin),
       take(j, "bandwidth_floor_dram_bytes", c.bandwidth_floor_dram_bytes, origin),
       take(j, "bandwidth_file", c.bandwidth_file, origin),
@@ -360,6 +372,14 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
     return Error{
         "timing_processes must be from 1 to 64 (a configuration with fewer than two "
         "timed calls per process runs in one)"};
+  }
+  if (slot_wait_max < 0 || slot_wait_max >= 1 || slot_steal_max < 0 || slot_steal_max >= 1) {
+    return Error{"slot_wait_max and slot_steal_max must be in [0, 1) (0 turns a check off)"};
+  }
+  if (slot_retries < 0 || slot_retries > 10) return Error{"slot_retries must be from 0 to 10"};
+  if (!(selfcheck_tolerance > 0 && selfcheck_tolerance < 1) ||
+      !(selfcheck_parallel_tolerance > 0 && selfcheck_parallel_tolerance < 1)) {
+    return Error{"selfcheck_tolerance and selfcheck_parallel_tolerance must be in (0, 1)"};
   }
   if (bandwidth_floor_cache_fraction < 0 || bandwidth_floor_cache_fraction > 1) {
     return Error{"bandwidth_floor_cache_fraction must be in [0, 1]"};

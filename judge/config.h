@@ -72,6 +72,24 @@ struct JudgeConfig {
   // (false: about half the timed calls, but whatever drifted on the host since the cache was
   // filled, its caches, frequency, neighbours, is credited to the candidate). docs/grading.md §4.
   bool score_paired = true;
+  // The slot watch (docs/grading.md "Slot watch"). While a configuration's calls are timed, the
+  // judge reads from /proc how long the timed runners' threads waited for a CPU of their slot
+  // (run-queue delay over runnable time: another process, or the judge's other work, had it)
+  // and how much of the slot's CPU time the hypervisor stole. Past either limit the
+  // configuration is rerun, up to slot_retries times, then the grade is a judge fault (fault
+  // "slot", never charged to the candidate): its timings measured the host, not the code.
+  // 0 turns a check off. Every configuration reports what was seen (`slot_wait`, `slot_steal`).
+  double slot_wait_max = 0.10;
+  double slot_steal_max = 0.20;
+  int slot_retries = 2;
+  // The self-check (docs/grading.md "Self-check"; `hpcab-judge selfcheck` runs it alone): at
+  // start, once listening, through the grading queue, reported in /health. Off by default so a
+  // judge serves at once; a lab turns it on, or runs the command, on a new host. A reference is
+  // fit when credited 1 +- selfcheck_tolerance against its own build, the parallel gemm when its
+  // paired credit lies within selfcheck_parallel_tolerance of its ratio timed directly.
+  bool selfcheck_at_start = false;
+  double selfcheck_tolerance = 0.03;
+  double selfcheck_parallel_tolerance = 0.10;
   // Timed sizes chosen by time (docs/grading.md "Timed sizes"): > 0, every timed configuration
   // is sized so the credited baseline's call lasts at least this long on this machine (found
   // once per kernel, precision, baseline build and machine; cached in the database). The public

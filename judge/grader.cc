@@ -116,11 +116,23 @@ struct ScratchDir {
 
 TimedConfig timed_config(const ConfigPlan& plan, const ConfigOutcome& o,
                          std::vector<double> base_ns) {
-  return TimedConfig{
-      plan.label,         plan.sizes,           plan.kind != ConfigPlan::Kind::kPublic,
-      o.cand_ns,          std::move(base_ns),   o.judge_median_ns,
-      o.overshoot_min_ns, o.reported_median_ns, o.clock_shift_ns,
-      o.part_samples};
+  return TimedConfig{plan.label,
+                     plan.sizes,
+                     plan.kind != ConfigPlan::Kind::kPublic,
+                     o.cand_ns,
+                     std::move(base_ns),
+                     o.judge_median_ns,
+                     o.overshoot_min_ns,
+                     o.reported_median_ns,
+                     o.clock_shift_ns,
+                     o.part_samples,
+                     o.slot};
+}
+
+// Which of the judge's resources failed a measurement of its own (a baseline timed alone, a
+// calibration): the slot when it was too busy to time on, else the judge's internals.
+Resource measuring_fault(const Error& e) {
+  return e.code == Errc::kBusy ? Resource::kSlot : Resource::kInternal;
 }
 
 void note_max_rel(GradeOutcome& g, const ConfigOutcome& o) {
@@ -331,7 +343,8 @@ std::string Grader::probe(const Manifest& m, Precision p, const std::string& nam
                    0,
                    {},
                    "",
-                   "host"};
+                   "host",
+                   fx_.slots};
     ConfigOutcome o = run_config(ctx, plan);
     if (o.failure) {
       if (o.failure->harness) return o.failure->detail;  // the judge's: asked again later
@@ -373,8 +386,9 @@ void Grader::choose_baseline(State& st) {
       auto c =
           timed_sizes(st.m, st.precision, options[0].name, options[0].library, options[0].hash);
       if (!c) {
-        st.outcome.stopped = judge_fault(
-            Resource::kInternal, "judge fault: calibrating the timed sizes: " + c.error().message);
+        st.outcome.stopped =
+            judge_fault(measuring_fault(c.error()),
+                        "judge fault: calibrating the timed sizes: " + c.error().message);
         return;
       }
       at = c->sizes;
@@ -393,8 +407,9 @@ void Grader::choose_baseline(State& st) {
       if (std::isfinite(fastest)) plan.stop_above_ns = 1.5 * fastest;
       auto ns = measure_alone(st.m, st.precision, o.name, o.library, plan);
       if (!ns) {
-        st.outcome.stopped = judge_fault(
-            Resource::kInternal, "judge fault: choosing the baseline: " + ns.error().message);
+        st.outcome.stopped =
+            judge_fault(measuring_fault(ns.error()),
+                        "judge fault: choosing the baseline: " + ns.error().message);
         return;
       }
       // Stopped in its warm-up: no timed call, slower than the fastest by the rule above.
@@ -432,8 +447,8 @@ void Grader::cached_baseline(State& st) {
   auto times = baseline_times_at(st.m, st.plan.preset, st.plan.sizes, st.req.precision,
                                  {st.outcome.baseline});
   if (!times) {
-    st.outcome.stopped =
-        judge_fault(Resource::kInternal, "judge fault: baseline: " + times.error().message);
+    st.outcome.stopped = judge_fault(measuring_fault(times.error()),
+                                     "judge fault: baseline: " + times.error().message);
     return;
   }
   BaselineKey key{st.m.id,  st.req.precision,     sizes_json(st.plan.sizes), st.outcome.baseline,
@@ -515,8 +530,9 @@ void Grader::calibrate(State& st) {
   auto c =
       timed_sizes(st.m, st.precision, st.outcome.baseline, st.libs.baseline, st.libs.baseline_hash);
   if (!c) {
-    st.outcome.stopped = judge_fault(
-        Resource::kInternal, "judge fault: calibrating the timed sizes: " + c.error().message);
+    st.outcome.stopped =
+        judge_fault(measuring_fault(c.error()),
+                    "judge fault: calibrating the timed sizes: " + c.error().message);
     return;
   }
   apply_calibration(st.plan, config_, st.m, st.precision, c->sizes, st.req.preset.has_value(), key_,
@@ -541,13 +557,33 @@ std::optional<SymbolTable> Grader::cached_timed_sizes(const Manifest& m, Precisi
   return std::nullopt;
 }
 
+// One configuration under the slot watch (JudgeConfig::slot_wait_max): rerun while another
+// process or the hypervisor took the slot's CPUs during its timed calls, up to slot_retries
+// times, then a judge fault. Timings taken on a disturbed slot measured the host, not the code,
+// and are never credited or charged. A run that failed or answered wrongly stands as it is:
+// its verdict does not depend on timing.
+ConfigOutcome Grader::run_watched(RunContext& ctx, const ConfigPlan& plan) {
+  for (int attempt = 0;; ++attempt) {
+    ConfigOutcome o = run_config(ctx, plan);
+    o.slot.retries = attempt;
+    if (o.failure || !o.correct || o.ungradeable || o.too_slow) return o;
+    const std::string why = slot_disturbance(o.slot, config_.slot_wait_max, config_.slot_steal_max);
+    if (why.empty()) return o;
+    if (attempt < config_.slot_retries) continue;
+    o.failure = judge_fault(Resource::kSlot, "judge fault: " + plan.label + ": " + why + " (" +
+                                                 std::to_string(attempt + 1) +
+                                                 " tries); not charged to the submission");
+    return o;
+  }
+}
+
 // A paired timed configuration run as `timing_processes` parts, each with its own runner
 // processes (and warm-up) on its share of the calls, samples concatenated in call order:
 // placement effects of one process then hit only its share of a side's samples.
 ConfigOutcome Grader::run_timed(RunContext& ctx, const ConfigPlan& plan) {
   const std::vector<std::size_t> parts =
       timing_parts(plan.seeds.size(), plan.timed && plan.paired ? config_.timing_processes : 1);
-  if (parts.size() <= 1) return run_config(ctx, plan);
+  if (parts.size() <= 1) return run_watched(ctx, plan);
   ConfigOutcome all;
   std::vector<double> judge_medians, reported_medians;
   std::size_t from = 0;
@@ -557,7 +593,12 @@ ConfigOutcome Grader::run_timed(RunContext& ctx, const ConfigPlan& plan) {
                       plan.seeds.begin() + static_cast<std::ptrdiff_t>(from + parts[k]));
     from += parts[k];
     part.determinism = plan.determinism && k == 0;
-    ConfigOutcome o = run_config(ctx, part);
+    ConfigOutcome o = run_watched(ctx, part);
+    all.slot.measured = all.slot.measured || o.slot.measured;
+    all.slot.wait = std::max(all.slot.wait, o.slot.wait);
+    all.slot.steal = std::max(all.slot.steal, o.slot.steal);
+    all.slot.retries += o.slot.retries;
+    o.slot = all.slot;
     all.max_rel_error = std::max(all.max_rel_error, o.max_rel_error);
     if (o.failure || o.ungradeable || !o.correct) {
       o.max_rel_error = all.max_rel_error;
@@ -723,7 +764,8 @@ RunContext Grader::grade_context(State& st, const std::string& dir, const std::v
                     0,
                     {},
                     gpu_language(st.req.language) ? st.req.language : "",
-                    st.req.residency};
+                    st.req.residency,
+                    fx_.slots};
 }
 
 // Reported, never credited: a reader sees how the candidate compares with the other baselines
@@ -799,9 +841,12 @@ Result<std::vector<double>> Grader::measure_alone(const Manifest& m, Precision p
   ScratchDir cleanup{*fx_.scratch, *dir};
   RunContext ctx{config_,     m,    p,    *dir,         lease.cpus(), library,      "",
                  library,     name, name, std::nullopt, &bandwidth_,  fx_.launcher, fx_.clock,
-                 fx_.entropy, 0,    {},   "",           "host"};
-  ConfigOutcome o = run_config(ctx, plan);
-  if (o.failure) return Error{"measuring baseline " + name + ": " + o.failure->detail};
+                 fx_.entropy, 0,    {},   "",           "host",       fx_.slots};
+  ConfigOutcome o = run_watched(ctx, plan);
+  if (o.failure) {
+    return Error{"measuring baseline " + name + ": " + o.failure->detail,
+                 o.failure->resource == Resource::kSlot ? Errc::kBusy : Errc::kFailed};
+  }
   return o.cand_ns;
 }
 

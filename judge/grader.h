@@ -150,6 +150,7 @@ class Grader : public GradeService {
   void run_public(State& st);
   void run_hidden(State& st);
   ConfigOutcome run_timed(RunContext& ctx, const ConfigPlan& plan);
+  ConfigOutcome run_watched(RunContext& ctx, const ConfigPlan& plan);
   nlohmann::json finish(State& st);
   Result<std::vector<double>> measure_alone(const Manifest& m, Precision p, const std::string& name,
                                             const std::string& library, const ConfigPlan& plan);

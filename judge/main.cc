@@ -25,6 +25,7 @@
 #include "judge/sandbox.h"
 #include "judge/scratch.h"
 #include "judge/secrets.h"
+#include "judge/selfcheck.h"
 #include "judge/server.h"
 #include "judge/store.h"
 
@@ -57,8 +58,14 @@ std::string untraversable(const fs::path& p) {
 
 // Settings: defaults < --config file < HPCAB_* environment < flags. Returns the exit code when
 // the process must end now (--help, a bad setting), -1 to go on.
-int configure(int argc, char** argv, JudgeConfig& config) {
+int configure(int argc, char** argv, JudgeConfig& config, bool& selfcheck) {
   CLI::App app{"hpcab-judge: the HPCAgent-Bench grading service (HTTP, JSON)"};
+  CLI::App* check = app.add_subcommand(
+      "selfcheck",
+      "check this host instead of serving: grade references of each class against their own "
+      "builds and a parallel gemm against its directly timed ratio; print a JSON report on "
+      "stdout; exit 0 when fit to grade here, 1 when not (docs/grading.md \"Self-check\")");
+  check->fallthrough();
   std::string config_file;
   JudgeConfig flags;  // only the fields set on the command line are applied
   std::string host, state_dir, corpus_dir, shared_dir, input_mode, preset, db, key, scratch;
@@ -86,6 +93,7 @@ int configure(int argc, char** argv, JudgeConfig& config) {
   app.add_option("--tls-cert", tls_cert, "PEM certificate chain: serve HTTPS only");
   app.add_option("--tls-key", tls_key, "PEM private key of --tls-cert");
   CLI11_PARSE(app, argc, argv);
+  selfcheck = check->parsed();
   // Logs go to stderr; stdout carries only the "listening on" line that scripts wait for.
   spdlog::set_default_logger(spdlog::stderr_color_mt("hpcab-judge"));
 
@@ -240,11 +248,75 @@ void announce(const JudgeConfig& config, const Access& access, uint16_t bound, b
   std::cout << "listening on " << scheme << "://" << config.host << ":" << bound << std::endl;
 }
 
+// The self-check's grades, on graders of its own (docs/grading.md "Self-check"): the judge's
+// settings with each case credited against its own build, recorded in <state>/selfcheck.db so
+// they never mix with the answers of agents. `direct` times each side alone (/score unpaired).
+SelfcheckReport check_self(const JudgeConfig& config, const std::vector<Manifest>& corpus,
+                           const std::string& key, Builder* builder,
+                           const BandwidthTable& bandwidth) {
+  const bool python = fs::exists(config.pyrunner_path);
+  const auto cases = selfcheck_cases(corpus, config.slots.front().size(), python);
+  auto db = Store::open((fs::path(config.state_dir) / "selfcheck.db").string());
+  if (!db) {
+    SelfcheckReport failed;
+    failed.results.push_back({"database", "", SelfcheckOutcome::kFailed, std::nullopt, std::nullopt,
+                              0, db.error().message});
+    return failed;
+  }
+  const JudgeConfig paired_config = selfcheck_config(config, cases, false);
+  const JudgeConfig direct_config = selfcheck_config(config, cases, true);
+  Grader paired(paired_config, corpus, db->get(), key, builder, bandwidth);
+  Grader direct(direct_config, corpus, db->get(), key, builder, bandwidth);
+  SelfcheckGraders g{[&](const GradeRequest& r) { return paired.grade(r); },
+                     [&](const GradeRequest& r) { return direct.grade(r); }};
+  spdlog::info("self-check: {} case(s){}", cases.size(),
+               python ? "" : " (no Python runner: the Python case is left out)");
+  auto report = run_selfcheck(cases, g, config.selfcheck_tolerance,
+                              config.selfcheck_parallel_tolerance, [](const SelfcheckResult& r) {
+                                spdlog::info("self-check {} ({}): {}: {}", r.name, r.kernel,
+                                             selfcheck_outcome_name(r.outcome), r.detail);
+                              });
+  (*db)->close();
+  if (config.slots.front().size() < 2) {
+    report.results.push_back({"parallel", "gemm", SelfcheckOutcome::kSkipped, std::nullopt,
+                              std::nullopt, config.selfcheck_parallel_tolerance,
+                              "a slot of one CPU: no parallel candidate to time"});
+  }
+  if (!python) {
+    report.results.push_back({"python", "softmax", SelfcheckOutcome::kSkipped, std::nullopt,
+                              std::nullopt, config.selfcheck_tolerance,
+                              "no Python runner on this judge"});
+  }
+  spdlog::log(report.fit() ? spdlog::level::info : spdlog::level::err, "self-check: {}",
+              report.fit() ? "fit to grade on this host"
+                           : "NOT fit to grade on this host: see the checks above");
+  return report;
+}
+
+// The self-check at start: one job in the grading queue (grades wait behind it, never beside
+// it), its state in /health.
+void start_selfcheck(const JudgeConfig& config, const std::vector<Manifest>& corpus,
+                     const std::string& key, Builder* builder, const BandwidthTable& bandwidth,
+                     JobQueue& queue, SelfcheckState& state) {
+  state.set({{"state", "pending"}});
+  const bool queued = queue.try_push([&config, &corpus, &key, builder, &bandwidth, &state] {
+    state.set({{"state", "running"}});
+    try {
+      SelfcheckReport r = check_self(config, corpus, key, builder, bandwidth);
+      state.set({{"state", r.fit() ? "fit" : "unfit"}, {"report", r.to_json()}});
+    } catch (const std::exception& e) {
+      state.set({{"state", "error"}, {"detail", e.what()}});
+    }
+  });
+  if (!queued) state.set({{"state", "error"}, {"detail", "the grading queue was full"}});
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   JudgeConfig config;
-  if (int rc = configure(argc, argv, config); rc >= 0) return rc;
+  bool selfcheck = false;
+  if (int rc = configure(argc, argv, config, selfcheck); rc >= 0) return rc;
   // Access control is checked before anything is created: a misconfigured secret is a startup
   // error, never a judge that runs open.
   auto access = Access::load(config.agent_tokens_file, config.admin_tokens_file);
@@ -317,11 +389,24 @@ int main(int argc, char** argv) {
     if (!measured) return die(measured.error().message);
     bandwidth = std::move(*measured);
   }
+  if (selfcheck) {
+    SelfcheckReport report = check_self(config, *corpus, *key_bytes, &builder, bandwidth);
+    std::cout << report.to_json().dump(2) << std::endl;
+    (*store)->close();
+    run_dir->remove();
+    return report.fit() ? 0 : 1;
+  }
+  // The start-up self-check grades on graders of its own: it keeps its copy of the corpus.
+  const std::vector<Manifest> selfcheck_corpus =
+      config.selfcheck_at_start ? *corpus : std::vector<Manifest>{};
+  const BandwidthTable selfcheck_bandwidth = bandwidth;
   Grader grader(config, std::move(*corpus), store->get(), *key_bytes, &builder,
                 std::move(bandwidth));
   JobQueue queue(static_cast<std::size_t>(config.queue_depth), config.grade_workers);
   Metrics metrics;
   Routes routes(config, &grader, &queue, &metrics, store->get(), &*access);
+  SelfcheckState selfcheck_state;
+  routes.set_selfcheck(&selfcheck_state);
   Server server(config.server, [&routes](HttpRequest req, Responder respond) {
     routes.handle(std::move(req), std::move(respond));
   });
@@ -334,6 +419,10 @@ int main(int argc, char** argv) {
   if (!bound) return die(bound.error().message);
   server.start();
   announce(config, *access, *bound, tls, grader.corpus().size());
+  if (config.selfcheck_at_start) {
+    start_selfcheck(config, selfcheck_corpus, *key_bytes, &builder, selfcheck_bandwidth, queue,
+                    selfcheck_state);
+  }
 
   int sig = 0;
   sigwait(&signals, &sig);

@@ -47,7 +47,7 @@ std::string Metrics::render(std::size_t waiting, int running) const {
   }
   os << "# HELP hpcab_judge_faults_total Faults of the judge's own machinery (kind=\"exception\": "
         "a grade or baseline job threw, answered 500; otherwise the resource of a judge_error "
-        "grade: scratch, state, runner, sandbox, database, compiler, internal).\n"
+        "grade: scratch, state, runner, sandbox, database, compiler, internal, slot).\n"
      << "# TYPE hpcab_judge_faults_total counter\n";
   for (const auto& [k, v] : faults_) {
     os << "hpcab_judge_faults_total{kind=\"" << k << "\"} " << v << "\n";

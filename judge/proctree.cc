@@ -233,6 +233,37 @@ std::vector<ThreadEntry> other_threads(pid_t pid) {
   return out;
 }
 
+SchedTotals parse_schedstat(const std::string& line) {
+  SchedTotals t;
+  const char* p = line.c_str();
+  char* stop = nullptr;
+  const long long run = std::strtoll(p, &stop, 10);
+  if (stop == p) return t;
+  const char* q = stop;
+  const long long wait = std::strtoll(q, &stop, 10);
+  if (stop == q) return t;
+  t.cpu_ns = run;
+  t.wait_ns = wait;
+  return t;
+}
+
+SchedTotals sched_totals(pid_t pid) {
+  SchedTotals total;
+  const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return total;
+  while (dirent* ent = readdir(d)) {
+    if (ent->d_name[0] == '.') continue;
+    auto line = read_proc(dir + "/" + ent->d_name + "/schedstat", 4096);
+    if (!line) continue;  // exited meanwhile
+    const SchedTotals t = parse_schedstat(*line);
+    total.cpu_ns += t.cpu_ns;
+    total.wait_ns += t.wait_ns;
+  }
+  closedir(d);
+  return total;
+}
+
 int kill_processes_mentioning(const std::string& needle) {
   if (needle.empty()) return 0;
   int killed = 0;

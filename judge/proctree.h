@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +50,19 @@ struct ThreadEntry {
   int64_t cpu_ns = -1;
 };
 std::vector<ThreadEntry> other_threads(pid_t pid);
+
+// What the scheduler accounted to every thread of process `pid` so far (ns, summed over
+// /proc/<pid>/task/*/schedstat): time on a CPU, and time runnable but waiting for one (run-queue
+// delay). The waiting is what another process on the same CPUs costs a timed call; threads that
+// exited take their figures with them. Zeros when the kernel keeps no schedstats or `pid` is gone.
+struct SchedTotals {
+  int64_t cpu_ns = 0;
+  int64_t wait_ns = 0;
+};
+SchedTotals sched_totals(pid_t pid);
+
+// The first two fields of a schedstat line ("<cpu ns> <wait ns> <slices>"); zeros if unreadable.
+SchedTotals parse_schedstat(const std::string& line);
 
 // SIGKILLs every process (but this one) whose command line contains `needle`; returns how many.
 // Used on the bwrap processes of a dead judge's sandboxes, whose arguments name their bind

@@ -103,7 +103,8 @@ HttpResponse Routes::health() {
                         {"gpus", gpus},
                         {"queue_waiting", queue_->waiting()},
                         {"machine", grader_->machine()},
-                        {"blas", blas_in_fingerprint(grader_->machine())}});
+                        {"blas", blas_in_fingerprint(grader_->machine())},
+                        {"selfcheck", selfcheck_ ? selfcheck_->get() : json{{"state", "off"}}}});
 }
 
 void Routes::baseline(const std::string& id, const std::map<std::string, std::string>& q,
@@ -197,7 +198,7 @@ void Routes::grade(const std::string& route, const HttpRequest& req, Responder r
         // The resource names are the grader's fixed set (judge/grade/types.h); anything else
         // would mint label values, so it is counted as "internal".
         static const std::set<std::string> kResources = {
-            "scratch", "state", "runner", "sandbox", "database", "compiler", "internal"};
+            "scratch", "state", "runner", "sandbox", "database", "compiler", "internal", "slot"};
         const std::string kind = result.value("fault", "internal");
         metrics->fault(kResources.count(kind) ? kind : "internal");
       }

@@ -21,6 +21,7 @@
 #include "judge/idempotency.h"
 #include "judge/job_queue.h"
 #include "judge/metrics.h"
+#include "judge/selfcheck.h"
 #include "judge/server.h"
 #include "judge/store.h"
 #include "judge/task_view.h"
@@ -37,6 +38,8 @@ class Routes {
          Store* store = nullptr, const Access* access = nullptr);
   // The server's Handler.
   void handle(HttpRequest request, Responder respond);
+  // What /health reports of the self-check (none: "off"). Not owned; set before serving.
+  void set_selfcheck(const SelfcheckState* state) { selfcheck_ = state; }
 
  private:
   HttpResponse health();
@@ -51,6 +54,7 @@ class Routes {
   Store* store_;
   const Access* access_;
   SubmitKeys submit_keys_;  // the Idempotency-Keys of /submit and /oracle
+  const SelfcheckState* selfcheck_ = nullptr;
 };
 
 }  // namespace hpcab::judge

@@ -193,6 +193,14 @@ CREATE TABLE reported_speedups (
 ALTER TABLE submissions ADD COLUMN
   request_json TEXT;                     -- {"preset": .., "workspace_bytes": ..} as the request named them (null: not named); NULL before version 5
 )sql"},
+    {6, "what the slot watch saw during each timed configuration", R"sql(
+ALTER TABLE config_results ADD COLUMN
+  slot_wait REAL;                        -- timed runners' run-queue delay / runnable time; NULL: not watched
+ALTER TABLE config_results ADD COLUMN
+  slot_steal REAL;                       -- share of the slot's CPU time stolen by the hypervisor; NULL: not watched
+ALTER TABLE config_results ADD COLUMN
+  slot_retries INTEGER NOT NULL DEFAULT 0;  -- reruns because the slot was disturbed
+)sql"},
 };
 
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
@@ -233,10 +241,10 @@ VALUES (:submission_id, :set_index, :config, :side, :call_index, :ns)
 constexpr const char* kInsertConfig = R"sql(
 INSERT INTO config_results (
   submission_id, config_index, config, sizes_json, candidate_median_ns, baseline_median_ns, ratio,
-  p_faster, p_slower, credit, suspect)
+  p_faster, p_slower, credit, suspect, slot_wait, slot_steal, slot_retries)
 VALUES (
   :submission_id, :config_index, :config, :sizes_json, :candidate_median_ns, :baseline_median_ns,
-  :ratio, :p_faster, :p_slower, :credit, :suspect)
+  :ratio, :p_faster, :p_slower, :credit, :suspect, :slot_wait, :slot_steal, :slot_retries)
 )sql";
 
 constexpr const char* kInsertReported = R"sql(
@@ -426,6 +434,9 @@ struct Store::Impl {
       q.real(":p_slower", c.p_slower);
       q.real(":credit", c.credit);
       q.boolean(":suspect", c.suspect);
+      q.real(":slot_wait", c.slot_wait);
+      q.real(":slot_steal", c.slot_steal);
+      q.integer(":slot_retries", c.slot_retries);
       if (auto s = q.run("inserting a configuration result"); !s.ok()) return s.error();
     }
 

@@ -32,6 +32,9 @@ struct ConfigResult {
   double p_faster = 1, p_slower = 1;
   double credit = 1;
   bool suspect = false;
+  // The slot watch (docs/grading.md "Slot watch"): null when the slot was not watched.
+  std::optional<double> slot_wait = {}, slot_steal = {};
+  int slot_retries = 0;
 };
 
 // A figure against a baseline that was not credited (report_baselines): unpaired.

@@ -8,7 +8,9 @@ directory, removed on exit) and measures three things:
         1.0 (for scientific-track kernels the credited baseline is c-autopar, a different build
         of the same source, so there the true ratio is measured too and need not be 1.0);
   A/B   honest candidates whose true speed is known: tests/solutions/gemm.c (OpenMP, blocked:
-        faster) and tests/solutions/tsvc_2_s000_twice.c (the reference loop run twice: ~2x slower);
+        faster), tests/solutions/fuse_move_ifs_fused.c (one thread, two memory-bound nests fused
+        into one pass: modestly faster, ~1.2-1.4x) and tests/solutions/tsvc_2_s000_twice.c (the
+        reference loop run twice: ~2x slower);
         the credit is compared with the true ratio, timed here outside the judge by driving
         build/hpcab-runner directly on the very libraries the judge graded (read from its build
         cache), at the public configuration's sizes, candidate and baseline interleaved;
@@ -42,10 +44,17 @@ DEFAULT_KERNELS = ["tsvc_2_s000", "gemm", "softmax"]
 
 # A/B candidates: (name, kernel, source relative to ROOT, expected direction, goal).
 # The goals are issue 13's: credited >= 1.5 for a truly >= 1.6x faster 2-thread OpenMP gemm,
-# <= 0.7 for twice the work, each in >= 95% of grades.
+# <= 0.7 for twice the work; and issue 41's for a memory-bound modest gain (a single-threaded
+# loop fusion, truly ~1.2-1.4x): credited within ±10% of its true ratio (timed directly, warm),
+# where a fixed bound would either miss it or be met by a credit of 1. Each in >= 95% of grades.
+# A goal is (op, bound): op ">=" or "<=" compares a credit with bound; "~true" asks for
+# |credit / true warm ratio - 1| <= bound.
 AB_CASES = [
     {"name": "gemm-omp", "kernel": "gemm", "source": "tests/solutions/gemm.c",
      "expect": "faster", "goal": (">=", 1.5)},
+    {"name": "fuse_move_ifs-fused", "kernel": "fuse_move_ifs",
+     "source": "tests/solutions/fuse_move_ifs_fused.c", "expect": "faster",
+     "goal": ("~true", 0.10)},
     {"name": "tsvc_2_s000-twice", "kernel": "tsvc_2_s000", "source": "tests/solutions/tsvc_2_s000_twice.c",
      "expect": "slower", "goal": ("<=", 0.7)},
 ]
@@ -403,7 +412,23 @@ def fmt(x, digits=3):
 
 
 def pct(part, whole):
-    return "-" if whole == 0 else f"{100.0 * part / whole:.0f}%"
+    return "-" if whole == 0 or part is None else f"{100.0 * part / whole:.0f}%"
+
+
+def goal_text(goal):
+    op, bound = goal
+    return f"within ±{100 * bound:.0f}% of true" if op == "~true" else f"{op} {bound}"
+
+
+def goal_hits(goal, credits, true):
+    """How many credits meet an A/B goal (AB_CASES); None for a goal relative to the true ratio
+    when that was not measured."""
+    op, bound = goal
+    if op == "~true":
+        if not true or not true["warm_ratio"] > 0:  # also nan
+            return None
+        return sum(abs(x / true["warm_ratio"] - 1) <= bound for x in credits)
+    return sum((x >= bound) if op == ">=" else (x <= bound) for x in credits)
 
 
 def table(head, rows, left=1):
@@ -512,8 +537,80 @@ def machine_info():
                     break
     except OSError:
         pass
-    return {"nproc": os.cpu_count(), "cpu": model, "host": platform.node(),
-            "loadavg_start": os.getloadavg()}
+    # Physical cores: distinct (package, core) pairs of the online CPUs; None when sysfs
+    # does not say.
+    cores = set()
+    try:
+        for cpu in os.sched_getaffinity(0) | set(range(os.cpu_count() or 1)):
+            topo = f"/sys/devices/system/cpu/cpu{cpu}/topology"
+            with open(f"{topo}/physical_package_id") as f, open(f"{topo}/core_id") as g:
+                cores.add((f.read().strip(), g.read().strip()))
+    except OSError:
+        cores = set()
+    return {"nproc": os.cpu_count(), "cores": len(cores) or None, "cpu": model,
+            "host": platform.node(), "loadavg_start": os.getloadavg()}
+
+
+def judge_bandwidth(args, state, health):
+    """The memory bandwidth the judge measured at its start (judge/bandwidth.cc: the best copy
+    rate per working set, 32 KiB to 128 MiB, read from its bandwidth_file, <state>/bandwidth.json
+    unless --judge-config names one), or the flat memory_bandwidth_gbs a --judge-config sets.
+    /health is asked first in case it reports the table. None when neither says."""
+    settings = {}
+    if args.judge_config:
+        try:
+            with open(args.judge_config) as f:
+                settings = json.load(f)
+        except (OSError, ValueError):
+            settings = {}
+    gbs = settings.get("memory_bandwidth_gbs") or 0
+    if gbs > 0:
+        return {"source": "memory_bandwidth_gbs (configured)", "points": [],
+                "dram_gbs": float(gbs), "dram_bytes": None, "peak_gbs": float(gbs),
+                "peak_bytes": None}
+    table, source = health.get("bandwidth"), "GET /health"
+    if not isinstance(table, dict) or not table.get("points"):
+        path = settings.get("bandwidth_file")
+        source = path or "bandwidth.json of its state dir"
+        path = path or os.path.join(state, "bandwidth.json")
+        try:
+            with open(path) as f:
+                table = json.load(f)
+        except (OSError, ValueError):
+            return None
+    try:
+        pts = sorted(((int(p["bytes"]), float(p["bytes_per_s"])) for p in table["points"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not pts:
+        return None
+    peak = max(pts, key=lambda p: p[1])
+    return {"source": source, "machine": table.get("machine"),
+            "points": [{"bytes": b, "gbs": bw / 1e9} for b, bw in pts],
+            "dram_gbs": pts[-1][1] / 1e9, "dram_bytes": pts[-1][0],
+            "peak_gbs": peak[1] / 1e9, "peak_bytes": peak[0]}
+
+
+def bytes_text(n):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:g} {unit}"
+    return f"{n} B"
+
+
+def host_line(m):
+    """host: name, CPU model, cores and CPUs, and the judge-measured memory bandwidth."""
+    cores = f"{m['cores']} cores, " if m.get("cores") else ""
+    bw = m.get("bandwidth")
+    if not bw:
+        bws = "memory bandwidth not known (no judge bandwidth table found)"
+    elif bw["dram_bytes"] is None:
+        bws = f"memory bandwidth {bw['dram_gbs']:.1f} GB/s ({bw['source']})"
+    else:
+        bws = (f"memory bandwidth {bw['dram_gbs']:.1f} GB/s at a {bytes_text(bw['dram_bytes'])} "
+               f"working set, peak {bw['peak_gbs']:.1f} GB/s at {bytes_text(bw['peak_bytes'])} "
+               f"(the judge's copy rate, {bw['source']})")
+    return f"host: {m['host']}, CPU {m['cpu']}, {cores}{m['nproc']} CPUs; {bws}"
 
 
 def run(args):
@@ -547,6 +644,8 @@ def run(args):
                       os.path.abspath(args.judge_config) if args.judge_config else None)
         health = judge.request("GET", "/health")
         log(f"judge at {judge.url}: {health.get('machine')}")
+        machine["bandwidth"] = judge_bandwidth(args, judge.state, health)
+        log(host_line(machine))
         return bench(args, judge, health, machine, tmp, t_start)
     except Fatal:
         if judge is not None:
@@ -705,9 +804,8 @@ def summarize(args, cases, health, machine):
         else:
             faster = c["expect"] == "faster"
             s["right_side"] = sum((x > 1) if faster else (x < 1) for x in credits)
-            op, bound = c["goal"]
-            s["goal"] = f"{op} {bound}"
-            s["goal_met"] = sum((x >= bound) if op == ">=" else (x <= bound) for x in credits)
+            s["goal"] = goal_text(c["goal"])
+            s["goal_met"] = goal_hits(c["goal"], credits, c.get("true"))
         # wall and overhead: cached builds only (the first /submit of a source builds it)
         cached = gs[1:] if len(gs) > 1 else gs
         w = {"n": len(cached), "cached_only": len(gs) > 1,
@@ -735,9 +833,9 @@ def summarize(args, cases, health, machine):
 def print_report(r):
     m = r["machine"]
     print("\n== validity benchmark")
-    print(f"machine: {m['nproc']} CPUs, {m['cpu']}; load average at start "
-          f"{m['loadavg_start'][0]:.2f}, at end {m['loadavg_end'][0]:.2f}; busy neighbour: "
-          f"{m.get('load', 'none')}")
+    print(host_line(m))
+    print(f"load: average at start {m['loadavg_start'][0]:.2f}, at end "
+          f"{m['loadavg_end'][0]:.2f}; busy neighbour: {m.get('load', 'none')}")
     print(f"judge: {r['judge']['machine']}, version {r['judge']['version']}, default settings, "
           f"preset {r['judge']['preset']}; credited baselines {r['judge']['track_baseline']}; "
           f"route /{r['judge']['route']}; BLAS {r['judge']['blas']}")
@@ -796,6 +894,7 @@ def print_report(r):
                         [fmt(c["median"] / t["warm_ratio"]) if t and c["median"] else "-"])
         print(table(head, rows, left=4))
         print("(right side: share of credits > 1 for a faster candidate, < 1 for a slower one; "
+              "goal met: share of credits meeting the goal, \"of true\" relative to true warm; "
               "median/true: median credit over the warm true ratio)")
 
     reported = []
@@ -869,7 +968,7 @@ def print_report(r):
           "queue, planning)")
     print(table(head, rows))
 
-    print("\n-- against issue 13's goals (reported, not asserted)")
+    print("\n-- against issue 13's goals and issue 41's (reported, not asserted)")
     if aa and allc:
         share = sum(abs(x - 1) <= 0.03 for x in allc) / len(allc)
         print(f"A/A: >= 95% of credits within ±3% of 1.0: {100 * share:.0f}% "
@@ -882,11 +981,16 @@ def print_report(r):
                   f"{100 * share:.0f}% within ±3% ({'met' if share >= 0.95 else 'not met'})")
     for c in ab:
         k = c["credited"]
-        share = c["goal_met"] / k if k else 0.0
         t = c["true"]
         tw = f"true ratio {fmt(t['warm_ratio'])} warm / {fmt(t['cold_ratio'])} cold" if t else ""
+        if c["goal_met"] is None:
+            print(f"{c['name']}: credit {c['goal']} in >= 95% of grades: no true ratio measured "
+                  "(not met)")
+            continue
+        share = c["goal_met"] / k if k else 0.0
         print(f"{c['name']}: credit {c['goal']} in >= 95% of grades: {100 * share:.0f}% "
-              f"({'met' if share >= 0.95 else 'not met'}); {tw}")
+              f"({'met' if share >= 0.95 else 'not met'}); median credit {fmt(c['median'])}; "
+              f"{tw}")
     for c in r["cases"]:
         w = c["wall"]
         if w["wall_s"] is None:

@@ -445,6 +445,55 @@ void compare_calls(Sides& sides, const std::vector<bool>& checked, ConfigOutcome
   }
 }
 
+// The slot watch over a configuration's timed calls: what the scheduler accounted to the timed
+// runners (candidate and, paired, baseline; the oracle is never timed) and what the hypervisor
+// stole from the slot's CPUs, read when the calls begin and again when they end.
+class SlotWindow {
+ public:
+  SlotWindow(RunContext& ctx, Sides& sides)
+      : ctx_(ctx), sides_(sides), on_(ctx.slots != nullptr && sides.plan.timed) {
+    if (!on_) return;
+    runners_ = runners();
+    cpu_ = ctx_.slots->account(ctx_.cpus);
+  }
+
+  SlotUse close() {
+    SlotUse u;
+    if (!on_) return u;
+    const SchedTotals now = runners();
+    const CpuAccount cpu = ctx_.slots->account(ctx_.cpus);
+    const double cpu_ns = static_cast<double>(now.cpu_ns - runners_.cpu_ns);
+    const double wait_ns = std::max(0.0, static_cast<double>(now.wait_ns - runners_.wait_ns));
+    const double judge_ns = std::max(0.0, (cpu.judge_s - cpu_.judge_s) * 1e9);
+    const double total_s = cpu.total_s - cpu_.total_s;
+    u.measured = true;
+    // The judge's own threads (its watcher wakes on every call, ahead of the runners) are part
+    // of the protocol, the same for both sides: waiting they can account for is not charged to
+    // the host.
+    if (cpu_ns + wait_ns > 0) u.wait = std::max(0.0, wait_ns - judge_ns) / (cpu_ns + wait_ns);
+    if (total_s > 0) u.steal = std::max(0.0, cpu.steal_s - cpu_.steal_s) / total_s;
+    return u;
+  }
+
+ private:
+  SchedTotals runners() {
+    SchedTotals t;
+    for (auto* s : {sides_.cand.get(), sides_.base.get()}) {
+      if (!s) continue;
+      const SchedTotals x = s->sched();
+      t.cpu_ns += x.cpu_ns;
+      t.wait_ns += x.wait_ns;
+    }
+    return t;
+  }
+
+  RunContext& ctx_;
+  Sides& sides_;
+  bool on_;
+  SchedTotals runners_;
+  CpuAccount cpu_;
+};
+
 }  // namespace
 
 ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
@@ -479,6 +528,7 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
   for (auto* s : {sides.cand.get(), sides.base.get(), sides.oracle.get()}) {
     if (s) s->allow_memory_outputs(every_call);
   }
+  SlotWindow watch(ctx, sides);
   if (plan.reference_limit_s > 0 && sides.oracle) {
     if (auto f = reference_first(sides, checked, out)) {
       out.failure = f;
@@ -490,6 +540,7 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
     out.failure = f;
     return out;
   }
+  out.slot = watch.close();
   {
     PhaseTimer stopping(ctx, "stop runners");
     sides.stop();

@@ -39,6 +39,7 @@ struct RunContext {
   // and the oracle are the corpus's CPU code.
   std::string cand_gpu_runtime;
   std::string cand_residency = "host";
+  SlotMonitor* slots = nullptr;  // GradeEffects::slots: none, the slot is not watched
 };
 
 ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan);

@@ -74,6 +74,10 @@ class RunnerChannel {
   // scratch filesystem refuses writes. The description of the confirmed fault, or nullopt (the
   // report is then the kernel's forgery or its own doing, and charged to the candidate).
   virtual std::optional<std::string> confirm_io_fault() = 0;
+  // What the scheduler accounted to the runner's threads so far: CPU time and time runnable
+  // but waiting for a CPU (judge/proctree.h sched_totals). Read by the judge from outside,
+  // never from the runner's word. Default: nothing known (fakes that do not model it).
+  virtual SchedTotals sched() { return {}; }
 };
 
 // A Python module runs in hpcab-pyrunner, a shared library in hpcab-runner. The judge's own
@@ -149,6 +153,23 @@ class Clock {
   virtual bool watch_boosted() const { return false; }
 };
 
+// The CPUs of a slot as the kernel accounts them, summed over `cpus`: seconds stolen by the
+// hypervisor and all seconds (every state, steal and idle included), so steal_s / total_s over an
+// interval is the share of the slot the host took away (judge/slot_watch.h reads /proc/stat);
+// and the CPU seconds the judge's own process has used, all its threads (the watcher of the
+// calls among them): the most of the runners' waiting that the judge itself can have caused.
+struct CpuAccount {
+  double steal_s = 0;
+  double total_s = 0;
+  double judge_s = 0;
+};
+
+class SlotMonitor {
+ public:
+  virtual ~SlotMonitor() = default;
+  virtual CpuAccount account(const std::vector<int>& cpus) = 0;
+};
+
 class Entropy {
  public:
   virtual ~Entropy() = default;
@@ -175,6 +196,7 @@ struct GradeEffects {
   Clock* clock = nullptr;
   Entropy* entropy = nullptr;
   ScratchFs* scratch = nullptr;
+  SlotMonitor* slots = nullptr;  // none: the slot is not watched (JudgeConfig::slot_wait_max)
 };
 
 }  // namespace hpcab::judge

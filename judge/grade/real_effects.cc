@@ -145,6 +145,11 @@ class SandboxRunnerChannel : public RunnerChannel {
     return other_threads(runner_pid_);
   }
 
+  SchedTotals sched() override {
+    if (runner_pid_ <= 0) return {};
+    return sched_totals(runner_pid_);
+  }
+
   Result<std::map<std::string, NdArray>> outputs(const std::string& tag) override {
     if (auto it = captured_.find(tag); it != captured_.end()) {
       auto taken = std::move(it->second);
@@ -518,7 +523,7 @@ RealEffects::RealEffects(const JudgeConfig& config, Store* s, Builder* builder)
       scratch(config.scratch_dir) {}
 
 GradeEffects RealEffects::effects() {
-  return GradeEffects{&launcher, &compiler, &store, &clock, &entropy, &scratch};
+  return GradeEffects{&launcher, &compiler, &store, &clock, &entropy, &scratch, &slots};
 }
 
 }  // namespace hpcab::judge

@@ -8,6 +8,7 @@
 
 #include "judge/config.h"
 #include "judge/grade/effects.h"
+#include "judge/slot_watch.h"
 
 namespace hpcab::judge {
 
@@ -101,6 +102,7 @@ struct RealEffects {
   SystemClock clock;
   OsEntropy entropy;
   DiskScratch scratch;
+  ProcStatSlotMonitor slots;
   GradeEffects effects();
 };
 

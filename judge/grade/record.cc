@@ -41,6 +41,9 @@ json response_json(const GradeResult& g, const RecordContext& c) {
                        {"unreplicated", cc.unreplicated},
                        {"process_ratios", cc.process_ratios},
                        {"clock_shift_ns", cc.clock_shift_ns},
+                       {"slot_wait", cc.slot.measured ? json(cc.slot.wait) : json(nullptr)},
+                       {"slot_steal", cc.slot.measured ? json(cc.slot.steal) : json(nullptr)},
+                       {"slot_retries", cc.slot.retries},
                        {"samples", cc.samples}});
   }
   // Every figure in `speedups` went through the credit rules (a difference no test confirmed
@@ -208,6 +211,11 @@ SubmissionRecord submission_record(const GradeResult& g, const RecordContext& c,
     cr.p_slower = cc.p_slower;
     cr.credit = cc.credit;
     cr.suspect = cc.suspect;
+    if (cc.slot.measured) {
+      cr.slot_wait = cc.slot.wait;
+      cr.slot_steal = cc.slot.steal;
+    }
+    cr.slot_retries = cc.slot.retries;
     rec.configs.push_back(cr);
   }
   return rec;

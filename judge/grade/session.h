@@ -72,6 +72,7 @@ class RunnerSession {
   void finish();
 
   void discard_outputs() { channel_->discard_outputs(); }
+  SchedTotals sched() { return channel_->sched(); }
   Result<std::map<std::string, NdArray>> outputs(const std::string& tag) {
     return channel_->outputs(tag);
   }

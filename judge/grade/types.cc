@@ -1,5 +1,7 @@
 #include "judge/grade/types.h"
 
+#include <cmath>
+
 namespace hpcab::judge {
 
 const char* verdict_name(Verdict v) {
@@ -56,8 +58,24 @@ const char* resource_name(Resource r) {
       return "compiler";
     case Resource::kInternal:
       return "internal";
+    case Resource::kSlot:
+      return "slot";
   }
   return "internal";
+}
+
+std::string slot_disturbance(const SlotUse& u, double wait_max, double steal_max) {
+  if (!u.measured) return "";
+  auto pct = [](double x) { return std::to_string(static_cast<int>(std::lround(x * 100))) + " %"; };
+  if (wait_max > 0 && u.wait > wait_max) {
+    return "the timed calls waited for a CPU " + pct(u.wait) + " of their runnable time (limit " +
+           pct(wait_max) + "): another process was using the slot's CPUs";
+  }
+  if (steal_max > 0 && u.steal > steal_max) {
+    return "the hypervisor took " + pct(u.steal) + " of the slot's CPU time (steal; limit " +
+           pct(steal_max) + ")";
+  }
+  return "";
 }
 
 std::string tail(const std::string& s, std::size_t n) {

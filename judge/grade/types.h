@@ -38,6 +38,7 @@ enum class Resource {
   kDatabase,  // recording
   kCompiler,  // the toolchain or the reference build
   kInternal,  // an exception or a broken invariant inside the judge
+  kSlot,      // the slot's CPUs were taken by other work while calls were timed (slot watch)
 };
 
 // The metrics label ("scratch", "state", ...); empty for kNone.
@@ -114,6 +115,20 @@ struct ConfigPlan {
 };
 
 // What came of one configuration.
+// What the slot watch saw during a timed configuration's calls (docs/grading.md "Slot watch").
+struct SlotUse {
+  bool measured = false;
+  // The timed runners' run-queue delay over their runnable time (CPU + delay): the share of the
+  // time they wanted a CPU of the slot and another thread had it.
+  double wait = 0;
+  double steal = 0;  // the share of the slot's CPU time the hypervisor took
+  int retries = 0;   // configurations rerun because the slot was disturbed
+};
+
+// Why `u` is past the limits (JudgeConfig::slot_wait_max, slot_steal_max; 0 turns a check
+// off), or "" when the calls ran undisturbed enough to be credited.
+std::string slot_disturbance(const SlotUse& u, double wait_max, double steal_max);
+
 struct ConfigOutcome {
   std::vector<double> cand_ns, base_ns;
   // Timed in parts (JudgeConfig::timing_processes): each part's number of samples per side, in
@@ -127,6 +142,7 @@ struct ConfigOutcome {
   // What the clock audit added to every candidate report (judge/clock_audit.h); with timing
   // parts, the largest of theirs. Reported per configuration, so a reader sees when it acted.
   double clock_shift_ns = 0;
+  SlotUse slot;
   bool correct = true;
   std::string detail;
   double max_rel_error = 0;

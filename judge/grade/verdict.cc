@@ -83,6 +83,7 @@ ConfigCredit credit_config(const TimedConfig& t, const VerdictRules& rules, std:
   }
   cc.samples = t.cand.size();
   cc.clock_shift_ns = t.clock_shift_ns;
+  cc.slot = t.slot;
   *why = rules.implausible ? rules.implausible(t, c.cand_median) : "";
   if (c.ratio > rules.suspect_speedup) {
     *why = "speedup " + std::to_string(c.ratio) + " exceeds the " +

@@ -24,6 +24,7 @@ struct TimedConfig {
   double clock_shift_ns = 0;  // ConfigOutcome::clock_shift_ns
   // Samples per timing process (ConfigOutcome::part_samples); empty or one: a single process.
   std::vector<std::size_t> parts = {};
+  SlotUse slot = {};  // ConfigOutcome::slot
 };
 
 // Everything the stages before the verdict found out.
@@ -62,6 +63,7 @@ struct ConfigCredit {
   bool unreplicated = false;
   std::vector<double> process_ratios;  // each timing process's ratio of medians (two or more)
   double clock_shift_ns = 0;           // what the clock audit added to each candidate sample
+  SlotUse slot;                        // what the slot watch saw during the timed calls
 };
 
 struct GradeResult {

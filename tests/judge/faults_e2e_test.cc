@@ -4,13 +4,18 @@
 // `harness_fault` and the resource named, never recorded as the candidate's answer, and the
 // judge keeps serving. Mounting needs root; without it the tests skip (and fail under CI=true).
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <set>
+#include <thread>
 
+#include "common/process.h"
 #include "tests/judge/judge_process.h"
 
 namespace hpcab::judge::test {
@@ -123,6 +128,110 @@ TEST(JudgeFaultsE2E, MissingRunnerIsTheJudgesFault) {
   ASSERT_EQ(removed, 1);
   json r = judge.grade("submit", "tsvc_2_s000", kReference);
   ExpectJudgeFault(judge, r, "runner");
+}
+
+// Processes that keep every CPU busy until the object goes: the "other process using the slot's
+// CPUs" the slot watch must see.
+class Spinners {
+ public:
+  explicit Spinners(unsigned n) {
+    for (unsigned i = 0; i < n; ++i) {
+      pid_t pid = fork();
+      if (pid == 0) {
+        volatile unsigned long x = 0;
+        for (;;) x = x + 1;
+      }
+      if (pid > 0) pids_.push_back(pid);
+    }
+  }
+  ~Spinners() {
+    for (pid_t p : pids_) {
+      kill(p, SIGKILL);
+      waitpid(p, nullptr, 0);
+    }
+  }
+  std::size_t size() const { return pids_.size(); }
+
+ private:
+  std::vector<pid_t> pids_;
+};
+
+TEST(JudgeFaultsE2E, BusySlotIsTheJudgesFaultNotTheSubmissions) {
+  Judge judge({{"slot_wait_max", 0.10}, {"slot_steal_max", 0}, {"slot_retries", 1}});
+  // One spinner per CPU: the runner's thread shares its CPU with one of them, so it waits for
+  // it about half of its runnable time, far past the 10 % limit on any host.
+  const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  Spinners busy(cpus);
+  ASSERT_EQ(busy.size(), cpus);
+  json r = judge.grade("submit", "tsvc_2_s000", kReference);
+  ExpectJudgeFault(judge, r, "slot");
+  const std::string metrics = judge.get("/metrics").body;
+  EXPECT_NE(metrics.find("hpcab_judge_faults_total{kind=\"slot\"} 1"), std::string::npos)
+      << metrics;
+}
+
+// `hpcab-judge selfcheck` with the test judges' settings merged with `settings`: its exit code
+// and the JSON report it printed on stdout.
+std::pair<int, json> run_selfcheck(const json& settings) {
+  std::string tmpl = (fs::temp_directory_path() / "hpcab-selfcheck-XXXXXX").string();
+  const fs::path root = mkdtemp(tmpl.data());
+  fs::permissions(root, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
+  std::ofstream(root / "config.json") << test_judge_settings(settings).dump();
+  ProcessOptions o;
+  o.argv = {"/bin/sh", "-c",
+            std::string(HPCAB_BINARY_DIR) + "/hpcab-judge selfcheck --config " +
+                (root / "config.json").string() + " --state-dir " + (root / "state").string() +
+                " --scratch-dir " + (root / "scratch").string() + " > " +
+                (root / "report.json").string() + " 2> " + (root / "log").string()};
+  o.timeout_s = 600;
+  auto r = run_process(o);
+  EXPECT_TRUE(r.ok());
+  const std::string report = slurp(root / "report.json");
+  const std::string log = slurp(root / "log");
+  fs::remove_all(root);
+  json j = json::parse(report, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << report << log;
+  return {r.ok() ? r->exit_code : -1, j.is_discarded() ? json::object() : j};
+}
+
+std::string outcome_of(const json& report, const std::string& check) {
+  for (const auto& c : report.value("checks", json::array())) {
+    if (c.value("check", "") == check) return c.value("outcome", "");
+  }
+  return "(absent)";
+}
+
+TEST(SelfcheckE2E, AWrongBandwidthSettingMakesTheHostUnfit) {
+  // 1 MB/s: every honest reference looks faster than memory allows.
+  auto [rc, report] = run_selfcheck({{"memory_bandwidth_gbs", 0.001}});
+  EXPECT_EQ(rc, 1) << report.dump();
+  EXPECT_FALSE(report.value("fit", true));
+  EXPECT_EQ(outcome_of(report, "memory-bound"), "suspect") << report.dump();
+}
+
+TEST(SelfcheckE2E, ABusyHostIsUnfit) {
+  Spinners busy(std::max(1u, std::thread::hardware_concurrency()));
+  auto [rc, report] =
+      run_selfcheck({{"slot_wait_max", 0.10}, {"slot_steal_max", 0}, {"slot_retries", 0}});
+  EXPECT_EQ(rc, 1) << report.dump();
+  EXPECT_EQ(outcome_of(report, "memory-bound"), "failed") << report.dump();
+}
+
+TEST(SelfcheckE2E, TheStartUpSelfcheckEndsInHealthWithEveryCase) {
+  Judge judge(json{{"selfcheck_at_start", true}});
+  json sc;
+  for (int i = 0; i < 600; ++i) {
+    sc = json::parse(judge.get("/health").body).value("selfcheck", json::object());
+    const std::string state = sc.value("state", "");
+    if (state == "fit" || state == "unfit" || state == "error") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  ASSERT_TRUE(sc.value("state", "") == "fit" || sc.value("state", "") == "unfit") << sc.dump();
+  const json& checks = sc["report"]["checks"];
+  ASSERT_GE(checks.size(), 2u) << sc.dump();
+  const std::set<std::string> outcomes = {"pass", "misjudged", "suspect", "failed", "skipped"};
+  for (const auto& c : checks) EXPECT_TRUE(outcomes.count(c.value("outcome", ""))) << c.dump();
+  EXPECT_EQ(sc["state"] == "fit", sc["report"].value("fit", false)) << sc.dump();
 }
 
 }  // namespace

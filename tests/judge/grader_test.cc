@@ -193,6 +193,9 @@ struct Script {
   int64_t cpu_during_prep_ns = 0;  // a helper computing while the draw is made
   int64_t cpu_on_resume_ns = 0;    // an OpenMP pool woken by SIGCONT going back to sleep
   double ns_per_element = 0;       // > 0: a call costs this times the product of sizes
+  // The share of its runnable time the runner waited for a CPU (what sched() reports): another
+  // process on the slot's CPUs.
+  double runnable_wait = 0;
   // "<name> launch|hello|ping|prep|pause" in order, shared by the scripts of a test.
   std::vector<std::string>* events = nullptr;
   std::string name;
@@ -249,6 +252,7 @@ class FakeChannel : public RunnerChannel {
           hang_ = true;
         } else {
           clock_->advance(s_.call_ns + s_.view_extra_ns);
+          ran_ns_ += s_.call_ns;
           replies_.push_back(s_.go_reply.value_or(proto::done_reply(s_.call_ns)));
           pending_ns_ = s_.call_ns;
           returned_ns_ = clock_->monotonic_ns();
@@ -341,6 +345,10 @@ class FakeChannel : public RunnerChannel {
     if (s_.io_confirmed) return std::string("0 KiB free");
     return std::nullopt;
   }
+  SchedTotals sched() override {
+    const double w = s_.runnable_wait;
+    return {ran_ns_, static_cast<int64_t>(static_cast<double>(ran_ns_) * w / (1 - w))};
+  }
 
  private:
   void note(const std::string& what) {
@@ -377,6 +385,30 @@ class FakeChannel : public RunnerChannel {
   std::set<std::string> unreadable_;
   int calls_seen_ = 0;
   int64_t thread_cpu_ = 100;
+  int64_t ran_ns_ = 0;  // CPU time of the calls so far
+};
+
+// The slot's CPU accounts: each configuration's window (two reads) sees one second of the slot,
+// of which the hypervisor stole the next share in `steal` (none once it is empty).
+class FakeSlots : public SlotMonitor {
+ public:
+  std::deque<double> steal;
+  int windows = 0;
+  CpuAccount account(const std::vector<int>&) override {
+    if (reads_++ % 2 == 1) {
+      ++windows;
+      now_.total_s += 1.0;
+      if (!steal.empty()) {
+        now_.steal_s += steal.front();
+        steal.pop_front();
+      }
+    }
+    return now_;
+  }
+
+ private:
+  int reads_ = 0;
+  CpuAccount now_;
 };
 
 class FakeLauncher : public RunnerLauncher {
@@ -447,7 +479,7 @@ class GraderTest : public ::testing::Test {
   }
   Grader& grader() {
     if (!grader_) {
-      GradeEffects fx{&launcher_, &compiler_, &store_, &clock_, &entropy_, &scratch_};
+      GradeEffects fx{&launcher_, &compiler_, &store_, &clock_, &entropy_, &scratch_, &slots_};
       grader_ = std::make_unique<Grader>(config_, corpus_, fx, "k3y", "fake machine");
     }
     return *grader_;
@@ -469,6 +501,7 @@ class GraderTest : public ::testing::Test {
   FakeCompiler compiler_;
   FakeStore store_;
   FakeLauncher launcher_{&clock_};
+  FakeSlots slots_;
   std::unique_ptr<Grader> grader_;
 };
 
@@ -1916,6 +1949,92 @@ TEST(RunnerProtocol, RoundTrips) {
                           "layout C 7f00 -8", "layout C 17f00000000000000 8", "layout C 7F00 8"}) {
     EXPECT_EQ(proto::parse_reply(bad).kind, proto::Reply::Kind::kUnknown) << bad;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slot watch: timings taken while other work had the slot's CPUs are never credited or charged.
+
+TEST_F(GraderTest, EveryTimedConfigurationReportsWhatTheSlotWatchSaw) {
+  launcher_.candidate.runnable_wait = 0.04;  // under the 10 % limit
+  json r = grade("submit");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  for (const auto& c : r["configs"]) {
+    // The candidate's waiting over both timed sides' runnable time (1 + 2 ms a call).
+    EXPECT_GT(c["slot_wait"].get<double>(), 0.01) << c.dump();
+    EXPECT_LT(c["slot_wait"].get<double>(), 0.02) << c.dump();
+    EXPECT_EQ(c["slot_steal"].get<double>(), 0.0);
+    EXPECT_EQ(c["slot_retries"], 0);
+  }
+  ASSERT_EQ(store_.submissions.size(), 1u);
+  ASSERT_FALSE(store_.submissions[0].configs.empty());
+  ASSERT_TRUE(store_.submissions[0].configs[0].slot_wait.has_value());
+  EXPECT_EQ(*store_.submissions[0].configs[0].slot_wait, r["configs"][0]["slot_wait"]);
+}
+
+TEST_F(GraderTest, AConfigurationTimedWhileTheHypervisorStoleTheSlotIsRerun) {
+  slots_.steal = {0.5};  // the first timed window only
+  json r = grade("submit");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 1e-9);
+  EXPECT_EQ(r["configs"][0]["slot_retries"], 1);
+  EXPECT_EQ(r["configs"][0]["slot_steal"].get<double>(), 0.0);  // the rerun's figure
+  EXPECT_EQ(store_.submissions.at(0).configs.at(0).slot_retries, 1);
+}
+
+TEST_F(GraderTest, ASlotDisturbedOnEveryTryIsAJudgeFaultNeverCharged) {
+  config_.slot_retries = 2;
+  slots_.steal = std::deque<double>(50, 0.5);
+  json r = grade("submit");
+  EXPECT_EQ(r["verdict"], "judge_error") << r.dump();
+  EXPECT_TRUE(r["harness_fault"].get<bool>());
+  EXPECT_EQ(r["fault"], "slot");
+  EXPECT_TRUE(r["speedup"].is_null());
+  EXPECT_TRUE(store_.submissions.empty());  // not an answer: nothing charged
+  EXPECT_EQ(slots_.windows, 3);             // the try and two reruns, then the fault
+}
+
+TEST_F(GraderTest, RunnersWaitingForACpuAreADisturbedSlot) {
+  config_.slot_retries = 0;
+  launcher_.candidate.runnable_wait = 0.5;  // another process had the CPU half the time
+  json r = grade("score");
+  EXPECT_EQ(r["verdict"], "judge_error") << r.dump();
+  EXPECT_EQ(r["fault"], "slot");
+}
+
+TEST_F(GraderTest, ABaselineTimedAloneOnADisturbedSlotIsASlotFault) {
+  config_.score_paired = false;  // /score measures the baseline alone first
+  config_.slot_retries = 0;
+  launcher_.baseline.runnable_wait = 0.5;  // the baseline, timed alone in the candidate's role
+  json r = grade("score");
+  EXPECT_EQ(r["verdict"], "judge_error") << r.dump();
+  EXPECT_EQ(r["fault"], "slot");
+}
+
+TEST_F(GraderTest, SlotChecksAtZeroAreOffAndTheFiguresStillReported) {
+  config_.slot_wait_max = 0;
+  config_.slot_steal_max = 0;
+  slots_.steal = std::deque<double>(50, 0.5);
+  launcher_.candidate.runnable_wait = 0.5;
+  json r = grade("submit");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  EXPECT_EQ(r["configs"][0]["slot_retries"], 0);
+  EXPECT_NEAR(r["configs"][0]["slot_steal"].get<double>(), 0.5, 1e-9);
+  EXPECT_GT(r["configs"][0]["slot_wait"].get<double>(), 0.2);
+}
+
+TEST(SlotDisturbanceTest, UnmeasuredIsNeverDisturbedAndEachLimitActsAlone) {
+  SlotUse u;
+  EXPECT_EQ(slot_disturbance(u, 0.1, 0.1), "");
+  u.measured = true;
+  u.wait = 0.2;
+  EXPECT_NE(slot_disturbance(u, 0.1, 0.1), "");
+  EXPECT_EQ(slot_disturbance(u, 0, 0.1), "");
+  u.wait = 0;
+  u.steal = 0.2;
+  EXPECT_NE(slot_disturbance(u, 0.1, 0.1), "");
+  EXPECT_EQ(slot_disturbance(u, 0.1, 0), "");
+  u.steal = 0.1;  // at the limit: credited
+  EXPECT_EQ(slot_disturbance(u, 0.1, 0.1), "");
 }
 
 }  // namespace

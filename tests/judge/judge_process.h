@@ -80,7 +80,12 @@ inline json test_judge_settings(const json& settings = json::object()) {
                {{"loop_level_reasoning", "c"},
                 {"scientific_computing", "c,c-autopar"},
                 {"machine_learning", "c"}}},
-              {"report_baselines", ""}};
+              {"report_baselines", ""},
+              // No slot watch: these tests check rules, not timing, and the host's steal or a
+              // test beside them must not turn their grades into judge faults. The slot watch's
+              // own tests (JudgeFaultsE2E.BusySlot*) set it.
+              {"slot_wait_max", 0},
+              {"slot_steal_max", 0}};
   cfg.merge_patch(settings);
   return cfg;
 }

@@ -252,8 +252,8 @@ TEST_F(StoreTest, CalibrationsRoundTripPerKeyAndTarget) {
 TEST_F(StoreTest, SchemaVersionAfterOpen) {
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 5);
-  EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "5");
+  EXPECT_EQ(store->schema_version(), 6);
+  EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "6");
   for (const char* table : {"submissions", "samples", "config_results", "score_calls", "baselines",
                             "calibrations", "reported_speedups"}) {
     EXPECT_EQ(Sql(path_, std::string("SELECT count(*) FROM sqlite_master WHERE type = 'table' "
@@ -368,7 +368,7 @@ TEST_F(StoreTest, ReopenKeepsDataAndDoesNotRerunMigrations) {
   Sql(path_, "DROP INDEX submissions_kernel");
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 5);
+  EXPECT_EQ(store->schema_version(), 6);
   EXPECT_EQ(Sql(path_, "SELECT count(*) FROM sqlite_master WHERE name = 'submissions_kernel'"),
             "0");
   auto n = store->count_submissions();
@@ -389,7 +389,7 @@ TEST_F(StoreTest, RefusesNewerSchemaVersion) {
   ASSERT_FALSE(store.ok());
   const std::string& msg = store.error().message;
   EXPECT_NE(msg.find("999"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("up to 5"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("up to 6"), std::string::npos) << msg;
   EXPECT_NE(msg.find(path_), std::string::npos) << msg;
   EXPECT_EQ(Sql(path_, "PRAGMA user_version"), "999");  // left untouched
 }
@@ -630,6 +630,8 @@ TEST_F(StoreTest, MigrationThreeKeepsTheRowsOfAVersionTwoFile) {
   Sql(path_,
       "DROP TABLE reported_speedups; DROP INDEX submissions_idempotency_key; ALTER TABLE "
       "submissions DROP COLUMN idempotency_key; ALTER TABLE submissions DROP COLUMN request_json; "
+      "ALTER TABLE config_results DROP COLUMN slot_wait; ALTER TABLE config_results DROP COLUMN "
+      "slot_steal; ALTER TABLE config_results DROP COLUMN slot_retries; "
       "PRAGMA user_version = 2");
   ASSERT_EQ(Sql(path_,
                 "SELECT count(*) FROM pragma_table_info('submissions') WHERE name = "
@@ -637,7 +639,7 @@ TEST_F(StoreTest, MigrationThreeKeepsTheRowsOfAVersionTwoFile) {
             "0");
   auto store = Open();
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 5);
+  EXPECT_EQ(store->schema_version(), 6);
   EXPECT_EQ(Sql(path_,
                 "SELECT count(*) FROM sqlite_master WHERE name = "
                 "'submissions_idempotency_key'"),
