@@ -70,12 +70,12 @@ struct KernelCheck {
   NumbaStatus numba, numba_parallel;  // not checked without CheckOptions::numba
 };
 
-// The presets check (issue 13, "every reference passes its own grade"): preset S, the default
+// The presets check ("every reference passes its own grade"): preset S, the default
 // public and hidden-variant size, must be gradeable at every supported precision; an error
 // names the precision and the numbers. Other ungradeable presets are listed in `out`.
 Status check_presets_gradeable(const Manifest& m, std::vector<std::string>* out);
 
-// The memory check (issue 13): every preset's arrays, at every supported precision, against the
+// The memory check: every preset's arrays, at every supported precision, against the
 // data budget of a runner limited to `memory_bytes` (a quarter of it, as the judge's calibration
 // uses). Preset S, the default public and hidden-variant size, must fit; an error names the
 // precision and the amounts. Other presets that do not fit are listed in `out`, per precision

@@ -1,4 +1,4 @@
-// How each AGENT kind of an arm is started (SPEC §6, issue 5 items 2 and 5): its command
+// How each AGENT kind of an arm is started (SPEC §6): its command
 // template, the environment its model client reads, and the files it needs in its workspace.
 // The daemon (harness/daemon.h) adds the variables every agent gets (JUDGE_URL, JUDGE_RANK,
 // RUN_ID, KERNEL, LANGUAGE, AGENT, HPCAB_SUBMISSION_POLICY, HPCAB_TOOL_STATE, HPCAB_USAGE_URL,

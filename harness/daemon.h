@@ -1,4 +1,4 @@
-// The harness daemon (SPEC §6, issue 5 item 1): runs every episode of one arm with W workers.
+// The harness daemon (SPEC §6): runs every episode of one arm with W workers.
 //
 // Worker w is pinned for its whole life to inference_urls[w % I] (through its own metering
 // proxy on loopback) and judge_urls[w % J], and its agents always send rank w % J. A worker
@@ -21,7 +21,7 @@
 // turns its `running` episodes into `interrupted` and hands them out again; finished episodes
 // are never rerun.
 //
-// Outages (issue 14): a worker waits out an unreachable or overloaded judge or model server for
+// Outages: a worker waits out an unreachable or overloaded judge or model server for
 // up to OUTAGE_WAIT_S (its /task, its agent's tools, its proxy), and the attempt's deadline moves
 // by the time lost; past the wait, or when a grade is a judge fault, the episode is
 // `infra_failed` (not an agent failure), handed out again up to INFRA_RETRIES times in this run

@@ -1,4 +1,4 @@
-// The harness's episode database (SPEC §6, issue 5 item 6): one row per episode of an arm and
+// The harness's episode database (SPEC §6): one row per episode of an arm and
 // one row per model request the metering proxy forwarded. SQLite in WAL mode with a migrations
 // table (PRAGMA user_version), every value bound to a prepared statement, as judge/store.cc.
 // docs/harness.md describes the tables as a researcher reads them.

@@ -1,4 +1,4 @@
-// One-component intervention experiments (issue 18 item 1; docs/harness.md "Interventions"):
+// One-component intervention experiments (docs/harness.md "Interventions"):
 // from a control arm file and one or more `KEY=VALUE` variations, the treatment arm files that
 // differ from the control in exactly that key, and the experiment record (experiment.json) that
 // `hpcab report compare EXPERIMENT` reads to find the pairing without flags.

@@ -4,7 +4,7 @@
 // locally. Shared by the `hpcab-tool` command line, its stdio MCP server, the built-ins and the
 // daemon's own /task.
 //
-// Outages (issue 14): a call whose judge is unreachable or answers 429/502/503/504 is retried
+// Outages: a call whose judge is unreachable or answers 429/502/503/504 is retried
 // with backoff and a GET /health probe for up to JudgeSettings::outage.wait_s from the first
 // failure (harness/outage.h). Every /submit carries an Idempotency-Key, the same on every retry
 // of one submission and new for each new one, so a retry after a connection broke behind the

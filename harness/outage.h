@@ -1,4 +1,4 @@
-// Waiting out an outage of a judge or an inference server (issue 14, docs/harness.md
+// Waiting out an outage of a judge or an inference server (docs/harness.md
 // "Outages"). A URL that is unreachable or answers "not now" (429, 502, 503, 504) is retried with
 // bounded exponential backoff for at most OutagePolicy::wait_s from the first failure; only then
 // does the caller fail, and the episode ends as an infrastructure failure rather than an agent's.

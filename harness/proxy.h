@@ -1,4 +1,4 @@
-// The token-metering proxy (SPEC §6, issue 5 item 3). Agents reach the model only through it: it
+// The token-metering proxy (SPEC §6). Agents reach the model only through it: it
 // listens on loopback, forwards the OpenAI and Anthropic endpoints to one upstream inference URL
 // (http or https; streamed responses pass through chunk by chunk), reads each response's usage,
 // records it per request through a UsageSink, keeps running totals per episode, refuses requests

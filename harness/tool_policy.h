@@ -1,4 +1,4 @@
-// Which agent tools an arm gives its agents (the TOOLS arm key, issue 18 item 1; docs/harness.md
+// Which agent tools an arm gives its agents (the TOOLS arm key; docs/harness.md
 // "Interventions"). The harness passes the allowed set to hpcab-tool, its CLI and its MCP server,
 // in HPCAB_TOOLS; the tools refuse a call outside it. Unset HPCAB_TOOLS means every implemented
 // tool (what every arm got before TOOLS existed).

@@ -1,4 +1,4 @@
-// Access control (issue 4, item 7): optional bearer tokens with two roles, read from files.
+// Access control: optional bearer tokens with two roles, read from files.
 //
 // Roles: an agent token may use the grading routes (/task, /baseline, /score, /submit, /oracle,
 // /metrics); an admin token may use those, /admin/* and the results page (/, /results,

@@ -10,7 +10,7 @@
 #include "common/result.h"
 #include "judge/gpu.h"
 #include "judge/sandbox.h"
-#include "judge/server.h"
+#include "judge/server_limits.h"
 
 namespace hpcab::judge {
 

@@ -1,4 +1,4 @@
-// GPU devices and toolchains (issue 19): which GPUs this judge has (device nodes found under
+// GPU devices and toolchains: which GPUs this judge has (device nodes found under
 // /dev, or the operator's explicit list), and the checks of the GPU target names the builder
 // passes to nvcc and hipcc. Pure but for detect_gpus, which only lists a directory.
 #pragma once
@@ -38,7 +38,7 @@ bool valid_cuda_arch(const std::string& arch);
 bool valid_hip_arch(const std::string& arch);
 inline bool is_nvidia_arch(const std::string& arch) { return arch.rfind("sm_", 0) == 0; }
 
-// The GPU target of a device, from what its driver reports (issue 19: "-arch from the judge's
+// The GPU target of a device, from what its driver reports ("-arch from the judge's
 // device"). NVIDIA: nvidia-smi's compute_cap ("9.0" -> sm_90; a major >= 10 too: "10.0" ->
 // sm_100). AMD: a KFD topology node's gfx_target_version (major*10000 + minor*100 + stepping,
 // the stepping a hex digit: 90010 -> gfx90a, 90402 -> gfx942, 110000 -> gfx1100; 0 is a CPU

@@ -1,4 +1,4 @@
-// Merging judge databases (issue 6): a Slurm arm runs one judge per rank, each with its own
+// Merging judge databases: a Slurm arm runs one judge per rank, each with its own
 // SQLite shard; at the end the launcher merges them into one file for the researchers
 // (`hpcab db merge OUT SHARD...`, docs/deploy.md and docs/database.md).
 //

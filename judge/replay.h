@@ -1,4 +1,4 @@
-// Replaying the credit rules on recorded samples (issue 13, docs/grading.md "Credit rules"):
+// Replaying the credit rules on recorded samples (docs/grading.md "Credit rules"):
 // what the verdict stage credits a recorded grade's samples under the paper's rule alone, with
 // the equivalence margin, and with process replication too, as recorded and with a known
 // effect injected into the candidate's samples (each divided by the effect: a candidate that

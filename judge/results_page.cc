@@ -209,7 +209,7 @@ std::string render_results_page(const ResultsPageView& view) {
 
   // Candidate history: per run id, its /score calls and submissions in the order they were
   // received, each with its verdict and speedup, so an episode's path to its answer reads left
-  // to right (issue 18). A /score call is not an answer: it is marked and links nowhere.
+  // to right. A /score call is not an answer: it is marked and links nowhere.
   struct Entry {
     double at = 0;
     int64_t id = 0;

@@ -1,4 +1,4 @@
-// The read-only results page (GET / and /results, issue 7): recorded submissions grouped by
+// The read-only results page (GET / and /results): recorded submissions grouped by
 // kernel, best credited speedup first, each with a link to its source (GET /results/<id>/source).
 //
 // Pure functions from store rows to response bodies, so the rendering is unit-tested without a

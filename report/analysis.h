@@ -1,4 +1,4 @@
-// Summaries per arm and intervention efficacy between arms (SPEC §8, issue 7 items 2 and 3),
+// Summaries per arm and intervention efficacy between arms (SPEC §8),
 // computed from the observations table only. Definitions: docs/research.md.
 #pragma once
 

@@ -206,7 +206,7 @@ struct ExperimentRows {
   std::vector<Observation> rows;
 };
 
-// The pairing lookup (issue 18 item 1): an experiment.json written by `hpcab-harness
+// The pairing lookup: an experiment.json written by `hpcab-harness
 // experiment` names the control, the treatments and the databases, so neither compare nor
 // figures needs flags. On failure the message is written to `err` under `command`'s name and
 // the exit code returned (2: not an experiment record, or no judge database; 1: unreadable).

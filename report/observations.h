@@ -1,4 +1,4 @@
-// The observations table (SPEC §8, issue 7 item 1): one row per harness episode, joined with
+// The observations table (SPEC §8): one row per harness episode, joined with
 // the judge's record of its final submission and the corpus's description of its kernel.
 // docs/research.md defines every column.
 #pragma once

@@ -1,4 +1,4 @@
-// Statistics for research outputs (SPEC §8, issue 7; definitions in docs/research.md): summaries
+// Statistics for research outputs (SPEC §8; definitions in docs/research.md): summaries
 // of an arm (geometric-mean speedup with a bootstrap interval, fast_p) and intervention efficacy
 // between two arms paired by kernel (exact McNemar, log-t interval and paired t-test on speedup
 // ratios, Benjamini-Hochberg q-values). Pure functions; no I/O.

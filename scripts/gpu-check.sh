@@ -1,5 +1,5 @@
 #!/bin/bash
-# The prepared GPU check (issue 19): builds what it needs and runs the GPU suite through
+# The prepared GPU check: builds what it needs and runs the GPU suite through
 # hpcab-runner directly, writing its log and every run's outputs to OUTDIR.
 #
 #   scripts/gpu-check.sh OUTDIR

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bounded load test of a private judge (issue 4): starts hpcab-judge on a free port with its
+# Bounded load test of a private judge: starts hpcab-judge on a free port with its
 # state in a temporary directory, runs build/hpcab-load against it (LOAD_CLIENTS clients for
 # LOAD_DURATION seconds, mixed /health /task /score), prints the figures and stops the judge.
 # Exit status: hpcab-load's (non-zero on any 5xx, lost grade, transport error or unexpected 4xx),

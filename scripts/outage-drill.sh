@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The outage drill (issue 14): an `identity` arm (resubmit each kernel's reference) against a
+# The outage drill: an `identity` arm (resubmit each kernel's reference) against a
 # private judge; DRILL_KILL_AFTER_S into the arm the judge is killed with SIGKILL, and
 # DRILL_DOWN_S later it is started again on the same port and state dir, as an operator (or a
 # Slurm requeue) would. Prints episodes finished and lost, submissions graded twice, and the

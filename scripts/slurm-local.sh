@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A private Slurm cluster on this one host, for the launcher's tests (issue 6; docs/deploy.md,
+# A private Slurm cluster on this one host, for the launcher's tests (docs/deploy.md,
 # "Testing the launcher"): munged, slurmctld and three slurmd (nodes n1..n3, all
 # NodeHostname=localhost, one port each, `slurmd -N nX`), with config, state, logs and the munge
 # key under one folder. Debian's slurm-wlm and munge (scripts/packages.txt). Runs as root, with

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validity benchmark of the judge (issue 13, item 7): does /submit credit what is true?
+"""Validity benchmark of the judge: does /submit credit what is true?
 
 Starts a private hpcab-judge with its defaults (free port, state and scratch in a temporary
 directory, removed on exit) and measures three things:
@@ -43,8 +43,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_KERNELS = ["tsvc_2_s000", "gemm", "softmax"]
 
 # A/B candidates: (name, kernel, source relative to ROOT, expected direction, goal).
-# The goals are issue 13's: credited >= 1.5 for a truly >= 1.6x faster 2-thread OpenMP gemm,
-# <= 0.7 for twice the work; and issue 41's for a memory-bound modest gain (a single-threaded
+# The goals: credited >= 1.5 for a truly >= 1.6x faster 2-thread OpenMP gemm,
+# <= 0.7 for twice the work; and, for a memory-bound modest gain (a single-threaded
 # loop fusion, truly ~1.2-1.4x): credited within ±10% of its true ratio (timed directly, warm),
 # where a fixed bound would either miss it or be met by a credit of 1. Each in >= 95% of grades.
 # A goal is (op, bound): op ">=" or "<=" compares a credit with bound; "~true" asks for
@@ -968,7 +968,7 @@ def print_report(r):
           "queue, planning)")
     print(table(head, rows))
 
-    print("\n-- against issue 13's goals and issue 41's (reported, not asserted)")
+    print("\n-- against the goals (reported, not asserted)")
     if aa and allc:
         share = sum(abs(x - 1) <= 0.03 for x in allc) / len(allc)
         print(f"A/A: >= 95% of credits within ±3% of 1.0: {100 * share:.0f}% "

@@ -24,7 +24,7 @@ struct GradePlan {
   ConfigPlan public_config;
   std::vector<ConfigPlan> hidden;  // /submit only, in the order they run
   // Hidden configurations left out because they are ungradeable at the run's precision or do
-  // not fit the runner's memory limit: an answer must never fail because of one (issue 13).
+  // not fit the runner's memory limit: an answer must never fail because of one.
   std::vector<ExcludedConfig> excluded;
 };
 

@@ -1,4 +1,4 @@
-// Timed sizes chosen by time (issue 13, SPEC §5.7): the size ladder between a kernel's presets,
+// Timed sizes chosen by time (SPEC §5.7): the size ladder between a kernel's presets,
 // the search for the smallest sizes at which the credited baseline's call lasts at least
 // `min_call_ms`, and the secret jitter of hidden timed sizes around them. Pure: the search
 // takes the measurement as a function, so its rules are unit-tested without running anything.

@@ -1,4 +1,4 @@
-// The attack suite (issue 4): every file in tests/adversarial/attacks is a hostile submission,
+// The attack suite: every file in tests/adversarial/attacks is a hostile submission,
 // a C source (*.c, "language": "c") or a Python module (*.py, "language": "python"), with its
 // expected outcome in a header block of comment lines (`// KEY: value` in C, `# KEY: value` in
 // Python):

@@ -1,4 +1,4 @@
-// hpcab-load: a bounded load test for a running judge (issue 4). N clients, each a thread with
+// hpcab-load: a bounded load test for a running judge. N clients, each a thread with
 // one keep-alive connection, send a weighted mix of GET /health, GET /task/<kernel> and
 // POST /score for a fixed duration, then finish the request they have in flight. Prints
 // throughput, p50/p99 latency per route, counts by status class and the number of lost grades:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lints what deploy/ ships without running a container engine or Slurm (issue 6):
+# Lints what deploy/ ships without running a container engine or Slurm:
 #  - the container recipes (deploy/containers/Dockerfile, *.def) install packages only from
 #    scripts/packages.txt: they go through scripts/install-deps.sh, and any package an
 #    `apt-get install` line names must be in the list (a planted bad recipe proves the check);

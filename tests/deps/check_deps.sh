@@ -11,6 +11,11 @@
 #   6. A clone is self-contained: no file the build, the tests or the scripts use names a path
 #      beside the repository (the steering folder ../shared is not there in a newcomer's clone;
 #      the paper's kernel list has its copy in corpus/paper-targets.tsv). Docs may cite it.
+#   7. The grade pipeline (judge/grade/) and the settings (judge/config.h) never reach the HTTP
+#      layer or the views: no judge/server.h, routes.h, http_errors.h, metrics.h, results_page.h,
+#      admin_views.h or task_view.h.
+#   8. Comments say why, not when: no comment in the code, the tests, the scripts or the build
+#      files cites an issue number, which means nothing to a reader of the repository.
 # Usage: check_deps.sh SOURCE_DIR [RUNNER_BINARY]. Exit status 1 names every violation.
 set -u
 src=${1:?usage: check_deps.sh SOURCE_DIR [RUNNER_BINARY]}
@@ -47,6 +52,17 @@ hits=$(find . -type d \( -name node_modules -o -name .git -o -name 'build*' -o -
   -o -type f ! -name '*.md' -exec grep -nE '\.\./shared|shared/(SPEC|corpus-targets)' {} + 2>/dev/null |
   grep -v '^\./tests/deps/check_deps\.sh:')
 [ -n "$hits" ] && violation "a file reads outside the repository (a fresh clone has nothing beside it)" "$hits"
+
+hits=$( { sources judge/grade; echo judge/config.h; } | xargs grep -nE \
+  '#include[[:space:]]*"judge/(server|routes|http_errors|metrics|results_page|admin_views|task_view)\.h"' \
+  2>/dev/null)
+[ -n "$hits" ] && violation "the grade pipeline or the settings include the HTTP layer or a view" "$hits"
+
+hits=$(find common judge harness report cli tests scripts deploy CMakeLists.txt Makefile \
+  -path tests/fixtures -prune -o -type f \( -name '*.h' -o -name '*.cc' -o -name '*.c' \
+  -o -name '*.cpp' -o -name '*.py' -o -name '*.sh' -o -name 'CMakeLists.txt' -o -name Makefile \) \
+  -exec grep -nE '(//|#).*\<[Ii]ssues? [0-9]+' {} + 2>/dev/null)
+[ -n "$hits" ] && violation "a comment cites an issue number (say why, not when)" "$hits"
 
 if [ -n "$runner" ]; then
   if [ ! -x "$runner" ]; then

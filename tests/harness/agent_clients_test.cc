@@ -1,4 +1,4 @@
-// Real clients against the harness (issue 18 item 5): the official openai and @anthropic-ai/sdk
+// Real clients against the harness: the official openai and @anthropic-ai/sdk
 // npm SDKs drive the metering proxy in front of the fake model, and Claude Code and Codex each
 // run one episode through the harness's own agent kinds (their default command lines and
 // environments, harness/agents.cc) against the scripted fake (call score, then submit, then

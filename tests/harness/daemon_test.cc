@@ -1,6 +1,6 @@
 // End to end: the harness daemon running scripted agents (shell scripts calling the real
 // hpcab-tool and, through the metering proxy, fake inference servers) against real judges on
-// 127.0.0.1. Issue 5 item 7: pinning and ranks, token totals, budgets 124/125 and their rerun,
+// 127.0.0.1: pinning and ranks, token totals, budgets 124/125 and their rerun,
 // crash relaunch, restart after kill -9, the lock, a graceful stop, final submissions.
 #include "harness/daemon.h"
 
@@ -139,7 +139,7 @@ int processes_with(const std::string& needle) {
   return n;
 }
 
-// Issue 19: a cuda arm with two judges, of which only rank 1 reports a GPU (an explicit device
+// A cuda arm with two judges, of which only rank 1 reports a GPU (an explicit device
 // list: nothing is opened to report it): every episode runs against rank 1. With no GPU judge
 // the arm fails before any episode is queued.
 TEST_F(DaemonTest, GpuArmsRunOnlyOnJudgesReportingAGpu) {
@@ -332,7 +332,7 @@ sleep 30
   EXPECT_EQ(r[0].requests - refused, t.requests);
 }
 
-// Interventions reach the agent (issue 18): the skills folder is in its workspace, read-only and
+// Interventions reach the agent: the skills folder is in its workspace, read-only and
 // named in PROMPT.md; its tools come as HPCAB_TOOLS and the prompt describes only those. With
 // TOKEN_BUDGET_KIND=total the budget counts raw tokens: weights of 0 (a weighted cost that
 // never grows) still end the episode with 125, and it is rerun once at LIMIT_RERUN_FACTOR.

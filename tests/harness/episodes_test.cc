@@ -1,4 +1,4 @@
-// Issue 5: arm files, the episode plan and pinning, prompts, workspaces and the episode database.
+// Arm files, the episode plan and pinning, prompts, workspaces and the episode database.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -114,7 +114,7 @@ TEST(ArmFile, EnvFormatParsesEveryKey) {
   EXPECT_EQ(a.state_db, fs::path("/tmp/h.db"));
 }
 
-// Issue 19: GPU languages and RESIDENCY (device only for cuda and hip).
+// GPU languages and RESIDENCY (device only for cuda and hip).
 TEST(ArmFile, GpuLanguagesAndResidency) {
   const std::string base = "NAME=g\nKERNELS=all\nAGENT=identity\n";
   EXPECT_EQ(parse_ok(base).residency, "host");
@@ -357,7 +357,7 @@ TEST(ArmFile, ExampleArmInDeployLoads) {
   EXPECT_EQ(a->judge_urls, std::vector<std::string>{"http://127.0.0.1:8800"});
 }
 
-// Issue 6: the Slurm launcher's keys are accepted, validated and stored; hpcab-harness ignores
+// The Slurm launcher's keys are accepted, validated and stored; hpcab-harness ignores
 // them (they change nothing else in the arm).
 TEST(ArmFile, DeployKeysForTheSlurmLauncher) {
   Arm d = parse_ok("NAME=x\nKERNELS=all\nAGENT=identity\n");
@@ -507,7 +507,7 @@ TEST(Plan, FourWorkersTwoInferenceUrlsTwoJudges) {
   EXPECT_EQ(pin_worker(a, 3).inference_url, "");
 }
 
-// Issue 19: a GPU arm's workers are pinned only to judges whose /health lists a GPU.
+// A GPU arm's workers are pinned only to judges whose /health lists a GPU.
 TEST(Plan, GpuArmsRouteOnlyToJudgesReportingAGpu) {
   Arm a = pinned_arm();
   a.judge_urls.push_back("http://judge2:8800");

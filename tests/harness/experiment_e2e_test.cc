@@ -1,4 +1,4 @@
-// End to end (issue 18 item 1): `hpcab-harness experiment` derives a treatment arm from a
+// End to end: `hpcab-harness experiment` derives a treatment arm from a
 // control of built-in optimizers (identity vs autopar-gcc), runs both against a real judge, and
 // `hpcab report compare EXPERIMENT` reports the intervention's efficacy from their databases
 // without pairing flags. Also: the real hpcab-tool refuses a tool outside HPCAB_TOOLS.

@@ -1,4 +1,4 @@
-// Interventions as arm components (issue 18 items 1-3): the new arm keys and their checks, the
+// Interventions as arm components: the new arm keys and their checks, the
 // prompt they compose (tools paragraph, fragments, skills), the agent settings in each kind's
 // command line, the two token-budget conventions, the tool policy as hpcab-tool's MCP server
 // enforces it, and the treatment arms an experiment derives from a control.

@@ -1,4 +1,4 @@
-// End to end (issue 14): outages of the judge and of the model server during an arm, with real
+// End to end: outages of the judge and of the model server during an arm, with real
 // processes. A judge killed with SIGKILL and restarted on its port mid-arm; a judge that answers
 // 503 for a while (a small HTTP front before a real judge); a submit whose answer is lost after
 // the judge graded it (the front drops it); a judge fault; the fake model server down for a

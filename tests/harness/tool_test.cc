@@ -538,7 +538,7 @@ TEST(JudgeClient, ScoreAndSubmitSendTheEpisodesTokens) {
   EXPECT_EQ(json::parse(judge.calls().back().body)["tokens"], 12);
 }
 
-// Issue 19: the arm's RESIDENCY reaches the judge as every graded call's "residency" (through
+// The arm's RESIDENCY reaches the judge as every graded call's "residency" (through
 // HPCAB_RESIDENCY); unset, nothing is sent and the judge's default applies.
 TEST(JudgeClient, ResidencyIsSentWithEveryGradedCall) {
   TempDir dir;
@@ -636,7 +636,7 @@ TEST(JudgeClient, SilentUsageEndpointTimesOutToNull) {
   ::close(fd);
 }
 
-// ---- waiting out outages, idempotency keys (issue 14) ----
+// ---- waiting out outages, idempotency keys ----
 
 // A judge behind a scripted outage: the first `down_calls` requests of any kind fail (refused,
 // or answered `down_status`), then it answers. Records every exchange with its headers.

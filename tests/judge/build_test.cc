@@ -1,4 +1,4 @@
-// The builder's Python builds (issue 15): the module text of each flavor, and real builds in
+// The builder's Python builds: the module text of each flavor, and real builds in
 // the sandbox: a syntax error is a failed build with Python's message, a good module is cached
 // as kernel.py, and the cache key tells flavors and sources apart.
 #include "judge/build.h"

@@ -1,4 +1,4 @@
-// Crash consistency (issue 4, SPEC §5.12): a real hpcab-judge on one state dir is SIGKILLed at
+// Crash consistency (SPEC §5.12): a real hpcab-judge on one state dir is SIGKILLed at
 // seeded random moments (during startup, mid-grade, just after an acknowledgement, anywhere)
 // while a client streams /submit and /score at it, then restarted, at least 20 times. After every
 // kill no sandbox process may survive; after every restart no grade/baseline/build dir of a dead

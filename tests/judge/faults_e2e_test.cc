@@ -1,4 +1,4 @@
-// Faults of the judge's own machinery, injected for real (issue 12, "fault attribution"): a
+// Faults of the judge's own machinery, injected for real ("fault attribution"): a
 // scratch filesystem that fills up mid-grade (a small tmpfs), a read-only build cache (a
 // read-only bind mount), a runner binary that vanished. Each grade must be `judge_error` with
 // `harness_fault` and the resource named, never recorded as the candidate's answer, and the
@@ -158,12 +158,16 @@ class Spinners {
 
 TEST(JudgeFaultsE2E, BusySlotIsTheJudgesFaultNotTheSubmissions) {
   Judge judge({{"slot_wait_max", 0.10}, {"slot_steal_max", 0}, {"slot_retries", 1}});
-  // One spinner per CPU: the runner's thread shares its CPU with one of them, so it waits for
-  // it about half of its runnable time, far past the 10 % limit on any host.
+  // One spinner per CPU: the runner's thread shares its CPU with one of them through gemm's
+  // long calls (hundreds of ms at S), so it waits about half of its runnable time, far past the
+  // 10 % limit on any host. (Calls of microseconds barely wait: a woken runner preempts a
+  // spinner at once, and such calls are not disturbed.)
   const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
   Spinners busy(cpus);
   ASSERT_EQ(busy.size(), cpus);
-  json r = judge.grade("submit", "tsvc_2_s000", kReference);
+  json r = judge.grade("score", "gemm",
+                       std::string(HPCAB_SOURCE_DIR) +
+                           "/corpus/scientific_computing/dense_linear_algebra/gemm/reference.c");
   ExpectJudgeFault(judge, r, "slot");
   const std::string metrics = judge.get("/metrics").body;
   EXPECT_NE(metrics.find("hpcab_judge_faults_total{kind=\"slot\"} 1"), std::string::npos)
@@ -201,24 +205,23 @@ std::string outcome_of(const json& report, const std::string& check) {
   return "(absent)";
 }
 
-TEST(SelfcheckE2E, AWrongBandwidthSettingMakesTheHostUnfit) {
-  // 1 MB/s: every honest reference looks faster than memory allows.
-  auto [rc, report] = run_selfcheck({{"memory_bandwidth_gbs", 0.001}});
-  EXPECT_EQ(rc, 1) << report.dump();
-  EXPECT_FALSE(report.value("fit", true));
-  EXPECT_EQ(outcome_of(report, "memory-bound"), "suspect") << report.dump();
-}
-
 TEST(SelfcheckE2E, ABusyHostIsUnfit) {
   Spinners busy(std::max(1u, std::thread::hardware_concurrency()));
   auto [rc, report] =
       run_selfcheck({{"slot_wait_max", 0.10}, {"slot_steal_max", 0}, {"slot_retries", 0}});
   EXPECT_EQ(rc, 1) << report.dump();
-  EXPECT_EQ(outcome_of(report, "memory-bound"), "failed") << report.dump();
+  // Which serial case waits depends on where the scheduler puts the spinners (a runner alone on
+  // its CPU is not disturbed, and is credited), but the parallel case has nowhere to go: its
+  // threads share every CPU with a spinner.
+  if (std::thread::hardware_concurrency() >= 2) {
+    EXPECT_EQ(outcome_of(report, "parallel"), "failed") << report.dump();
+  }
 }
 
-TEST(SelfcheckE2E, TheStartUpSelfcheckEndsInHealthWithEveryCase) {
-  Judge judge(json{{"selfcheck_at_start", true}});
+// At start, with a forced wrong setting: 1 MB/s of memory bandwidth makes every honest reference
+// look faster than memory allows, so the host is reported unfit, the memory-bound case suspect.
+TEST(SelfcheckE2E, AtStartAWrongBandwidthSettingIsReportedUnfitInHealth) {
+  Judge judge(json{{"selfcheck_at_start", true}, {"memory_bandwidth_gbs", 0.001}});
   json sc;
   for (int i = 0; i < 600; ++i) {
     sc = json::parse(judge.get("/health").body).value("selfcheck", json::object());
@@ -231,7 +234,9 @@ TEST(SelfcheckE2E, TheStartUpSelfcheckEndsInHealthWithEveryCase) {
   ASSERT_GE(checks.size(), 2u) << sc.dump();
   const std::set<std::string> outcomes = {"pass", "misjudged", "suspect", "failed", "skipped"};
   for (const auto& c : checks) EXPECT_TRUE(outcomes.count(c.value("outcome", ""))) << c.dump();
-  EXPECT_EQ(sc["state"] == "fit", sc["report"].value("fit", false)) << sc.dump();
+  EXPECT_EQ(sc["state"], "unfit") << sc.dump();
+  EXPECT_FALSE(sc["report"].value("fit", true));
+  EXPECT_EQ(outcome_of(sc["report"], "memory-bound"), "suspect") << sc.dump();
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// GPU languages end to end on a judge without a GPU (issue 19): a real hpcab-judge with
+// GPU languages end to end on a judge without a GPU: a real hpcab-judge with
 // gpu_devices "none", real hipcc (and nvcc where installed) in the sandbox. What such a judge
 // answers: /health's empty "gpus", /task stubs for cuda and hip, `rejected` (reason no_gpu)
 // for sources that build, build_error for one that does not, `rejected` (no_toolchain) when the

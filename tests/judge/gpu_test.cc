@@ -1,4 +1,4 @@
-// GPU languages without a GPU (issue 19): the GPU settings and their checks, device detection
+// GPU languages without a GPU: the GPU settings and their checks, device detection
 // on a fake /dev, the flag matrix, and real builds in the sandbox: the /task stubs and a
 // correct, an incorrect and a broken source for each of CUDA (where nvcc is installed) and HIP
 // (hipcc is in scripts/packages.txt, so always), the cache key, and a missing toolchain.

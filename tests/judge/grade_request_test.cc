@@ -447,7 +447,7 @@ TEST(JobQueueTest, AJobThatThrowsDoesNotEndItsWorker) {
 namespace hpcab::judge {
 namespace {
 
-// Issue 19: the GPU languages, and `residency`: host (the default) for every language, device
+// The GPU languages, and `residency`: host (the default) for every language, device
 // for cuda and hip only; anything else is a 400 naming the field.
 class ResidencyTest : public ::testing::Test {
  protected:

@@ -1702,7 +1702,7 @@ TEST(GradeVerdict, ProcessReplicationCreditsOnlyWhatEveryProcessConfirms) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Python baselines and oracles (issue 15): the paper's per-track defaults, Numba probed once per
+// Python baselines and oracles: the paper's per-track defaults, Numba probed once per
 // kernel and precision and left out when it fails, the NumPy oracle, the reported figures.
 
 class PythonBaselineTest : public GraderTest {

@@ -1,4 +1,4 @@
-// Hostile clients against the judge's real server and routes on 127.0.0.1 (SPEC §4, issue 4):
+// Hostile clients against the judge's real server and routes on 127.0.0.1 (SPEC §4):
 // oversized headers and bodies, slow-loris, connection floods, malformed HTTP, deeply nested or
 // huge JSON, invalid UTF-8, out-of-range numbers and path traversal. The routes run over the
 // real corpus with a grading queue that takes no jobs, so a request that passes every check is

@@ -50,7 +50,7 @@ TEST(JudgeE2E, HealthAndTask) {
   auto corpus = load_corpus(kSource + "/corpus");
   ASSERT_TRUE(corpus.ok()) << corpus.error().message;
   EXPECT_EQ(hj["kernels"], corpus->size());
-  // Counts per track, dwarf, level and tag (issue 17).
+  // Counts per track, dwarf, level and tag.
   const json& counts = hj["corpus"];
   EXPECT_EQ(counts["total"], corpus->size());
   int in_tracks = 0, in_levels = 0;
@@ -521,7 +521,7 @@ TEST(JudgeE2E, GracefulShutdownExitsZero) {
 namespace hpcab::judge {
 namespace {
 
-// Access control end to end (issue 4 item 7): token files and a certificate made at test time
+// Access control end to end: token files and a certificate made at test time
 // in a private directory outside the judge's state, corpus, shared and scratch dirs.
 class AccessE2E : public ::testing::Test {
  protected:

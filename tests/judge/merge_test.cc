@@ -1,4 +1,4 @@
-// Merging judge database shards (issue 6; judge/merge.h): what a Slurm arm does with its J
+// Merging judge database shards (judge/merge.h): what a Slurm arm does with its J
 // judges' databases at the end. Real SQLite files written by Store, merged, read back.
 #include "judge/merge.h"
 

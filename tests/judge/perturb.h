@@ -1,5 +1,5 @@
 // A perturbed variant of a kernel's reference.c, for tests that a judge tells a wrong answer
-// from a right one on every kernel (issue 16): the reference renamed, wrapped by functions of
+// from a right one on every kernel: the reference renamed, wrapped by functions of
 // the ABI's names that call it and then move one element of the first output (its locals are
 // prefixed hpcab_ so they never shadow a parameter such as `k` or `n`) far outside any
 // tolerance (reals: by a tenth of the output's largest finite magnitude plus one, more than

@@ -1,4 +1,4 @@
-// Python kernels end to end (issue 15): a real judge with the paper's per-track baselines
+// Python kernels end to end: a real judge with the paper's per-track baselines
 // (loop-level Numba, scientific the fastest of c, c-autopar and numba-parallel, machine
 // learning NumPy) and the reported figures against c, numpy and numba, hpcab-pyrunner in the
 // sandbox, real NumPy and Numba. One judge for the suite: Numba's probes and the cached

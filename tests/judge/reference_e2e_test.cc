@@ -1,4 +1,4 @@
-// Every reference passes its own grade (issue 13): reference.c resubmitted to a real judge with
+// Every reference passes its own grade: reference.c resubmitted to a real judge with
 // /submit, at each precision the kernel supports, must be `ok` and never `suspect`, whatever its
 // presets (an ungradeable hidden preset is excluded, never a rejection), both at the presets
 // and at timed sizes chosen by time (where the clock audit's allowance and the bandwidth floor
@@ -101,7 +101,7 @@ std::map<std::string, json> every_reference_passes(const json& settings, bool ti
   return out;
 }
 
-// A wrong answer is told from a right one on every kernel (issue 16): each reference.c with one
+// A wrong answer is told from a right one on every kernel: each reference.c with one
 // element of its first output moved far outside the tolerance (tests/judge/perturb.h) is
 // `incorrect` at /score, in every precision, naming that output, while the reference itself
 // passes (EveryReferencePassesItsOwnSubmit). At the presets: correctness, not timing.

@@ -134,7 +134,7 @@ TEST(ResultsPage, GroupsByKernelBestSpeedupFirst) {
   EXPECT_EQ(html.find("http"), std::string::npos);
 }
 
-// Issue 18: each run's submissions in the order received, with verdicts and speedups, linked
+// Each run's submissions in the order received, with verdicts and speedups, linked
 // to their rows; rows without a run id are not in it.
 TEST(ResultsPage, RunsTableShowsEachRunsHistoryInOrder) {
   ResultsPageView v;

@@ -1,4 +1,4 @@
-// End to end (issue 7): a harness run against a real judge produces the databases; the real
+// End to end: a harness run against a real judge produces the databases; the real
 // `hpcab report extract|summary|compare|figures` commands turn them into the observations CSV,
 // the summary and comparison tables and the figures.
 #include <gtest/gtest.h>
@@ -223,7 +223,7 @@ urllib.request.urlopen(req, timeout=30).read()
   fs::remove_all(dir);
 }
 
-// Issue 18 item 7: the figures and the summary count "solved" by one rule. An episode whose
+// The figures and the summary count "solved" by one rule. An episode whose
 // final grade is ok but suspect (no credited speedup) is solved in both, and the figure says
 // how many of the solved have a credited speedup.
 TEST(ReportE2E, FiguresAndSummaryAgreeOnSolvedWithASuspectGrade) {
@@ -269,7 +269,7 @@ TEST(ReportE2E, FiguresAndSummaryAgreeOnSolvedWithASuspectGrade) {
   fs::remove_all(dir);
 }
 
-// Issue 14: extract counts as unsolved only episodes whose agent ran; an episode the
+// `extract` counts as unsolved only episodes whose agent ran; an episode the
 // infrastructure ended before any grade (infra_failed), or that never ran to an end, is left
 // out of the observations and counted on the arm's line instead, so an outage cannot rewrite an
 // arm's success rate.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Slurm launcher on a real Slurm cluster (issue 6): scripts/slurm-local.sh runs munged,
+# The Slurm launcher on a real Slurm cluster: scripts/slurm-local.sh runs munged,
 # slurmctld and three slurmd (n1..n3) on this host; deploy/slurm runs arms on it.
 #
 #   tests/slurm/slurm_test.sh start | smoke | two-agents | mismatch | judge-killed |

@@ -342,7 +342,7 @@ TEST(Corpus, TheLoopLevelTrackHasEveryTsvc2LoopAndTheFocusSet) {
     tsvc += m.id.rfind("tsvc_2_", 0) == 0 ? 1 : 0;
     focus += m.has_tag("llr-focus40") ? 1 : 0;
   }
-  EXPECT_EQ(tsvc, 151);  // every TSVC-2 loop (issue 16)
+  EXPECT_EQ(tsvc, 151);  // every TSVC-2 loop
   EXPECT_GE(loops, 150);
   EXPECT_EQ(focus, 40);
   for (const char* id : {"ext_break_capture", "fuse_diamond", "wf_triangular", "tsvc_2_vpvts",
