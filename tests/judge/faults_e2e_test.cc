@@ -157,17 +157,18 @@ class Spinners {
 };
 
 TEST(JudgeFaultsE2E, BusySlotIsTheJudgesFaultNotTheSubmissions) {
-  Judge judge({{"slot_wait_max", 0.10}, {"slot_steal_max", 0}, {"slot_retries", 1}});
-  // One spinner per CPU: the runner's thread shares its CPU with one of them through gemm's
-  // long calls (hundreds of ms at S), so it waits about half of its runnable time, far past the
-  // 10 % limit on any host. (Calls of microseconds barely wait: a woken runner preempts a
-  // spinner at once, and such calls are not disturbed.)
+  Judge judge({{"slot_wait_max", 0.10},
+               {"slot_steal_max", 0},
+               {"slot_retries", 0},
+               {"track_baseline", {{"scientific_computing", "c"}}}});
+  // One spinner per CPU beside an OpenMP gemm: its threads share every CPU with a spinner, so
+  // they wait about half of their runnable time, far past the 10 % limit on any host. (A serial
+  // runner may find its CPU cleared of spinners by the scheduler, and calls of microseconds
+  // barely wait, a woken runner preempting a spinner at once: neither is disturbed.)
   const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
   Spinners busy(cpus);
   ASSERT_EQ(busy.size(), cpus);
-  json r = judge.grade("score", "gemm",
-                       std::string(HPCAB_SOURCE_DIR) +
-                           "/corpus/scientific_computing/dense_linear_algebra/gemm/reference.c");
+  json r = judge.grade("score", "gemm", std::string(HPCAB_TEST_SOLUTIONS) + "/gemm.c");
   ExpectJudgeFault(judge, r, "slot");
   const std::string metrics = judge.get("/metrics").body;
   EXPECT_NE(metrics.find("hpcab_judge_faults_total{kind=\"slot\"} 1"), std::string::npos)
@@ -207,8 +208,9 @@ std::string outcome_of(const json& report, const std::string& check) {
 
 TEST(SelfcheckE2E, ABusyHostIsUnfit) {
   Spinners busy(std::max(1u, std::thread::hardware_concurrency()));
-  auto [rc, report] =
-      run_selfcheck({{"slot_wait_max", 0.10}, {"slot_steal_max", 0}, {"slot_retries", 0}});
+  // Timed sizes of 1 ms calls: the self-check's gemm cases at preset S would take seconds each.
+  auto [rc, report] = run_selfcheck(
+      {{"slot_wait_max", 0.10}, {"slot_steal_max", 0}, {"slot_retries", 0}, {"min_call_ms", 1}});
   EXPECT_EQ(rc, 1) << report.dump();
   // Which serial case waits depends on where the scheduler puts the spinners (a runner alone on
   // its CPU is not disturbed, and is credited), but the parallel case has nowhere to go: its
@@ -221,7 +223,8 @@ TEST(SelfcheckE2E, ABusyHostIsUnfit) {
 // At start, with a forced wrong setting: 1 MB/s of memory bandwidth makes every honest reference
 // look faster than memory allows, so the host is reported unfit, the memory-bound case suspect.
 TEST(SelfcheckE2E, AtStartAWrongBandwidthSettingIsReportedUnfitInHealth) {
-  Judge judge(json{{"selfcheck_at_start", true}, {"memory_bandwidth_gbs", 0.001}});
+  Judge judge(
+      json{{"selfcheck_at_start", true}, {"memory_bandwidth_gbs", 0.001}, {"min_call_ms", 1}});
   json sc;
   for (int i = 0; i < 600; ++i) {
     sc = json::parse(judge.get("/health").body).value("selfcheck", json::object());
