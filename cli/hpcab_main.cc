@@ -15,14 +15,14 @@
 #include <set>
 #include <thread>
 
+#include "cli/merge.h"
+#include "cli/replay.h"
 #include "common/abi.h"
 #include "common/build_info.h"
 #include "common/check_record.h"
 #include "common/corpus_check.h"
 #include "common/http_client.h"
 #include "common/manifest.h"
-#include "judge/merge.h"
-#include "judge/replay.h"
 #include "report/commands.h"
 
 namespace fs = std::filesystem;
@@ -480,7 +480,7 @@ int main(int argc, char** argv) {
       "candidate's samples: the A/A error and the power each rule gives on this machine's own "
       "noise (docs/grading.md \"Credit rules\"). Exit: 0 printed, 1 error");
   std::string replay_db;
-  judge::ReplayOptions replay_options;
+  cli::ReplayOptions replay_options;
   bool replay_json = false;
   replay->add_option("DB", replay_db, "judge database (its samples table)")->required();
   replay->add_option("--optimizer", replay_options.optimizers,
@@ -642,7 +642,7 @@ int main(int argc, char** argv) {
     return report::run_figures(obs_in, fig_dir, fig_python, *w, *pick, std::cout, std::cerr);
   }
   if (*replay) {
-    auto report = judge::replay_credits(replay_db, replay_options);
+    auto report = cli::replay_credits(replay_db, replay_options);
     if (!report) {
       std::cerr << "hpcab db replay: " << report.error().message << "\n";
       return 1;
@@ -666,11 +666,11 @@ int main(int argc, char** argv) {
     std::cout << report->grades << " grades replayed (timing_processes " << report->timing_processes
               << "); right side: within +-3 % of 1 at effect 1, above 1 for a faster candidate, "
                  "below 1 for a slower one\n"
-              << judge::replay_table(*report);
+              << cli::replay_table(*report);
     return 0;
   }
   if (*merge) {
-    auto report = judge::merge_databases(merge_out, merge_shards);
+    auto report = cli::merge_databases(merge_out, merge_shards);
     if (!report) {
       std::cerr << "hpcab db merge: " << report.error().message << "\n";
       return 1;

@@ -1,5 +1,5 @@
 // The episode database on the project's SQLite layer (common/db.h); harness/schema.h names the
-// tables and columns other components read. Contracts (as judge/store.cc):
+// tables and columns other components read. Contracts (as judge/store/store.cc):
 //  - every value is a bound parameter of a prepared statement; SQL text is constants only;
 //  - every multi-statement change is one BEGIN IMMEDIATE ... COMMIT transaction, so after
 //    kill -9 a reader sees all of it or none (WAL recovery stops at the last commit);

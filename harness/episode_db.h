@@ -1,6 +1,6 @@
 // The harness's episode database (SPEC §6): one row per episode of an arm and
 // one row per model request the metering proxy forwarded. SQLite in WAL mode with a migrations
-// table (PRAGMA user_version), every value bound to a prepared statement, as judge/store.cc.
+// table (PRAGMA user_version), every value bound to a prepared statement, as judge/store/store.cc.
 // docs/harness.md describes the tables as a researcher reads them.
 //
 // Episode life cycle: queued -> running (claim) -> finished | failed (finish / fail), or

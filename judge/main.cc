@@ -16,18 +16,18 @@
 
 #include "common/manifest.h"
 #include "common/process.h"
-#include "judge/access.h"
-#include "judge/build.h"
-#include "judge/config.h"
-#include "judge/gpu.h"
-#include "judge/grader.h"
-#include "judge/routes.h"
-#include "judge/sandbox.h"
-#include "judge/scratch.h"
-#include "judge/secrets.h"
-#include "judge/selfcheck.h"
-#include "judge/server.h"
-#include "judge/store.h"
+#include "judge/build/build.h"
+#include "judge/config/config.h"
+#include "judge/config/secrets.h"
+#include "judge/grade/grader.h"
+#include "judge/grade/selfcheck.h"
+#include "judge/host/gpu.h"
+#include "judge/http/access.h"
+#include "judge/http/routes.h"
+#include "judge/http/server.h"
+#include "judge/sandbox/sandbox.h"
+#include "judge/sandbox/scratch.h"
+#include "judge/store/store.h"
 
 extern char** environ;
 
@@ -311,6 +311,83 @@ void start_selfcheck(const JudgeConfig& config, const std::vector<Manifest>& cor
   if (!queued) state.set({{"state", "error"}, {"detail", "the grading queue was full"}});
 }
 
+// Built for the GPUs this judge has, when their drivers say what they are (docs/operations.md,
+// "GPU languages"); the configured lists stand otherwise.
+void archs_from_devices(JudgeConfig& config) {
+  if (!config.gpu_archs_from_device || config.gpus.empty()) return;
+  const GpuArchs archs = device_gpu_archs(
+      config.gpus, {config.cuda_archs, config.hip_archs}, "/sys/class/kfd/kfd/topology/nodes",
+      []() -> Result<std::string> {
+        ProcessOptions o;
+        o.argv = {"nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"};
+        o.timeout_s = 30;
+        auto r = run_process(o);
+        if (!r) return r.error();
+        if (!r->success()) return Error{"nvidia-smi: " + r->describe()};
+        return r->output;
+      },
+      [](const std::string& line) { spdlog::info("{}", line); });
+  config.cuda_archs = archs.cuda;
+  config.hip_archs = archs.hip;
+}
+
+// The builder's settings, its cache directory created.
+Result<BuildSettings> build_settings(const JudgeConfig& config) {
+  BuildSettings bs;
+  bs.cache_dir = (fs::path(config.state_dir) / "builds").string();
+  bs.scratch_dir = config.scratch_dir;
+  bs.timeout_s = config.build_timeout_s;
+  bs.log_cap = config.build_log_cap;
+  bs.autopar_threads = static_cast<int>(config.slots.front().size());
+  bs.python = config.python;
+  bs.cuda_compiler = config.cuda_compiler;
+  bs.hip_compiler = config.hip_compiler;
+  bs.cuda_archs = config.cuda_archs;
+  bs.hip_archs = config.hip_archs;
+  std::error_code ec;
+  fs::create_directories(bs.cache_dir, ec);
+  if (ec) return Error{"cannot create the build cache " + bs.cache_dir + ": " + ec.message()};
+  return bs;
+}
+
+// The bandwidth floor (SPEC §5.9): the configured figure, else measured once per machine and
+// cached in the state dir.
+Result<BandwidthTable> bandwidth_table(const JudgeConfig& config, Builder& builder) {
+  if (config.memory_bandwidth_gbs > 0) {
+    return BandwidthTable::flat(config.memory_bandwidth_gbs * 1e9);
+  }
+  return load_or_measure_bandwidth(config.bandwidth_file, machine_fingerprint(&builder),
+                                   [](const std::string& line) { spdlog::info("{}", line); });
+}
+
+// Blocks the shutdown signals in every thread (main waits for them with sigwait); ignores
+// SIGPIPE.
+sigset_t block_shutdown_signals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  return signals;
+}
+
+// Stops serving, lets in-flight grades finish within the shutdown grace and closes the store.
+// Past the grace the judge leaves anyway (sandboxes die with it, --die-with-parent) rather than
+// hang on a runaway grade.
+void stop_serving(const JudgeConfig& config, Server& server, JobQueue& queue, Store& store) {
+  server.stop();
+  auto drained = std::async(std::launch::async, [&queue] { queue.shutdown(); });
+  if (drained.wait_for(std::chrono::duration<double>(config.server.shutdown_grace_s)) !=
+      std::future_status::ready) {
+    spdlog::warn("grades still running after {} s; closing the database and exiting",
+                 config.server.shutdown_grace_s);
+    store.close();
+    std::_Exit(3);
+  }
+  store.close();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -328,13 +405,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  // Block the shutdown signals in every thread; main waits for them with sigwait.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  signal(SIGPIPE, SIG_IGN);
+  sigset_t signals = block_shutdown_signals();
 
   auto run_dir = prepare_dirs(config);
   if (!run_dir) return die(run_dir.error().message);
@@ -346,49 +417,13 @@ int main(int argc, char** argv) {
   auto corpus = load_corpus(config.corpus_dir);
   if (!corpus) return die(corpus.error().message);
 
-  // Built for the GPUs this judge has, when their drivers say what they are (docs/operations.md,
-  // "GPU languages"); the configured lists stand otherwise.
-  if (config.gpu_archs_from_device && !config.gpus.empty()) {
-    const GpuArchs archs = device_gpu_archs(
-        config.gpus, {config.cuda_archs, config.hip_archs}, "/sys/class/kfd/kfd/topology/nodes",
-        []() -> Result<std::string> {
-          ProcessOptions o;
-          o.argv = {"nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"};
-          o.timeout_s = 30;
-          auto r = run_process(o);
-          if (!r) return r.error();
-          if (!r->success()) return Error{"nvidia-smi: " + r->describe()};
-          return r->output;
-        },
-        [](const std::string& line) { spdlog::info("{}", line); });
-    config.cuda_archs = archs.cuda;
-    config.hip_archs = archs.hip;
-  }
-
-  BuildSettings bs;
-  bs.cache_dir = (fs::path(config.state_dir) / "builds").string();
-  bs.scratch_dir = config.scratch_dir;
-  bs.timeout_s = config.build_timeout_s;
-  bs.log_cap = config.build_log_cap;
-  bs.autopar_threads = static_cast<int>(config.slots.front().size());
-  bs.python = config.python;
-  bs.cuda_compiler = config.cuda_compiler;
-  bs.hip_compiler = config.hip_compiler;
-  bs.cuda_archs = config.cuda_archs;
-  bs.hip_archs = config.hip_archs;
-  std::error_code ec;
-  fs::create_directories(bs.cache_dir, ec);
-  if (ec) return die("cannot create the build cache " + bs.cache_dir + ": " + ec.message());
-  Builder builder(bs, config.sandbox_policy());
-  // The bandwidth floor (SPEC §5.9): measured once per machine, cached in the state dir.
-  BandwidthTable bandwidth = BandwidthTable::flat(config.memory_bandwidth_gbs * 1e9);
-  if (config.memory_bandwidth_gbs <= 0) {
-    auto measured =
-        load_or_measure_bandwidth(config.bandwidth_file, machine_fingerprint(&builder),
-                                  [](const std::string& line) { spdlog::info("{}", line); });
-    if (!measured) return die(measured.error().message);
-    bandwidth = std::move(*measured);
-  }
+  archs_from_devices(config);
+  auto bs = build_settings(config);
+  if (!bs) return die(bs.error().message);
+  Builder builder(*bs, config.sandbox_policy());
+  auto measured = bandwidth_table(config, builder);
+  if (!measured) return die(measured.error().message);
+  BandwidthTable bandwidth = std::move(*measured);
   if (selfcheck) {
     SelfcheckReport report = check_self(config, *corpus, *key_bytes, &builder, bandwidth);
     std::cout << report.to_json().dump(2) << std::endl;
@@ -427,18 +462,7 @@ int main(int argc, char** argv) {
   int sig = 0;
   sigwait(&signals, &sig);
   spdlog::info("signal {}: stopping (in-flight grades finish first)", sig);
-  server.stop();
-  // In-flight grades get the same grace as in-flight responses; past it the judge leaves
-  // anyway (sandboxes die with it, --die-with-parent) rather than hang on a runaway grade.
-  auto drained = std::async(std::launch::async, [&queue] { queue.shutdown(); });
-  if (drained.wait_for(std::chrono::duration<double>(config.server.shutdown_grace_s)) !=
-      std::future_status::ready) {
-    spdlog::warn("grades still running after {} s; closing the database and exiting",
-                 config.server.shutdown_grace_s);
-    (*store)->close();
-    std::_Exit(3);
-  }
-  (*store)->close();
+  stop_serving(config, server, queue, **store);
   run_dir->remove();  // only this judge's run dir: others may share the scratch root
   spdlog::info("stopped");
   return 0;

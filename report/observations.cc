@@ -12,11 +12,11 @@
 #include "common/db.h"
 #include "common/manifest.h"
 #include "harness/schema.h"
-#include "judge/schema.h"
+#include "judge/store/schema.h"
 #include "report/csv.h"
 
 // Extraction reads the judge's and the harness's files as they are on disk; what it reads of
-// their schemas is named by judge/schema.h and harness/schema.h (header-only: report links
+// their schemas is named by judge/store/schema.h and harness/schema.h (header-only: report links
 // neither the judge nor the harness).
 namespace hpcab::report {
 

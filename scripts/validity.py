@@ -154,7 +154,7 @@ class Judge:
 
 
 def judge_flags(flavor, autopar_threads):
-    """Builder::flags (judge/build.cc) for language c; kept in step with it by hand. Used to
+    """Builder::flags (judge/build/build.cc) for language c; kept in step with it by hand. Used to
     recompute the build-cache key (so the direct timing runs the judge's own libraries) and, if
     that entry is missing, to build an identical library here."""
     if flavor == "c":
@@ -552,7 +552,7 @@ def machine_info():
 
 
 def judge_bandwidth(args, state, health):
-    """The memory bandwidth the judge measured at its start (judge/bandwidth.cc: the best copy
+    """The memory bandwidth the judge measured at its start (judge/host/bandwidth.cc: the best copy
     rate per working set, 32 KiB to 128 MiB, read from its bandwidth_file, <state>/bandwidth.json
     unless --judge-config names one), or the flat memory_bandwidth_gbs a --judge-config sets.
     /health is asked first in case it reports the table. None when neither says."""

@@ -8,7 +8,7 @@ namespace hpcab::judge {
 
 namespace {
 
-// What the builder knows how to build (judge/build.cc flavors): from reference.c, and from
+// What the builder knows how to build (judge/build/build.cc flavors): from reference.c, and from
 // reference.py.
 const std::set<std::string>& known_baselines() {
   static const std::set<std::string> known = {"c", "c-autopar", "numpy", "numba", "numba-parallel"};

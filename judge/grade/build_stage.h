@@ -10,8 +10,8 @@
 
 #include "common/manifest.h"
 #include "judge/grade/effects.h"
+#include "judge/grade/request.h"
 #include "judge/grade/types.h"
-#include "judge/grader.h"
 
 namespace hpcab::judge {
 

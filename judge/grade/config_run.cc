@@ -9,10 +9,10 @@
 
 #include "common/compare.h"
 #include "common/stats.h"
-#include "judge/affinity.h"
-#include "judge/clock_audit.h"
 #include "judge/grade/baseline_choice.h"
+#include "judge/grade/clock_audit.h"
 #include "judge/grade/session.h"
+#include "judge/sandbox/affinity.h"
 
 namespace hpcab::judge {
 
@@ -498,7 +498,7 @@ class SlotWindow {
 
 ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
   // Everything the judge does for the configuration (launching, polling, settling, comparing)
-  // stays on the slot's CPUs, off the CPUs of other slots' timed calls (judge/affinity.h).
+  // stays on the slot's CPUs, off the CPUs of other slots' timed calls (judge/sandbox/affinity.h).
   ScopedAffinity on_slot(ctx.cpus);
   ConfigOutcome out;
   auto ws = workspace_size(ctx.m, ctx.workspace_expr, plan.sizes);
@@ -546,7 +546,7 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
     sides.stop();
   }
   // The baseline's reports stand as they are (trusted code, honest clock); its overshoot is the
-  // noise the candidate's is judged against (judge/clock_audit.h).
+  // noise the candidate's is judged against (judge/grade/clock_audit.h).
   const std::vector<double> no_noise;
   const std::vector<double>& noise = sides.base ? sides.base->overshoot_ns() : no_noise;
   out.clock_shift_ns = sides.cand->audit_shift_ns(noise);

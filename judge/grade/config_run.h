@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "common/manifest.h"
-#include "judge/bandwidth.h"
-#include "judge/config.h"
+#include "judge/config/config.h"
 #include "judge/grade/effects.h"
 #include "judge/grade/types.h"
+#include "judge/host/bandwidth.h"
 
 namespace hpcab::judge {
 

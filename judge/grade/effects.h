@@ -15,10 +15,10 @@
 #include "common/ndarray.h"
 #include "common/process.h"
 #include "common/result.h"
-#include "judge/build.h"
-#include "judge/proctree.h"
+#include "judge/build/build.h"
 #include "judge/runner/protocol.h"
-#include "judge/store.h"
+#include "judge/sandbox/proctree.h"
+#include "judge/store/store.h"
 
 namespace hpcab::judge {
 
@@ -75,7 +75,7 @@ class RunnerChannel {
   // report is then the kernel's forgery or its own doing, and charged to the candidate).
   virtual std::optional<std::string> confirm_io_fault() = 0;
   // What the scheduler accounted to the runner's threads so far: CPU time and time runnable
-  // but waiting for a CPU (judge/proctree.h sched_totals). Read by the judge from outside,
+  // but waiting for a CPU (judge/sandbox/proctree.h sched_totals). Read by the judge from outside,
   // never from the runner's word. Default: nothing known (fakes that do not model it).
   virtual SchedTotals sched() { return {}; }
 };
@@ -116,14 +116,14 @@ class RunnerLauncher {
   virtual Result<std::unique_ptr<RunnerChannel>> launch(const RunnerSpec& spec) = 0;
 };
 
-// Builds submissions and references (judge/build.h's Builder is the real one).
+// Builds submissions and references (judge/build/build.h's Builder is the real one).
 class Compiler {
  public:
   virtual ~Compiler() = default;
   virtual Result<BuildResult> build(const BuildRequest& request) = 0;
 };
 
-// Where grades and baseline samples are kept (judge/store.h's Store is the real one).
+// Where grades and baseline samples are kept (judge/store/store.h's Store is the real one).
 class GradeStore {
  public:
   virtual ~GradeStore() = default;
@@ -155,7 +155,7 @@ class Clock {
 
 // The CPUs of a slot as the kernel accounts them, summed over `cpus`: seconds stolen by the
 // hypervisor and all seconds (every state, steal and idle included), so steal_s / total_s over an
-// interval is the share of the slot the host took away (judge/slot_watch.h reads /proc/stat);
+// interval is the share of the slot the host took away (judge/grade/slot_watch.h reads /proc/stat);
 // and the CPU seconds the judge's own process has used, all its threads (the watcher of the
 // calls among them): the most of the runners' waiting that the judge itself can have caused.
 struct CpuAccount {

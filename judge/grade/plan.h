@@ -1,7 +1,8 @@
 // Stage: plan (pure). From the request, the settings, the secret key and the /submit nonce to
 // the configurations a grade runs, in order: the public preset (timed; paired on /submit), then
 // on /submit the hidden correctness variants, the hidden presets and the secret timed sizes.
-// Every seed is derived here (HMAC of the key, judge/secrets.h), so nothing later needs the key.
+// Every seed is derived here (HMAC of the key, judge/config/secrets.h), so nothing later needs the
+// key.
 #pragma once
 
 #include <string>
@@ -9,7 +10,7 @@
 
 #include "common/dtype.h"
 #include "common/manifest.h"
-#include "judge/config.h"
+#include "judge/config/config.h"
 #include "judge/grade/types.h"
 
 namespace hpcab::judge {

@@ -24,8 +24,8 @@
 #include "common/inputs.h"
 #include "common/manifest.h"
 #include "common/npy.h"
-#include "judge/proctree.h"
-#include "judge/sandbox.h"
+#include "judge/sandbox/proctree.h"
+#include "judge/sandbox/sandbox.h"
 
 namespace hpcab::judge {
 

@@ -1,14 +1,14 @@
-// The real side effects of a grade: hpcab-runner in bubblewrap (judge/sandbox.h), the
-// compiler (judge/build.h), the SQLite store (judge/store.h), the system clocks, the OS CSPRNG
-// and the scratch filesystem.
+// The real side effects of a grade: hpcab-runner in bubblewrap (judge/sandbox/sandbox.h), the
+// compiler (judge/build/build.h), the SQLite store (judge/store/store.h), the system clocks, the OS
+// CSPRNG and the scratch filesystem.
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "judge/config.h"
+#include "judge/config/config.h"
 #include "judge/grade/effects.h"
-#include "judge/slot_watch.h"
+#include "judge/grade/slot_watch.h"
 
 namespace hpcab::judge {
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "judge/grade/effects.h"
+#include "judge/grade/request.h"
 #include "judge/grade/verdict.h"
-#include "judge/grader.h"
 
 namespace hpcab::judge {
 
@@ -47,7 +47,7 @@ nlohmann::json response_json(const GradeResult& g, const RecordContext& c);
 
 // The /submit row.
 // SubmissionRecord::request_json of `req`: {"preset": P or null, "workspace_bytes": E or null},
-// the request's own values (judge/idempotency.cc compares them on a repeat of its key).
+// the request's own values (judge/http/idempotency.cc compares them on a repeat of its key).
 std::string request_json(const GradeRequest& req);
 
 SubmissionRecord submission_record(const GradeResult& g, const RecordContext& c,

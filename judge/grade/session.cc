@@ -7,7 +7,7 @@
 #include <map>
 
 #include "common/stats.h"
-#include "judge/clock_audit.h"
+#include "judge/grade/clock_audit.h"
 
 namespace hpcab::judge {
 
@@ -232,7 +232,7 @@ MaybeFailure RunnerSession::prep(uint64_t seed, const std::string& dist, double 
 // the sandbox can forge: a kernel that writes a fake "done" early and keeps computing is still
 // running), minus the median empty round trip. Per call, the overshoot is how far the judge's
 // view exceeds the runner's report plus an allowance (slack + fraction of the view + the
-// copy-out of the outputs); see judge/clock_audit.h for how it shifts the recorded times.
+// copy-out of the outputs); see judge/grade/clock_audit.h for how it shifts the recorded times.
 MaybeFailure RunnerSession::go(double* ns) {
   proto::Reply reply;
   int64_t outer = 0;

@@ -79,7 +79,7 @@ class RunnerSession {
   const std::string& role() const { return role_; }
   bool candidate() const { return candidate_; }
 
-  // What the audit's rule (judge/clock_audit.h) adds to each of this session's timed calls,
+  // What the audit's rule (judge/grade/clock_audit.h) adds to each of this session's timed calls,
   // against the honest side's overshoot `noise` (empty: none ran).
   double audit_shift_ns(std::span<const double> noise) const;
   const std::vector<double>& judge_seen_ns() const { return judge_seen_ns_; }

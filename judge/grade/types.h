@@ -139,7 +139,7 @@ struct ConfigOutcome {
   // beyond the allowance (> 0: even the most favourable call shows a lying clock).
   double judge_median_ns = 0, overshoot_min_ns = 0;
   double reported_median_ns = 0;  // what the runner claimed (the floor judges the claim)
-  // What the clock audit added to every candidate report (judge/clock_audit.h); with timing
+  // What the clock audit added to every candidate report (judge/grade/clock_audit.h); with timing
   // parts, the largest of theirs. Reported per configuration, so a reader sees when it acted.
   double clock_shift_ns = 0;
   SlotUse slot;

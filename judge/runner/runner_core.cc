@@ -258,122 +258,135 @@ Status Runner::save_outputs(const std::string& tag) const {
   return Ok{};
 }
 
+std::optional<int> Runner::prep(const runner_protocol::Command& cmd) {
+  spec_.seed = cmd.seed;
+  spec_.scale = cmd.scale;
+  spec_.distribution.reset();
+  if (cmd.dist == "uniform") spec_.distribution = Distribution::kUniform;
+  if (cmd.dist == "normal") spec_.distribution = Distribution::kNormal;
+  if (cmd.dist == "lognormal") spec_.distribution = Distribution::kLognormal;
+  // The draw's inputs are kept in the snapshot and hidden from the kernel until "go": the
+  // arrays it can see hold a poison pattern meanwhile, so a helper thread cannot compute
+  // the next answer from them between calls (outside the clock). Honest code sees the
+  // real inputs when it is called. The draw is generated straight into the snapshot's
+  // buffers, lent to the draw for that by an exchange (not a copy afterwards: 33 MB per
+  // call at tsvc_2_s000's timed size, ~15 % of a prep): the kernel is never handed a
+  // snapshot buffer's address, and the buffers it was handed never hold a fresh draw
+  // before "go" (generated into them and copied away, they did while the draw was made).
+  for (auto& [name, copy] : snapshot_) std::swap(copy, draw_->arrays.at(name));
+  const Status generated = regenerate_draw(*manifest_, spec_, *draw_);
+  for (auto& [name, copy] : snapshot_) {
+    NdArray& visible = draw_->arrays.at(name);
+    std::swap(copy, visible);
+    fill_poison(visible.data(), visible.nbytes(), ~uint64_t{0});
+  }
+  if (!generated) return fail(proto::Fault::kSetup, generated.error().message);
+  std::memset(workspace_.data(), 0, workspace_.nbytes());
+  reply(proto::ready_reply());
+  return std::nullopt;
+}
+
+std::optional<int> Runner::go_device(const Call& call) {
+  // Device residency: inputs onto the device, outputs poisoned, all before the clock.
+  std::map<std::string, const void*> in;
+  for (const auto& a : manifest_->arrays) {
+    if (a.intent == Intent::kIn) in[a.name] = snapshot_.at(a.name).data();
+    if (a.intent == Intent::kInout) in[a.name] = draw_->arrays.at(a.name).data();
+  }
+  if (auto st = device_arrays_->stage(in); !st) return device_fault(st.error().message);
+  const int64_t ws_bytes = static_cast<int64_t>(workspace_.nbytes());
+  auto* ws = static_cast<uint8_t*>(device_arrays_->workspace());
+  called_ = true;
+  auto ns = timed_gpu_call(
+      *device_, residency_, [&] { call(*draw_, ws, ws_bytes, &device_arrays_->pointers()); },
+      now_ns);
+  if (!ns) return device_fault(ns.error().message);
+  std::map<std::string, void*> out;
+  for (auto& [name, copy] : copied_out_) out[name] = copy.data();
+  if (auto st = device_arrays_->copy_out(out); !st) return device_fault(st.error().message);
+  // A launch the runtime refused (a bad configuration) is not sticky and leaves the
+  // outputs poisoned, which the output check then reports; the log says why.
+  if (auto st = device_->last_error(); !st) {
+    std::fprintf(stderr, "hpcab-runner: after the call: %s\n", st.error().message.c_str());
+  }
+  for (auto& [name, copy] : copied_out_) {
+    std::memcpy(draw_->arrays.at(name).data(), copy.data(), copy.nbytes());
+  }
+  reply(proto::done_reply(*ns));
+  return std::nullopt;
+}
+
+std::optional<int> Runner::go_host(const Call& call) {
+  // The inputs appear right before the clock starts (the judge's allowance covers the
+  // copy): nothing the kernel left running could have used them earlier.
+  for (const auto& [name, copy] : snapshot_) {
+    std::memcpy(draw_->arrays.at(name).data(), copy.data(), copy.nbytes());
+  }
+  uint8_t* const ws = workspace_.nbytes() == 0 ? nullptr : workspace_.as<uint8_t>();
+  const auto ws_bytes = static_cast<int64_t>(workspace_.nbytes());
+  called_ = true;
+  const int64_t t0 = now_ns();
+  call(*draw_, ws, ws_bytes, nullptr);
+  const int64_t t1 = now_ns();
+  for (auto& [name, copy] : copied_out_) {
+    std::memcpy(copy.data(), draw_->arrays.at(name).data(), copy.nbytes());
+  }
+  if (device_) {
+    // Host residency: the submission had to finish its device work before returning;
+    // the census after the clock (and after the copy-out) says whether it did.
+    auto pending = device_->synchronize();
+    if (!pending) return device_fault(pending.error().message);
+    if (*pending) device_left_running_ = true;
+  }
+  reply(proto::done_reply(t1 - t0));
+  return std::nullopt;
+}
+
+std::optional<int> Runner::post(const runner_protocol::Command& cmd) {
+  std::string verdict;
+  if (device_arrays_) {
+    auto v = device_post_verdict();
+    if (!v) return device_fault(v.error().message);
+    verdict = *v;
+  } else {
+    if (device_) {
+      auto pending = device_->synchronize();
+      if (!pending) return device_fault(pending.error().message);
+      if (*pending) device_left_running_ = true;
+    }
+    verdict = device_left_running_
+                  ? proto::posted_reply(proto::PostProblem::kRunning, "(device)", "pending")
+                  : post_verdict();
+    device_left_running_ = false;
+  }
+  if (cmd.save) {
+    if (auto st = save_outputs(cmd.tag); !st) {
+      // A filesystem refusing the write is the judge's scratch space; anything else
+      // (an array the writer rejects) is this runner's own set-up.
+      const bool io = st.error().code == Errc::kNoSpace || st.error().code == Errc::kReadOnly;
+      return fail(io ? proto::Fault::kIo : proto::Fault::kSetup, st.error().message);
+    }
+  }
+  reply(verdict);
+  return std::nullopt;
+}
+
 int Runner::serve(const Call& call) {
-  const auto setup = proto::Fault::kSetup;
   reply(proto::hello_reply());
   std::string line;
   while (std::getline(std::cin, line)) {
     const proto::Command cmd = proto::parse_command(line);
+    std::optional<int> exit;
     switch (cmd.verb) {
-      case proto::Command::Verb::kPrep: {
-        spec_.seed = cmd.seed;
-        spec_.scale = cmd.scale;
-        spec_.distribution.reset();
-        if (cmd.dist == "uniform") spec_.distribution = Distribution::kUniform;
-        if (cmd.dist == "normal") spec_.distribution = Distribution::kNormal;
-        if (cmd.dist == "lognormal") spec_.distribution = Distribution::kLognormal;
-        // The draw's inputs are kept in the snapshot and hidden from the kernel until "go": the
-        // arrays it can see hold a poison pattern meanwhile, so a helper thread cannot compute
-        // the next answer from them between calls (outside the clock). Honest code sees the
-        // real inputs when it is called. The draw is generated straight into the snapshot's
-        // buffers, lent to the draw for that by an exchange (not a copy afterwards: 33 MB per
-        // call at tsvc_2_s000's timed size, ~15 % of a prep): the kernel is never handed a
-        // snapshot buffer's address, and the buffers it was handed never hold a fresh draw
-        // before "go" (generated into them and copied away, they did while the draw was made).
-        for (auto& [name, copy] : snapshot_) std::swap(copy, draw_->arrays.at(name));
-        const Status generated = regenerate_draw(*manifest_, spec_, *draw_);
-        for (auto& [name, copy] : snapshot_) {
-          NdArray& visible = draw_->arrays.at(name);
-          std::swap(copy, visible);
-          fill_poison(visible.data(), visible.nbytes(), ~uint64_t{0});
-        }
-        if (!generated) return fail(setup, generated.error().message);
-        std::memset(workspace_.data(), 0, workspace_.nbytes());
-        reply(proto::ready_reply());
+      case proto::Command::Verb::kPrep:
+        exit = prep(cmd);
         break;
-      }
-      case proto::Command::Verb::kGo: {
-        if (device_arrays_) {
-          // Device residency: inputs onto the device, outputs poisoned, all before the clock.
-          std::map<std::string, const void*> in;
-          for (const auto& a : manifest_->arrays) {
-            if (a.intent == Intent::kIn) in[a.name] = snapshot_.at(a.name).data();
-            if (a.intent == Intent::kInout) in[a.name] = draw_->arrays.at(a.name).data();
-          }
-          if (auto st = device_arrays_->stage(in); !st) return device_fault(st.error().message);
-          const int64_t ws_bytes = static_cast<int64_t>(workspace_.nbytes());
-          auto* ws = static_cast<uint8_t*>(device_arrays_->workspace());
-          called_ = true;
-          auto ns = timed_gpu_call(
-              *device_, residency_,
-              [&] { call(*draw_, ws, ws_bytes, &device_arrays_->pointers()); }, now_ns);
-          if (!ns) return device_fault(ns.error().message);
-          std::map<std::string, void*> out;
-          for (auto& [name, copy] : copied_out_) out[name] = copy.data();
-          if (auto st = device_arrays_->copy_out(out); !st) return device_fault(st.error().message);
-          // A launch the runtime refused (a bad configuration) is not sticky and leaves the
-          // outputs poisoned, which the output check then reports; the log says why.
-          if (auto st = device_->last_error(); !st) {
-            std::fprintf(stderr, "hpcab-runner: after the call: %s\n", st.error().message.c_str());
-          }
-          for (auto& [name, copy] : copied_out_) {
-            std::memcpy(draw_->arrays.at(name).data(), copy.data(), copy.nbytes());
-          }
-          reply(proto::done_reply(*ns));
-          break;
-        }
-        // The inputs appear right before the clock starts (the judge's allowance covers the
-        // copy): nothing the kernel left running could have used them earlier.
-        for (const auto& [name, copy] : snapshot_) {
-          std::memcpy(draw_->arrays.at(name).data(), copy.data(), copy.nbytes());
-        }
-        uint8_t* const ws = workspace_.nbytes() == 0 ? nullptr : workspace_.as<uint8_t>();
-        const auto ws_bytes = static_cast<int64_t>(workspace_.nbytes());
-        called_ = true;
-        const int64_t t0 = now_ns();
-        call(*draw_, ws, ws_bytes, nullptr);
-        const int64_t t1 = now_ns();
-        for (auto& [name, copy] : copied_out_) {
-          std::memcpy(copy.data(), draw_->arrays.at(name).data(), copy.nbytes());
-        }
-        if (device_) {
-          // Host residency: the submission had to finish its device work before returning;
-          // the census after the clock (and after the copy-out) says whether it did.
-          auto pending = device_->synchronize();
-          if (!pending) return device_fault(pending.error().message);
-          if (*pending) device_left_running_ = true;
-        }
-        reply(proto::done_reply(t1 - t0));
+      case proto::Command::Verb::kGo:
+        exit = device_arrays_ ? go_device(call) : go_host(call);
         break;
-      }
-      case proto::Command::Verb::kPost: {
-        std::string verdict;
-        if (device_arrays_) {
-          auto v = device_post_verdict();
-          if (!v) return device_fault(v.error().message);
-          verdict = *v;
-        } else {
-          if (device_) {
-            auto pending = device_->synchronize();
-            if (!pending) return device_fault(pending.error().message);
-            if (*pending) device_left_running_ = true;
-          }
-          verdict = device_left_running_
-                        ? proto::posted_reply(proto::PostProblem::kRunning, "(device)", "pending")
-                        : post_verdict();
-          device_left_running_ = false;
-        }
-        if (cmd.save) {
-          if (auto st = save_outputs(cmd.tag); !st) {
-            // A filesystem refusing the write is the judge's scratch space; anything else
-            // (an array the writer rejects) is this runner's own set-up.
-            const bool io = st.error().code == Errc::kNoSpace || st.error().code == Errc::kReadOnly;
-            return fail(io ? proto::Fault::kIo : setup, st.error().message);
-          }
-        }
-        reply(verdict);
+      case proto::Command::Verb::kPost:
+        exit = post(cmd);
         break;
-      }
       case proto::Command::Verb::kPing:
         reply(proto::pong_reply());
         break;
@@ -382,6 +395,7 @@ int Runner::serve(const Call& call) {
       case proto::Command::Verb::kUnknown:
         return fail(proto::Fault::kCommand, "unknown command '" + cmd.word + "'");
     }
+    if (exit) return *exit;
   }
   return 0;
 }

@@ -98,6 +98,11 @@ class Runner {
   Draw& draw() { return *draw_; }
 
  private:
+  // One command each (runner/protocol.h): nullopt to go on serving, else the exit status.
+  std::optional<int> prep(const runner_protocol::Command& cmd);
+  std::optional<int> go_device(const Call& call);
+  std::optional<int> go_host(const Call& call);
+  std::optional<int> post(const runner_protocol::Command& cmd);
   void reply(const std::string& line);
   std::string post_verdict() const;
   Result<std::string> device_post_verdict();

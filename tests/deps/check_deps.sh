@@ -6,16 +6,18 @@
 #   3. harness/ talks to the judge over HTTP only: no judge/ (nor report/, cli/) headers.
 #      judge/ includes nothing from harness/, report/ or cli/.
 #   4. report/ reads the judge's and harness's files through their header-only schema names
-#      (judge/schema.h, harness/schema.h) and includes nothing else of theirs.
+#      (judge/store/schema.h, harness/schema.h) and includes nothing else of theirs.
 #   5. The sandboxed runner binary (when given) links no SQLite, TLS/crypto or HTTP code.
 #   6. A clone is self-contained: no file the build, the tests or the scripts use names a path
 #      beside the repository (the steering folder ../shared is not there in a newcomer's clone;
 #      the paper's kernel list has its copy in corpus/paper-targets.tsv). Docs may cite it.
-#   7. The grade pipeline (judge/grade/) and the settings (judge/config.h) never reach the HTTP
-#      layer or the views: no judge/server.h, routes.h, http_errors.h, metrics.h, results_page.h,
-#      admin_views.h or task_view.h.
+#   7. Below the HTTP layer, nothing reaches it: judge/grade/, build/, sandbox/, host/, store/
+#      and config/ never include judge/http/ or judge/views/ (a grade runs without a server).
 #   8. Comments say why, not when: no comment in the code, the tests, the scripts or the build
 #      files cites an issue number, which means nothing to a reader of the repository.
+#   9. The sandbox knows nothing of grading: judge/sandbox/ includes only common/ and itself.
+#  10. judge/store/ is the only part of the judge that talks to the database layer
+#      (common/db.h), and it includes nothing else of the judge's: records are plain values.
 # Usage: check_deps.sh SOURCE_DIR [RUNNER_BINARY]. Exit status 1 names every violation.
 set -u
 src=${1:?usage: check_deps.sh SOURCE_DIR [RUNNER_BINARY]}
@@ -43,7 +45,7 @@ hits=$(sources judge | xargs grep -nE '#include[[:space:]]*"(harness|report|cli)
 [ -n "$hits" ] && violation "judge/ includes harness/, report/ or cli/ headers" "$hits"
 
 hits=$(sources report | xargs grep -nE '#include[[:space:]]*"(judge|harness)/' 2>/dev/null |
-  grep -vE '#include[[:space:]]*"(judge|harness)/schema\.h"')
+  grep -vE '#include[[:space:]]*"(judge/store|harness)/schema\.h"')
 [ -n "$hits" ] && violation "report/ includes judge/ or harness/ headers other than their schema.h" "$hits"
 hits=$(sources report | xargs grep -nE '#include[[:space:]]*"cli/' 2>/dev/null)
 [ -n "$hits" ] && violation "report/ includes cli/ headers" "$hits"
@@ -53,10 +55,19 @@ hits=$(find . -type d \( -name node_modules -o -name .git -o -name 'build*' -o -
   grep -v '^\./tests/deps/check_deps\.sh:')
 [ -n "$hits" ] && violation "a file reads outside the repository (a fresh clone has nothing beside it)" "$hits"
 
-hits=$( { sources judge/grade; echo judge/config.h; } | xargs grep -nE \
-  '#include[[:space:]]*"judge/(server|routes|http_errors|metrics|results_page|admin_views|task_view)\.h"' \
-  2>/dev/null)
-[ -n "$hits" ] && violation "the grade pipeline or the settings include the HTTP layer or a view" "$hits"
+hits=$(sources judge/grade judge/build judge/sandbox judge/host judge/store judge/config |
+  xargs grep -nE '#include[[:space:]]*"judge/(http|views)/' 2>/dev/null)
+[ -n "$hits" ] && violation "a part below the HTTP layer includes judge/http/ or judge/views/" "$hits"
+
+hits=$(sources judge/sandbox | xargs grep -nE '#include[[:space:]]*"[a-z]+/' 2>/dev/null |
+  grep -vE '#include[[:space:]]*"(common|judge/sandbox)/')
+[ -n "$hits" ] && violation "judge/sandbox/ includes something other than common/ and itself" "$hits"
+
+hits=$(sources judge | grep -v '^judge/store/' | xargs grep -nE '#include[[:space:]]*"common/db\.h"' 2>/dev/null)
+[ -n "$hits" ] && violation "a part of the judge other than judge/store/ uses common/db.h" "$hits"
+hits=$(sources judge/store | xargs grep -nE '#include[[:space:]]*"judge/' 2>/dev/null |
+  grep -vE '#include[[:space:]]*"judge/store/')
+[ -n "$hits" ] && violation "judge/store/ includes another part of the judge" "$hits"
 
 hits=$(find common judge harness report cli tests scripts deploy CMakeLists.txt Makefile \
   -path tests/fixtures -prune -o -type f \( -name '*.h' -o -name '*.cc' -o -name '*.c' \

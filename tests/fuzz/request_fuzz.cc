@@ -1,7 +1,7 @@
 // libFuzzer target over what the judge does with a client's bytes before grading anything:
 // Beast's request parser with the judge's header and body limits, then the routes' first checks
-// (judge/request.h: target splitting, UTF-8, rank, kernel names, depth-limited JSON) and the
-// whole grade-body parser the routes run (judge/grade_request.h: parse_grade_body, over an
+// (judge/http/request.h: target splitting, UTF-8, rank, kernel names, depth-limited JSON) and the
+// whole grade-body parser the routes run (judge/http/grade_request.h: parse_grade_body, over an
 // in-memory kernel, under three judge configurations). Every input also goes straight to the
 // JSON, body and target checks, so JSON mutations need not first learn HTTP framing.
 //
@@ -29,9 +29,9 @@
 
 #include "common/expr.h"
 #include "common/manifest.h"
-#include "judge/grade_request.h"
-#include "judge/http_errors.h"
-#include "judge/request.h"
+#include "judge/http/grade_request.h"
+#include "judge/http/http_errors.h"
+#include "judge/http/request.h"
 
 namespace {
 
@@ -39,7 +39,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using hpcab::judge::ApiError;
 using hpcab::judge::check_json_depth;
-using hpcab::judge::ErrorKind;
+using hpcab::judge::ErrorCode;
 using hpcab::judge::GradeBodyRules;
 using hpcab::judge::parse_json_body;
 using hpcab::judge::parse_rank_json;
@@ -187,16 +187,19 @@ void CheckGradeBody(std::string_view text) {
         continue;
       }
       const ApiError& e = parsed.error();
-      Require(e.kind == ErrorKind::kBadRequest || e.kind == ErrorKind::kNotFound ||
-                  e.kind == ErrorKind::kPayloadTooLarge || e.kind == ErrorKind::kMisdirected,
-              "the body parser refused with a kind it never gives");
+      const int status = hpcab::judge::error_code_status(e.code);
+      Require(status == 400 || e.code == ErrorCode::kUnknownKernel ||
+                  e.code == ErrorCode::kSourceTooLarge || e.code == ErrorCode::kMisdirected,
+              "the body parser refused with a code it never gives");
       const auto response = hpcab::judge::error_response(e);
       Require(response.status >= 400 && response.status < 500, "a refusal that is not a 4xx");
       Require(valid_utf8(response.body), "error body is not valid UTF-8");
       const json body = json::parse(response.body, nullptr, false);
       Require(body.is_object() && body.contains("error") && body["error"].is_string(),
               "error body is not a JSON object with an error string");
-      if (e.kind == ErrorKind::kMisdirected) {
+      Require(body.value("code", "") == hpcab::judge::error_code_name(e.code),
+              "error body without its code");
+      if (e.code == ErrorCode::kMisdirected) {
         Require(body.value("rank", -1) == rules.rank && body.contains("requested_rank"),
                 "a 421 without rank and requested_rank");
       }
@@ -265,7 +268,8 @@ void CheckIdempotencyKey(const http::request<http::string_body>& request) {
       }
       return;
     }
-    Require(key.error().kind == ErrorKind::kBadRequest, "an Idempotency-Key refusal not a 400");
+    Require(key.error().code == ErrorCode::kBadIdempotencyKey,
+            "an Idempotency-Key refusal without its code");
     const auto response = hpcab::judge::error_response(key.error());
     Require(response.status == 400 && valid_utf8(response.body),
             "an Idempotency-Key refusal without a valid 400 body");

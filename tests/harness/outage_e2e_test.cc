@@ -32,7 +32,7 @@
 #include "harness/arm.h"
 #include "harness/daemon.h"
 #include "harness/episode_db.h"
-#include "judge/schema.h"
+#include "judge/store/schema.h"
 #include "tests/harness/fake_llm.h"
 #include "tests/judge/judge_process.h"
 

@@ -1,7 +1,7 @@
-// Access control (judge/access.h): token files, roles, the per-request decision, and the
+// Access control (judge/http/access.h): token files, roles, the per-request decision, and the
 // configuration checks around secrets. The end-to-end version (a real judge over HTTPS) is
 // AccessE2E in judge_e2e_test.cc.
-#include "judge/access.h"
+#include "judge/http/access.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "judge/config.h"
+#include "judge/config/config.h"
 
 namespace hpcab::judge {
 namespace {
@@ -46,9 +46,10 @@ std::map<std::string, std::string> Bearer(const std::string& token) {
   return {{"authorization", "Bearer " + token}};
 }
 
-std::string ErrorOf(const HttpResponse& r) {
+// The stable code of an error body (docs/api.md "Error codes"); "" when the body has none.
+std::string CodeOf(const HttpResponse& r) {
   auto j = nlohmann::json::parse(r.body, nullptr, false);
-  return j.is_object() && j.contains("error") ? j["error"].get<std::string>() : "";
+  return j.is_object() && j.contains("code") ? j["code"].get<std::string>() : "";
 }
 
 std::string HeaderOf(const HttpResponse& r, const std::string& name) {
@@ -139,11 +140,12 @@ TEST(AccessRoles, MissingOrWrongTokenIs401WithChallenge) {
     ASSERT_TRUE(none.has_value()) << path;
     EXPECT_EQ(none->status, 401) << path;
     EXPECT_EQ(HeaderOf(*none, "WWW-Authenticate"), "Bearer realm=\"hpcab-judge\"");
-    EXPECT_NE(ErrorOf(*none).find("Authorization: Bearer"), std::string::npos);
+    EXPECT_EQ(CodeOf(*none), "unauthorized");
 
     auto wrong = a.check(path, Bearer("not-a-known-token-0123456789"));
     ASSERT_TRUE(wrong.has_value()) << path;
     EXPECT_EQ(wrong->status, 401) << path;
+    EXPECT_EQ(CodeOf(*wrong), "unauthorized") << path;
     EXPECT_NE(HeaderOf(*wrong, "WWW-Authenticate").find("error=\"invalid_token\""),
               std::string::npos);
     EXPECT_EQ(wrong->body.find("not-a-known-token"), std::string::npos);
@@ -162,6 +164,7 @@ TEST(AccessRoles, AgentTokenOnAdminRouteIs403AdminTokenPasses) {
     auto agent = a.check(path, Bearer(kAgent));
     ASSERT_TRUE(agent.has_value()) << path;
     EXPECT_EQ(agent->status, 403) << path;
+    EXPECT_EQ(CodeOf(*agent), "forbidden") << path;
     EXPECT_NE(HeaderOf(*agent, "WWW-Authenticate").find("insufficient_scope"), std::string::npos);
     EXPECT_FALSE(a.check(path, Bearer(kAdmin)).has_value()) << path;
   }
@@ -175,14 +178,14 @@ TEST(AccessRoles, AdminRoutesAreDisabledWithoutAnAdminTokenFile) {
   auto disabled = open.check("/admin/submissions", {});
   ASSERT_TRUE(disabled.has_value());
   EXPECT_EQ(disabled->status, 404);
-  EXPECT_NE(ErrorOf(*disabled).find("admin_tokens_file"), std::string::npos);
+  EXPECT_EQ(CodeOf(*disabled), "route_off");
 
   const Access agents_only = Access::from_tokens({kAgent}, {});
   EXPECT_FALSE(agents_only.admin_enabled());
   auto no_admin = agents_only.check("/admin/submissions", Bearer(kAgent));
   ASSERT_TRUE(no_admin.has_value());
   EXPECT_EQ(no_admin->status, 404);
-  EXPECT_NE(ErrorOf(*no_admin).find("admin_tokens_file"), std::string::npos);
+  EXPECT_EQ(CodeOf(*no_admin), "route_off");
   EXPECT_EQ(agents_only.check("/admin/submissions", {})->status, 401);
 }
 

@@ -1,4 +1,4 @@
-#include "judge/affinity.h"
+#include "judge/sandbox/affinity.h"
 
 #include <gtest/gtest.h>
 #include <omp.h>

@@ -1,4 +1,4 @@
-#include "judge/bandwidth.h"
+#include "judge/host/bandwidth.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "judge/config.h"
+#include "judge/config/config.h"
 
 namespace hpcab::judge {
 namespace {

@@ -1,7 +1,7 @@
 // The builder's Python builds: the module text of each flavor, and real builds in
 // the sandbox: a syntax error is a failed build with Python's message, a good module is cached
 // as kernel.py, and the cache key tells flavors and sources apart.
-#include "judge/build.h"
+#include "judge/build/build.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "judge/config.h"
+#include "judge/config/config.h"
 
 namespace hpcab::judge {
 namespace {

@@ -1,13 +1,13 @@
-// The clock audit's rule (judge/clock_audit.h): machine noise never inflates a speedup, a lying
-// candidate clock is still corrected.
-#include "judge/clock_audit.h"
+// The clock audit's rule (judge/grade/clock_audit.h): machine noise never inflates a speedup, a
+// lying candidate clock is still corrected.
+#include "judge/grade/clock_audit.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <vector>
 
-#include "judge/config.h"
+#include "judge/config/config.h"
 
 namespace hpcab::judge {
 namespace {

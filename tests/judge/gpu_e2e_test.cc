@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "judge/gpu.h"
+#include "judge/host/gpu.h"
 #include "tests/judge/judge_process.h"
 
 namespace hpcab::judge {

@@ -2,7 +2,7 @@
 // on a fake /dev, the flag matrix, and real builds in the sandbox: the /task stubs and a
 // correct, an incorrect and a broken source for each of CUDA (where nvcc is installed) and HIP
 // (hipcc is in scripts/packages.txt, so always), the cache key, and a missing toolchain.
-#include "judge/gpu.h"
+#include "judge/host/gpu.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -14,9 +14,9 @@
 
 #include "common/build_info.h"
 #include "common/manifest.h"
-#include "judge/build.h"
-#include "judge/config.h"
-#include "judge/task_view.h"
+#include "judge/build/build.h"
+#include "judge/config/config.h"
+#include "judge/views/task_view.h"
 
 namespace hpcab::judge {
 namespace {

@@ -3,7 +3,7 @@
 // store, a clock, entropy and a scratch filesystem, all in memory. No bubblewrap, no compiler,
 // no timing: each verdict path in milliseconds. The real end-to-end suites (judge_e2e,
 // adversarial) sit on top of the same stages with the real effects.
-#include "judge/grader.h"
+#include "judge/grade/grader.h"
 
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -23,15 +23,15 @@
 #include <thread>
 
 #include "common/manifest.h"
-#include "judge/affinity.h"
-#include "judge/config.h"
-#include "judge/gpu.h"
+#include "judge/config/config.h"
 #include "judge/grade/effects.h"
 #include "judge/grade/plan.h"
 #include "judge/grade/real_effects.h"
 #include "judge/grade/record.h"
 #include "judge/grade/verdict.h"
+#include "judge/host/gpu.h"
 #include "judge/runner/protocol.h"
+#include "judge/sandbox/affinity.h"
 
 namespace hpcab::judge {
 namespace {

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -27,12 +28,12 @@
 
 #include "common/http_client.h"
 #include "common/manifest.h"
-#include "judge/build.h"
-#include "judge/config.h"
-#include "judge/grader.h"
-#include "judge/request.h"
-#include "judge/routes.h"
-#include "judge/server.h"
+#include "judge/build/build.h"
+#include "judge/config/config.h"
+#include "judge/grade/grader.h"
+#include "judge/http/request.h"
+#include "judge/http/routes.h"
+#include "judge/http/server.h"
 
 namespace hpcab::judge {
 namespace {
@@ -245,13 +246,25 @@ std::string Get(const std::string& target) {
   return "GET " + target + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
 }
 
-// Every body the judge sends is valid UTF-8 JSON; an error body is {"error": "<non-empty>"}.
-std::string ErrorOf(const Reply& reply) {
+// Every body the judge sends is valid UTF-8 JSON; an error body is {"code": "<name>", "error":
+// "<non-empty>"}. Returns the body's code (docs/api.md "Error codes"), "" when it has none.
+std::string CodeOf(const Reply& reply) {
   EXPECT_TRUE(valid_utf8(reply.body)) << reply.body;
   const auto body = json::parse(reply.body, nullptr, /*allow_exceptions=*/false);
   EXPECT_FALSE(body.is_discarded()) << reply.body;
-  if (!body.is_object() || !body.contains("error") || !body["error"].is_string()) return "";
-  return body["error"].get<std::string>();
+  if (!body.is_object() || !body.contains("error") || !body["error"].is_string() ||
+      body["error"].get<std::string>().empty() || !body.contains("code") ||
+      !body["code"].is_string()) {
+    return "";
+  }
+  return body["code"].get<std::string>();
+}
+
+// The limit a 413 or 431 body names in its `limit_bytes` field, or -1.
+long long LimitOf(const Reply& reply) {
+  const auto body = json::parse(reply.body, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object() || !body.contains("limit_bytes")) return -1;
+  return body["limit_bytes"].get<long long>();
 }
 
 void ExpectHealthy(const Judge& judge) {
@@ -290,7 +303,8 @@ TEST(HostileClientTest, OversizedHeadersGet431) {
   for (const auto& attack : attacks) {
     const Reply reply = Exchange(judge.port(), attack);
     EXPECT_EQ(reply.status, 431) << attack.substr(0, 60);
-    EXPECT_NE(ErrorOf(reply).find("4096"), std::string::npos) << reply.body;
+    EXPECT_EQ(CodeOf(reply), "header_too_large") << reply.body;
+    EXPECT_EQ(LimitOf(reply), 4096) << reply.body;
   }
   ExpectHealthy(judge);
 }
@@ -303,7 +317,8 @@ TEST(HostileClientTest, OversizedBodiesGet413) {
   Reply reply = Exchange(
       judge.port(), "POST /score HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000000000\r\n\r\n");
   EXPECT_EQ(reply.status, 413);
-  EXPECT_NE(ErrorOf(reply).find("4096"), std::string::npos);
+  EXPECT_EQ(CodeOf(reply), "body_too_large");
+  EXPECT_EQ(LimitOf(reply), 4096);
   // One byte over, actually sent.
   reply = Exchange(judge.port(), Post("/score", std::string(4097, ' ')));
   EXPECT_EQ(reply.status, 413);
@@ -313,7 +328,7 @@ TEST(HostileClientTest, OversizedBodiesGet413) {
   chunked += "0\r\n\r\n";
   reply = Exchange(judge.port(), chunked);
   EXPECT_EQ(reply.status, 413);
-  EXPECT_FALSE(ErrorOf(reply).empty());
+  EXPECT_EQ(CodeOf(reply), "body_too_large");
   // One huge chunk announced in hex.
   reply = Exchange(judge.port(),
                    "POST /score HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -356,7 +371,8 @@ TEST(HostileClientTest, OversizedBodySentWholeBeforeReadingGets413) {
     bool closed = false;
     const Reply reply = ParseReply(client.ReadUntilClose(10, &closed));
     EXPECT_EQ(reply.status, 413) << request.substr(0, 80);
-    EXPECT_NE(ErrorOf(reply).find("65536"), std::string::npos) << reply.body;
+    EXPECT_EQ(CodeOf(reply), "body_too_large") << reply.body;
+    EXPECT_EQ(LimitOf(reply), 65536) << reply.body;
     EXPECT_TRUE(closed);  // the connection ends after the 413
   }
   ExpectHealthy(judge);
@@ -496,7 +512,7 @@ TEST(HostileClientTest, ConnectionFloodIsCappedAndHealthRecovers) {
     const Reply reply = ParseReply(s->ReadUntilClose(5, &closed));
     EXPECT_TRUE(closed);
     EXPECT_EQ(reply.status, 503);
-    EXPECT_NE(ErrorOf(reply).find("connection limit"), std::string::npos);
+    EXPECT_EQ(CodeOf(reply), "unavailable");
   }
   EXPECT_EQ(judge.server().active_connections(), 4);
   held.clear();  // the flood goes away: the judge answers again
@@ -532,7 +548,7 @@ TEST(HostileClientTest, MalformedHttpGets400OrCloseNeverACrash) {
     const Reply reply =
         Exchange(judge.port(), "GET /health HTTP/" + version + "\r\nHost: t\r\n\r\n");
     EXPECT_EQ(reply.status, 400) << version;
-    EXPECT_NE(ErrorOf(reply).find("version"), std::string::npos) << reply.body;
+    EXPECT_EQ(CodeOf(reply), "bad_http") << reply.body;
   }
   // Obsolete line folding is unfolded (RFC 9112 §5.2 allows that or a 400); no crash either way.
   const Reply folded = Exchange(judge.port(), "GET /health HTTP/1.1\r\nHost: t\r\n folded\r\n\r\n");
@@ -545,7 +561,7 @@ TEST(HostileClientTest, MalformedHttpGets400OrCloseNeverACrash) {
         << reply.status << " for "
         << json(attack).dump(-1, ' ', false, json::error_handler_t::replace);
     if (reply.status != 0) {
-      EXPECT_FALSE(ErrorOf(reply).empty()) << reply.body;
+      EXPECT_FALSE(CodeOf(reply).empty()) << reply.body;
     }
     ExpectHealthy(judge);
   }
@@ -567,7 +583,7 @@ TEST(HostileClientTest, DeeplyNestedJsonGets400WithoutRecursion) {
   for (const auto& body : bodies) {
     const Reply reply = Exchange(judge.port(), Post("/score", body));
     EXPECT_EQ(reply.status, 400);
-    EXPECT_NE(ErrorOf(reply).find("deeper than 64"), std::string::npos) << reply.body;
+    EXPECT_EQ(CodeOf(reply), "bad_json") << reply.body;
   }
   // Brackets inside strings are text, and 64 levels are fine: this one reaches the queue.
   json nested = json::array();
@@ -588,7 +604,7 @@ TEST(HostileClientTest, HugeJsonUnderTheBodyLimitIsHandled) {
   const auto start = Clock::now();
   Reply reply = Exchange(judge.port(), Post("/score", many.dump()));
   EXPECT_EQ(reply.status, 400);
-  EXPECT_NE(ErrorOf(reply).find("rank"), std::string::npos) << reply.body;
+  EXPECT_EQ(CodeOf(reply), "missing_rank") << reply.body;
   // The same keys around a valid request: it reaches the queue, nothing chokes.
   json padded = many;
   const json valid = json::parse(GradeBody());
@@ -615,12 +631,12 @@ TEST(HostileClientTest, NonUtf8Gets400WithValidUtf8Errors) {
         "{\"rank\":0,\"source\":\"int x; /* \xe2\x82 */\"}", "\xef\xbb\xbf\xff{}"}) {
     const Reply reply = Exchange(judge.port(), Post("/score", body));
     EXPECT_EQ(reply.status, 400);
-    EXPECT_NE(ErrorOf(reply).find("UTF-8"), std::string::npos) << reply.body;
+    EXPECT_EQ(CodeOf(reply), "bad_json") << reply.body;
   }
   // \u escapes of lone surrogates are not UTF-8 either (nlohmann refuses them).
   Reply reply = Exchange(judge.port(), Post("/score", R"({"kernel":"\ud800","rank":0})"));
   EXPECT_EQ(reply.status, 400);
-  EXPECT_FALSE(ErrorOf(reply).empty());
+  EXPECT_EQ(CodeOf(reply), "bad_json");
   // In the request target: percent-encoded, or raw bytes.
   for (const std::string target :
        {"/task/%ff%fe?rank=0", "/task/tsvc_2_s000?rank=0&language=%c0%af",
@@ -628,10 +644,10 @@ TEST(HostileClientTest, NonUtf8Gets400WithValidUtf8Errors) {
     reply = Exchange(judge.port(), Get(target));
     if (reply.status == 0) continue;  // the HTTP parser may refuse raw bytes outright
     EXPECT_EQ(reply.status, 400) << target;
-    ErrorOf(reply);  // valid UTF-8 JSON whatever it says
+    EXPECT_FALSE(CodeOf(reply).empty()) << target;  // valid UTF-8 JSON whatever it says
   }
   reply = Exchange(judge.port(), Get("/task/%ff%fe?rank=0"));
-  EXPECT_NE(ErrorOf(reply).find("UTF-8"), std::string::npos) << reply.body;
+  EXPECT_EQ(CodeOf(reply), "bad_target") << reply.body;
   ExpectHealthy(judge);
 }
 
@@ -668,10 +684,11 @@ TEST(HostileClientTest, OutOfRangeNumbersGet400) {
   for (const auto& [field, value] : cases) {
     const Reply reply = Exchange(judge.port(), Post("/score", GradeBody(field, value)));
     EXPECT_EQ(reply.status, 400) << field << "=" << value << ": " << reply.body;
-    // The message names the field, or (numbers nlohmann cannot represent) the number itself.
-    const std::string error = ErrorOf(reply);
-    EXPECT_TRUE(error.find(field) != std::string::npos || error.find(value) != std::string::npos)
-        << reply.body;
+    // The field's own code, or bad_json for a number nlohmann cannot represent.
+    const std::map<std::string, std::string> field_code = {
+        {"rank", "bad_rank"}, {"workspace_bytes", "bad_workspace"}, {"tokens", "bad_field"}};
+    const std::string code = CodeOf(reply);
+    EXPECT_TRUE(code == field_code.at(field) || code == "bad_json") << reply.body;
   }
   // The largest values in range are accepted.
   for (const auto& [field, value] : std::vector<std::pair<std::string, std::string>>{
@@ -685,7 +702,8 @@ TEST(HostileClientTest, OutOfRangeNumbersGet400) {
   for (const std::string rank : {"-1", "1e400", "99999999999999999999", "%2b0", "0%00", ""}) {
     const Reply reply = Exchange(judge.port(), Get("/task/tsvc_2_s000?rank=" + rank));
     EXPECT_EQ(reply.status, 400) << rank;
-    EXPECT_NE(ErrorOf(reply).find("rank"), std::string::npos) << reply.body;
+    const std::string code = CodeOf(reply);
+    EXPECT_TRUE(code == "bad_rank" || code == "missing_rank") << reply.body;
   }
   ExpectHealthy(judge);
 }
@@ -700,7 +718,7 @@ TEST(HostileClientTest, PathTraversalReadsNothingOutside) {
       const Reply reply = Exchange(judge.port(), Get(route + name + "?rank=0"));
       EXPECT_TRUE(reply.status == 404 || reply.status == 400)
           << route << name << ": " << reply.status;
-      EXPECT_FALSE(ErrorOf(reply).empty());
+      EXPECT_FALSE(CodeOf(reply).empty());
       EXPECT_EQ(reply.body.find("root:"), std::string::npos);
     }
   }

@@ -1,9 +1,9 @@
-// /submit's Idempotency-Key on the judge side (judge/idempotency.h): SubmitKeys on its own,
+// /submit's Idempotency-Key on the judge side (judge/http/idempotency.h): SubmitKeys on its own,
 // then the routes over a real server and a real Store with a fake grader that records answers
 // as the record stage does (the key in the submission's row), so nothing is built or run and a
 // grade can be held open to make a repeat arrive while it runs. The same behaviour against a
 // real judge process: tests/judge/idempotency_e2e_test.cc.
-#include "judge/idempotency.h"
+#include "judge/http/idempotency.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -23,11 +23,11 @@
 
 #include "common/http_client.h"
 #include "judge/grade/record.h"
-#include "judge/job_queue.h"
-#include "judge/metrics.h"
-#include "judge/routes.h"
-#include "judge/server.h"
-#include "judge/store.h"
+#include "judge/http/job_queue.h"
+#include "judge/http/metrics.h"
+#include "judge/http/routes.h"
+#include "judge/http/server.h"
+#include "judge/store/store.h"
 
 namespace hpcab::judge {
 namespace {
@@ -84,8 +84,7 @@ TEST(SubmitKeysTest, ARepeatInFlightWaitsAndAnotherRequestIsAConflict) {
   const json conflict = json::parse(other.got[0].body);
   EXPECT_EQ(conflict["differs"], json::array({"source"}));
   EXPECT_EQ(conflict["idempotency_key"], "k1");
-  EXPECT_NE(conflict["error"].get<std::string>().find("used for another request"),
-            std::string::npos);
+  EXPECT_EQ(conflict["code"], "idempotency_conflict");
 
   HttpResponse graded;
   graded.body = R"({"submission_id":7,"verdict":"ok"})";
@@ -108,7 +107,7 @@ TEST(SubmitKeysTest, ErrorAnswersReachRepeatsUnchanged) {
   auto claim = keys.begin("k", Who(), first.responder());
   ASSERT_TRUE(claim.has_value());
   ASSERT_FALSE(keys.begin("k", Who(), repeat.responder()).has_value());
-  HttpResponse full = error_response(ApiError{ErrorKind::kQueueFull, "full", nullptr, 10});
+  HttpResponse full = error_response(ApiError{ErrorCode::kQueueFull, "full", nullptr, 10});
   (*claim)(full);
   ASSERT_EQ(repeat.size(), 1u);
   EXPECT_EQ(repeat.got[0].status, 429);
@@ -403,8 +402,7 @@ TEST_F(RoutesKeysTest, TheSameKeyForAnotherRequestIs409) {
   EXPECT_EQ(source.status, 409) << source.body;
   const json body = json::parse(source.body);
   EXPECT_EQ(body["differs"], json::array({"source"}));
-  EXPECT_NE(body["error"].get<std::string>().find("submission 1"), std::string::npos)
-      << source.body;
+  EXPECT_EQ(body["code"], "idempotency_conflict") << source.body;
   auto run = Post("/submit", "ep-3:1", "void tsvc_2_s000_fp64(void) {}", "run-2");
   EXPECT_EQ(run.status, 409);
   EXPECT_EQ(json::parse(run.body)["differs"], json::array({"run_id"}));

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "common/http_client.h"
-#include "judge/store.h"
+#include "judge/store/store.h"
 
 namespace hpcab::judge::test {
 

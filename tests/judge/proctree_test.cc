@@ -1,7 +1,7 @@
-// The process census's view of a tree (judge/proctree.h): the cheap walk through the children
-// files must find what the full /proc scan finds, re-parented orphans and children of
+// The process census's view of a tree (judge/sandbox/proctree.h): the cheap walk through the
+// children files must find what the full /proc scan finds, re-parented orphans and children of
 // non-main threads included, since the judge's "left ... running" rejections rest on it.
-#include "judge/proctree.h"
+#include "judge/sandbox/proctree.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "judge/store.h"
+#include "judge/store/store.h"
 #include "tests/judge/judge_process.h"
 
 namespace hpcab::judge {

@@ -16,7 +16,7 @@
 
 #include "common/http_client.h"
 #include "common/process.h"
-#include "judge/results_page.h"
+#include "judge/views/results_page.h"
 #include "tests/judge/judge_process.h"
 
 namespace hpcab::judge {

@@ -1,6 +1,6 @@
 // The sandbox against real bubblewrap: isolation, limits and teardown are behaviours of the
 // kernel and bwrap, so they are tested for real, not through a mock.
-#include "judge/sandbox.h"
+#include "judge/sandbox/sandbox.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "common/process.h"
-#include "judge/seccomp.h"
+#include "judge/sandbox/seccomp.h"
 
 namespace hpcab::judge {
 namespace {

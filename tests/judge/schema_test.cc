@@ -1,6 +1,6 @@
-// judge/schema.h names what other components (report/) read of the judge's database; every
+// judge/store/schema.h names what other components (report/) read of the judge's database; every
 // name must exist in a file made by Store::open (and, for merged_*, by merge_databases).
-#include "judge/schema.h"
+#include "judge/store/schema.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <string>
 
+#include "cli/merge.h"
 #include "common/db.h"
-#include "judge/merge.h"
-#include "judge/store.h"
+#include "judge/store/store.h"
 
 namespace hpcab::judge {
 namespace {
@@ -43,7 +43,7 @@ TEST(JudgeSchemaTest, EveryNameExistsInAMigratedAndAMergedFile) {
     auto store = Store::open(shard);
     ASSERT_TRUE(store.ok()) << store.error().message;
   }
-  auto rep = merge_databases(merged, {shard});
+  auto rep = cli::merge_databases(merged, {shard});
   ASSERT_TRUE(rep.ok()) << rep.error().message;
 
   namespace S = schema::submissions;

@@ -1,6 +1,6 @@
 // ScratchClaim: each judge works in its own locked run dir; dirs of dead judges are swept at the
 // next start, live judges' dirs never are.
-#include "judge/scratch.h"
+#include "judge/sandbox/scratch.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

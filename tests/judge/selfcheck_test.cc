@@ -1,7 +1,7 @@
-// The self-check's verdicts on grade responses (judge/selfcheck.h), on fixed responses: a
+// The self-check's verdicts on grade responses (judge/grade/selfcheck.h), on fixed responses: a
 // reference credited 1 passes, one judged suspect or faulted fails the host, the parallel gemm
 // is held to its direct ratio.
-#include "judge/selfcheck.h"
+#include "judge/grade/selfcheck.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The judge's HTTP server and the common HTTP client, against a real server on 127.0.0.1 with
 // an ephemeral port. Limits are shrunk (sub-second timeouts, kilobyte bodies) so the whole file
 // runs in a few seconds.
-#include "judge/server.h"
+#include "judge/http/server.h"
 
 #include <gtest/gtest.h>
 #include <openssl/ssl.h>
@@ -174,8 +174,18 @@ std::string Get(const std::string& target) {
   return "GET " + target + " HTTP/1.1\r\nHost: test\r\n\r\n";
 }
 
-// The error message of a {"error": ...} body, or "" when the body is not one.
-std::string ErrorOf(const std::string& body) {
+// The code of a {"code": ..., "error": "<non-empty>"} body, or "" when the body is not one.
+std::string CodeOf(const std::string& body) {
+  const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object() || !json.contains("error") || !json["error"].is_string() ||
+      json["error"].get<std::string>().empty() || !json.contains("code")) {
+    return "";
+  }
+  return json["code"].get<std::string>();
+}
+
+// The message of an error body, "" when there is none.
+std::string MessageOf(const std::string& body) {
   const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (!json.is_object() || !json.contains("error") || !json["error"].is_string()) return "";
   return json["error"].get<std::string>();
@@ -282,7 +292,8 @@ TEST(ServerTest, BodyOverLimitGets413) {
   Result<HttpResult> r = http_request("POST", ts.Url("/score"), std::string(4096, 'x'));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->status, 413);
-  EXPECT_NE(ErrorOf(r->body).find("1024"), std::string::npos) << r->body;
+  EXPECT_EQ(CodeOf(r->body), "body_too_large") << r->body;
+  EXPECT_EQ(nlohmann::json::parse(r->body).value("limit_bytes", 0), 1024) << r->body;
 
   // A declared length over the limit is refused from the header alone, without waiting for a
   // body the client never sends.
@@ -292,7 +303,7 @@ TEST(ServerTest, BodyOverLimitGets413) {
   ASSERT_TRUE(response.has_value());
   EXPECT_EQ(response->result_int(), 413u);
   EXPECT_FALSE(response->keep_alive());
-  EXPECT_FALSE(ErrorOf(response->body()).empty());
+  EXPECT_EQ(CodeOf(response->body()), "body_too_large");
 
   // Exactly at the limit is fine.
   r = http_request("POST", ts.Url("/score"), std::string(1024, 'x'));
@@ -333,7 +344,7 @@ TEST(ServerTest, HeaderOverLimitGets431) {
       http_request("GET", ts.Url("/health"), "", {{"X-Big", std::string(4096, 'h')}});
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->status, 431);
-  EXPECT_FALSE(ErrorOf(r->body).empty()) << r->body;
+  EXPECT_EQ(CodeOf(r->body), "header_too_large") << r->body;
 }
 
 TEST(ServerTest, MalformedRequestGets400ThenClose) {
@@ -344,7 +355,7 @@ TEST(ServerTest, MalformedRequestGets400ThenClose) {
   ASSERT_TRUE(response.has_value());
   EXPECT_EQ(response->result_int(), 400u);
   EXPECT_EQ(response->at(http::field::content_type), "application/json");
-  EXPECT_FALSE(ErrorOf(response->body()).empty()) << response->body();
+  EXPECT_EQ(CodeOf(response->body()), "bad_http") << response->body();
   EXPECT_TRUE(conn.WaitForClose(3));
 }
 
@@ -377,7 +388,7 @@ TEST(ServerTest, MaxConnectionsAnswers503) {
   ASSERT_TRUE(response.has_value());
   EXPECT_EQ(response->result_int(), 503u);
   EXPECT_EQ(response->at(http::field::retry_after), "1");
-  EXPECT_FALSE(ErrorOf(response->body()).empty());
+  EXPECT_EQ(CodeOf(response->body()), "unavailable");
   EXPECT_TRUE(c.WaitForClose(3));
   EXPECT_EQ(ts.server().active_connections(), 2);
 
@@ -450,7 +461,7 @@ TEST(ServerTest, ResponseTimeoutGives500) {
   Result<HttpResult> r = http_request("GET", ts.Url("/stuck"), "", {}, 5);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->status, 500);
-  EXPECT_FALSE(ErrorOf(r->body).empty());
+  EXPECT_EQ(CodeOf(r->body), "judge_fault");
   EXPECT_GE(SecondsSince(start), 0.25);
   // A late answer is ignored, not written onto the connection.
   std::lock_guard lock(mu);
@@ -464,7 +475,7 @@ TEST(ServerTest, DroppedResponderGives500AtOnce) {
   Result<HttpResult> r = http_request("GET", ts.Url("/lost"), "", {}, 5);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->status, 500);
-  EXPECT_FALSE(ErrorOf(r->body).empty());
+  EXPECT_EQ(CodeOf(r->body), "judge_fault");
   EXPECT_LT(SecondsSince(start), 2.0);
 }
 
@@ -494,7 +505,7 @@ TEST(ServerTest, HandlerExceptionGives500) {
   Result<HttpResult> r = http_request("GET", ts.Url("/throw"));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->status, 500);
-  EXPECT_NE(ErrorOf(r->body).find("boom"), std::string::npos);
+  EXPECT_EQ(CodeOf(r->body), "judge_fault");
 }
 
 TEST(ServerTest, ResponderOutlivingTheServerIsHarmless) {
@@ -522,12 +533,13 @@ TEST(ServerTest, ListenRejectsBadAddress) {
 
 TEST(ServerTest, ErrorResponseIsEscapedJson) {
   const std::string message = "bad \"kernel\"\n\\ \x01";
-  HttpResponse r = error_response(404, message);
+  HttpResponse r = error_response(ErrorCode::kNoRoute, message);
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(r.content_type, "application/json");
-  EXPECT_EQ(ErrorOf(r.body), message);
+  EXPECT_EQ(MessageOf(r.body), message);  // escaping round-trips the exact bytes
+  EXPECT_EQ(CodeOf(r.body), "no_route");
   // Invalid UTF-8 from a client must not throw.
-  EXPECT_FALSE(ErrorOf(error_response(400, "bad \xff byte").body).empty());
+  EXPECT_EQ(CodeOf(error_response(ErrorCode::kBadHttp, "bad \xff byte").body), "bad_http");
 }
 
 TEST(HttpClientTest, StatusBodyAndHeaders) {

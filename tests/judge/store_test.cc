@@ -1,6 +1,6 @@
 // The judge's database (SPEC §5.12), on real SQLite files in a fresh temporary directory per
 // test: round trips, schema versioning, WAL, concurrency, and consistency after kill -9.
-#include "judge/store.h"
+#include "judge/store/store.h"
 
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -560,7 +560,7 @@ TEST_F(StoreTest, FailedRecordLeavesNoPartialRows) {
   EXPECT_EQ(*n, 1);
 }
 
-// Idempotency keys (judge/idempotency.h): found by rank and key, unique per rank (a second
+// Idempotency keys (judge/http/idempotency.h): found by rank and key, unique per rank (a second
 // row with a taken key is refused whole), absent keys are NULL and never collide, and the
 // routes' completed answer replaces the record stage's.
 TEST_F(StoreTest, IdempotencyKeysAreFoundAndUniquePerRank) {

@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "common/manifest.h"
-#include "judge/config.h"
+#include "judge/config/config.h"
 #include "judge/grade/real_effects.h"
 
 namespace hpcab::judge {
