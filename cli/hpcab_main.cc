@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -366,6 +367,414 @@ int cmd_demo(const std::string& judge, const std::string& solutions,
   return failures == 0 ? 0 : 1;
 }
 
+// `hpcab corpus ...`: the subcommands and what they parse into.
+struct CorpusArgs {
+  CLI::App* list = nullptr;
+  CLI::App* abi = nullptr;
+  CLI::App* check = nullptr;
+  CLI::App* numba_status = nullptr;
+  std::string abi_id, abi_precision = "all", abi_language = "all";
+  std::vector<std::string> ids;
+  CheckOptions options;
+  std::string work_dir;
+  bool keep = false, no_lint = false, no_numba = false;
+  RecordFiles record_files;
+  std::vector<std::string> numba_ids;
+  CheckOptions numba_options;
+  bool numba_json = false;
+};
+
+const char* const kSelectorHelp =
+    "kernel ids, path-style keys (loop_level_reasoning/tsvc_2_s000) or selectors "
+    "(tag:llr-focus40, track:<t>, dwarf:<d>, level:<n>, all)";
+
+void add_abi(CLI::App& corpus_cmd, CorpusArgs& a) {
+  a.abi = corpus_cmd.add_subcommand(
+      "abi", "print a kernel's C, C++ and Fortran prototypes and its Python def line");
+  a.abi
+      ->add_option("id", a.abi_id, "kernel id or path-style key (loop_level_reasoning/tsvc_2_s000)")
+      ->required();
+  a.abi->add_option("--precision", a.abi_precision, "fp64, fp32 or all")
+      ->check(CLI::IsMember({"fp64", "fp32", "all"}))
+      ->capture_default_str();
+  a.abi->add_option("--language", a.abi_language, "c, cpp, fortran, python, cuda, hip or all")
+      ->check(CLI::IsMember({"c", "cpp", "fortran", "python", "cuda", "hip", "all"}))
+      ->capture_default_str();
+}
+
+void add_check(CLI::App& corpus_cmd, CorpusArgs& a) {
+  CLI::App* check = a.check = corpus_cmd.add_subcommand(
+      "check",
+      "check reference.c against reference.py (reference.py alone where there is no reference.c), "
+      "lint, and report whether Numba compiles reference.py (all kernels when no id given)");
+  a.options.python = default_python();
+  check->add_option("ids", a.ids, kSelectorHelp);
+  check
+      ->add_option("--changed", a.record_files.changed,
+                   "also check every kernel whose files differ from their hash in this record "
+                   "(corpus/checked.tsv); with no ids, only those")
+      ->check(CLI::ExistingFile);
+  check->add_option("--record", a.record_files.record,
+                    "after the check, record the hash of every kernel that passed in this file");
+  check->add_option("--python", a.options.python, "python3 with NumPy (env HPCAB_PYTHON)")
+      ->capture_default_str();
+  check->add_option("--work-dir", a.work_dir, "scratch directory (default: a fresh temp dir)");
+  check->add_flag("--keep", a.keep, "keep the scratch directory");
+  check->add_option("--seed", a.options.seed, "base seed of the check's draws")
+      ->capture_default_str();
+  check->add_option("--fuzzed-draws", a.options.fuzzed_draws, "fuzzed size draws per precision")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
+  check->add_flag("--no-lint", a.no_lint, "skip the degenerate-task linter");
+  check->add_flag("--no-numba", a.no_numba,
+                  "skip compiling reference.py under Numba (numba and numba-parallel baselines)");
+  check
+      ->add_option("--memory-bytes", a.options.memory_bytes,
+                   "the judge's memory_bytes: presets whose arrays exceed a quarter of it are "
+                   "listed, a preset S that does is a failure")
+      ->check(CLI::Range(uint64_t{1} << 20, uint64_t{1} << 50))
+      ->capture_default_str();
+}
+
+void add_corpus_commands(CLI::App& app, CorpusArgs& a) {
+  auto* corpus_cmd = app.add_subcommand("corpus", "inspect and check the kernel corpus");
+  corpus_cmd->require_subcommand(1);
+  a.list = corpus_cmd->add_subcommand("list", "list kernels");
+  add_abi(*corpus_cmd, a);
+  add_check(*corpus_cmd, a);
+  a.numba_status = corpus_cmd->add_subcommand(
+      "numba-status",
+      "whether Numba compiles each reference.py (plain and parallel) and agrees with NumPy, on "
+      "one fuzzed case (all kernels when no id given)");
+  a.numba_options.python = default_python();
+  a.numba_status->add_option("ids", a.numba_ids, kSelectorHelp);
+  a.numba_status->add_option("--python", a.numba_options.python, "python3 with NumPy and Numba")
+      ->capture_default_str();
+  a.numba_status->add_flag("--json", a.numba_json, "print {\"kernels\": [...]} as JSON");
+}
+
+// The chosen corpus subcommand's exit status; nullopt when none was chosen.
+std::optional<int> run_corpus_command(const fs::path& corpus, CorpusArgs& a) {
+  if (*a.list) return cmd_list(corpus);
+  if (*a.abi) return cmd_abi(corpus, a.abi_id, a.abi_precision, a.abi_language);
+  if (*a.check) {
+    a.options.work_dir = a.work_dir;
+    a.options.lint = !a.no_lint;
+    a.options.numba = !a.no_numba;
+    return cmd_check(corpus, a.ids, a.options, a.keep, a.record_files);
+  }
+  if (*a.numba_status) return cmd_numba_status(corpus, a.numba_ids, a.numba_options, a.numba_json);
+  return std::nullopt;
+}
+
+// `hpcab demo`.
+struct DemoArgs {
+  CLI::App* cmd = nullptr;
+  std::string judge_url = "http://127.0.0.1:8800";
+  std::string solutions = (fs::path(::hpcab::source_dir()) / "tests" / "solutions").string();
+  std::vector<std::string> kernels = {"gemm", "jacobi_2d", "softmax"};
+  double wait_s = 60;
+  HttpOptions http;
+  std::string token_file;
+};
+
+void add_demo_command(CLI::App& app, DemoArgs& a) {
+  a.cmd = app.add_subcommand("demo", "submit references and faster solutions to a judge");
+  a.cmd->add_option("--judge", a.judge_url, "judge URL")->capture_default_str();
+  a.cmd->add_option("--solutions", a.solutions, "folder with <kernel>.c")->capture_default_str();
+  a.cmd->add_option("--kernels", a.kernels, "kernels to submit")->capture_default_str();
+  a.cmd->add_option("--wait", a.wait_s, "seconds to wait for /health")->capture_default_str();
+  a.cmd
+      ->add_option("--token-file", a.token_file,
+                   "file holding the bearer token for a judge with access control (mode 0600)")
+      ->envname("HPCAB_TOKEN_FILE");
+  a.cmd->add_option("--ca-file", a.http.ca_file, "PEM CA certificates to verify an https judge")
+      ->envname("HPCAB_CA_FILE");
+}
+
+int run_demo(DemoArgs& a) {
+  if (!a.token_file.empty()) {
+    auto token = read_client_token_file(a.token_file);
+    if (!token) {
+      std::cerr << "hpcab demo: " << token.error().message << "\n";
+      return 2;
+    }
+    a.http.bearer_token = *token;
+  } else if (const char* t = std::getenv("HPCAB_TOKEN"); t != nullptr) {
+    a.http.bearer_token = t;
+  }
+  return cmd_demo(a.judge_url, a.solutions, a.kernels, a.wait_s, a.http);
+}
+
+// `hpcab db merge|replay`.
+struct DbArgs {
+  CLI::App* merge = nullptr;
+  CLI::App* replay = nullptr;
+  std::string merge_out;
+  std::vector<std::string> merge_shards;
+  std::string replay_db;
+  cli::ReplayOptions replay_options;
+  bool replay_json = false;
+};
+
+void add_replay(CLI::App& db_cmd, DbArgs& a) {
+  CLI::App* replay = a.replay = db_cmd.add_subcommand(
+      "replay",
+      "replay the credit rules (the paper's, + equivalence margin, + process replication) on the "
+      "recorded samples of ok /submits, as recorded and with a known effect injected into the "
+      "candidate's samples: the A/A error and the power each rule gives on this machine's own "
+      "noise (docs/grading.md \"Credit rules\"). Exit: 0 printed, 1 error");
+  cli::ReplayOptions& o = a.replay_options;
+  replay->add_option("DB", a.replay_db, "judge database (its samples table)")->required();
+  replay->add_option("--optimizer", o.optimizers,
+                     "only submissions with this optimizer (repeatable; the validity benchmark's "
+                     "A/A sources are validity-<kernel>-ref); default every ok /submit");
+  replay
+      ->add_option("--effects", o.effects,
+                   "true ratios injected, each > 1, replayed faster and slower")
+      ->delimiter(',')
+      ->capture_default_str();
+  replay->add_option("--alpha", o.alpha, "one-sided Mann-Whitney level")
+      ->check(CLI::Range(1e-6, 0.5))
+      ->capture_default_str();
+  replay
+      ->add_option("--equivalence-margin", o.equivalence_margin, "the margin of the +margin rules")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
+  replay->add_flag("--json", a.replay_json, "print {\"grades\", \"rows\": [...]} as JSON");
+}
+
+void add_db_commands(CLI::App& app, DbArgs& a) {
+  auto* db_cmd = app.add_subcommand("db", "judge database tools");
+  db_cmd->require_subcommand(1);
+  a.merge = db_cmd->add_subcommand(
+      "merge",
+      "merge judge databases (one shard per rank, e.g. of a Slurm arm) into the new database OUT. "
+      "Submissions get new ids; table merged_submissions maps each to its shard, judge rank and "
+      "the submission_id that judge returned (docs/database.md). Exit: 0 merged, 1 error");
+  a.merge->add_option("OUT", a.merge_out, "the merged database to create (must not exist)")
+      ->required();
+  a.merge->add_option("SHARD", a.merge_shards, "judge databases, in rank order")->required();
+  add_replay(*db_cmd, a);
+}
+
+int run_replay(const DbArgs& a) {
+  auto report = cli::replay_credits(a.replay_db, a.replay_options);
+  if (!report) {
+    std::cerr << "hpcab db replay: " << report.error().message << "\n";
+    return 1;
+  }
+  if (a.replay_json) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& r : report->rows) {
+      rows.push_back({{"rules", r.rules},
+                      {"effect", r.effect},
+                      {"grades", r.grades},
+                      {"right", r.right},
+                      {"median_credit", r.median_credit}});
+    }
+    std::cout << nlohmann::json{{"grades", report->grades},
+                                {"timing_processes", report->timing_processes},
+                                {"rows", rows}}
+                     .dump(1)
+              << "\n";
+    return 0;
+  }
+  std::cout << report->grades << " grades replayed (timing_processes " << report->timing_processes
+            << "); right side: within +-3 % of 1 at effect 1, above 1 for a faster candidate, "
+               "below 1 for a slower one\n"
+            << cli::replay_table(*report);
+  return 0;
+}
+
+int run_merge(const DbArgs& a) {
+  auto report = cli::merge_databases(a.merge_out, a.merge_shards);
+  if (!report) {
+    std::cerr << "hpcab db merge: " << report.error().message << "\n";
+    return 1;
+  }
+  for (std::size_t i = 0; i < report->shards.size(); ++i) {
+    const auto& s = report->shards[i];
+    std::string ranks;
+    for (int r : s.ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
+    std::cout << "shard " << i << " (rank " << (ranks.empty() ? "-" : ranks) << ") " << s.file
+              << ": " << s.submissions << " submissions, " << s.score_calls << " score calls, "
+              << s.baselines << " new baselines\n";
+  }
+  std::cout << "merged " << report->shards.size() << " shard(s) into " << a.merge_out << ": "
+            << report->submissions << " submissions, " << report->score_calls << " score calls, "
+            << report->baselines << " baselines\n";
+  return 0;
+}
+
+// `hpcab report ...` (docs/research.md): the subcommands and what they parse into. The input,
+// table, weights and pick options are shared by name across the subcommands.
+struct ReportArgs {
+  CLI::App* cmd = nullptr;
+  CLI::App* extract = nullptr;
+  CLI::App* summary = nullptr;
+  CLI::App* compare = nullptr;
+  CLI::App* figures = nullptr;
+  report::ExtractOptions ex;
+  std::vector<std::string> judge_dbs, harness_dbs;
+  std::string obs_out = "observations.csv";
+  std::string obs_in, table_out, weights_text = "1,0.1,1";
+  report::SummaryOptions so;
+  std::string pick_text = "final", breakdown_out;
+  report::CompareOptions co;
+  std::string control;
+  std::vector<std::string> treatments;
+  std::string fig_dir = "figures";
+  std::string fig_python = default_python();
+};
+
+void add_weights(CLI::App* cmd, ReportArgs& a) {
+  cmd->add_option("--weights", a.weights_text, "token weights input,cached,output")
+      ->capture_default_str();
+}
+
+void add_extract(ReportArgs& a) {
+  a.extract = a.cmd->add_subcommand(
+      "extract",
+      "judge + harness databases -> one observations CSV (one row per episode); prints one line "
+      "per arm so a missing arm shows. Exit: 0 written, 1 a database could not be read");
+  a.extract->add_option("--judge-db", a.judge_dbs, "judge database (repeat for shards)");
+  a.extract->add_option("--harness-db", a.harness_dbs, "harness episode database (repeatable)")
+      ->required();
+  a.extract->add_option("--out", a.obs_out, "observations CSV to write")->capture_default_str();
+}
+
+void add_summary(ReportArgs& a) {
+  CLI::App* summary = a.summary = a.cmd->add_subcommand(
+      "summary",
+      "per arm: kernels, success rate, geometric-mean speedup over solved (bootstrap CI), fast_p "
+      "at 1, 1.5, 2, the suite score in the original's convention (per dwarf too), tokens by "
+      "kind, weighted cost (also with cached input at 0 and at full); breakdowns by track, "
+      "dwarf and level");
+  summary->add_option("OBSERVATIONS", a.obs_in, "observations CSV (hpcab report extract)")
+      ->required();
+  summary->add_option("--out", a.table_out, "also write the summary table as CSV");
+  add_weights(summary, a);
+  summary->add_option("--resamples", a.so.resamples, "bootstrap resamples")
+      ->check(CLI::Range(100, 1000000))
+      ->capture_default_str();
+  summary->add_option("--seed", a.so.seed, "bootstrap seed")->capture_default_str();
+  summary->add_option("--level", a.so.level, "interval level")
+      ->check(CLI::Range(0.5, 0.999))
+      ->capture_default_str();
+  summary
+      ->add_option("--pick", a.pick_text,
+                   "each episode's answer: its final submission (the paper's rule) or its best "
+                   "(highest credited speedup of the last attempt)")
+      ->check(CLI::IsMember({"final", "best"}))
+      ->capture_default_str();
+  summary
+      ->add_option("--c-max", a.so.c_max,
+                   "suite score cap: speedups clamped to [1, c_max] (the original's default)")
+      ->check(CLI::Range(1.0, 1e9))
+      ->capture_default_str();
+  summary->add_option("--by", a.so.by,
+                      "also print a breakdown by track, dwarf or level (repeatable)");
+  summary->add_option("--breakdown-out", a.breakdown_out,
+                      "write the breakdowns by track, dwarf and level as CSV");
+}
+
+void add_compare(ReportArgs& a) {
+  CLI::App* compare = a.compare = a.cmd->add_subcommand(
+      "compare",
+      "intervention efficacy paired by (kernel, repetition): solved-count change (exact "
+      "McNemar), speedup ratio on jointly solved kernels (log-t interval, paired t and Wilcoxon), "
+      "cost ratio over all kernels, Benjamini-Hochberg q-values over the run. Exit: 0, 1 "
+      "unreadable input, 2 unknown arm");
+  compare
+      ->add_option("OBSERVATIONS", a.obs_in,
+                   "observations CSV (with --control and --treatment), or an experiment.json "
+                   "from hpcab-harness experiment (the pairing and the databases it names)")
+      ->required();
+  compare->add_option("--control", a.control, "the control arm (with an observations CSV)");
+  compare->add_option("--treatment", a.treatments, "treatment arm (repeatable; with --control)");
+  compare->add_option("--out", a.table_out, "also write the comparison table as CSV");
+  add_weights(compare, a);
+  compare->add_option("--level", a.co.level, "interval level")
+      ->check(CLI::Range(0.5, 0.999))
+      ->capture_default_str();
+  compare->add_option("--min-pairs", a.co.min_pairs, "no speedup interval below this many pairs")
+      ->check(CLI::Range(2, 1000))
+      ->capture_default_str();
+}
+
+void add_figures(ReportArgs& a) {
+  CLI::App* figures = a.figures = a.cmd->add_subcommand(
+      "figures",
+      "figures from the observations CSV (matplotlib): speedup and spend per arm, speedup vs "
+      "cost per kernel, token breakdown, candidate history per episode; each as SVG and PNG "
+      "with its CSV table beside it, and figures.json (episodes, solved, credited per arm)");
+  figures
+      ->add_option("OBSERVATIONS", a.obs_in,
+                   "observations CSV, or an experiment.json (hpcab-harness experiment): its arms' "
+                   "observations are extracted to OUT/observations.csv first")
+      ->required();
+  figures->add_option("--out", a.fig_dir, "output folder")->capture_default_str();
+  add_weights(figures, a);
+  figures->add_option("--python", a.fig_python, "python3 with matplotlib")->capture_default_str();
+  figures
+      ->add_option("--pick", a.pick_text, "each episode's answer: its final or its best submission")
+      ->check(CLI::IsMember({"final", "best"}))
+      ->capture_default_str();
+}
+
+void add_report_commands(CLI::App& app, ReportArgs& a) {
+  a.cmd = app.add_subcommand(
+      "report", "research outputs: observations CSV, per-arm summaries, arm comparisons, figures");
+  a.cmd->require_subcommand(1);
+  add_extract(a);
+  add_summary(a);
+  add_compare(a);
+  add_figures(a);
+}
+
+int run_report(const std::string& corpus, ReportArgs& a) {
+  auto w = report::parse_weights(a.weights_text);
+  if (!w) {
+    std::cerr << "hpcab report: --weights: " << w.error().message << "\n";
+    return 2;
+  }
+  a.so.weights = a.co.weights = *w;
+  if (*a.extract) {
+    for (const auto& j : a.judge_dbs) a.ex.judge_dbs.emplace_back(j);
+    for (const auto& h : a.harness_dbs) a.ex.harness_dbs.emplace_back(h);
+    a.ex.corpus_dir = corpus;
+    return report::run_extract(a.ex, a.obs_out, std::cout, std::cerr);
+  }
+  auto pick = report::parse_pick(a.pick_text);
+  if (!pick) {
+    std::cerr << "hpcab report: --pick: " << pick.error().message << "\n";
+    return 2;
+  }
+  a.so.pick = *pick;
+  if (*a.summary) {
+    return report::run_summary(a.obs_in, a.so, a.table_out, a.breakdown_out, std::cout, std::cerr);
+  }
+  if (*a.compare && a.control.empty() && a.treatments.empty()) {
+    return report::run_compare_experiment(a.obs_in, corpus, a.co, a.table_out, std::cout,
+                                          std::cerr);
+  }
+  if (*a.compare) {
+    if (a.control.empty() || a.treatments.empty()) {
+      std::cerr << "hpcab report compare: --control and --treatment go together (or give an "
+                   "experiment.json without either)\n";
+      return 2;
+    }
+    return report::run_compare(a.obs_in, a.control, a.treatments, a.co, a.table_out, std::cout,
+                               std::cerr);
+  }
+  if (fs::path(a.obs_in).extension() == ".json") {
+    return report::run_figures_experiment(a.obs_in, corpus, a.fig_dir, a.fig_python, *w, *pick,
+                                          std::cout, std::cerr);
+  }
+  return report::run_figures(a.obs_in, a.fig_dir, a.fig_python, *w, *pick, std::cout, std::cerr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -373,342 +782,19 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::string corpus = default_corpus().string();
   app.add_option("--corpus", corpus, "corpus root (env HPCAB_CORPUS_DIR)")->capture_default_str();
-
-  auto* corpus_cmd = app.add_subcommand("corpus", "inspect and check the kernel corpus");
-  corpus_cmd->require_subcommand(1);
-
-  auto* list = corpus_cmd->add_subcommand("list", "list kernels");
-
-  auto* abi = corpus_cmd->add_subcommand(
-      "abi", "print a kernel's C, C++ and Fortran prototypes and its Python def line");
-  std::string abi_id, abi_precision = "all", abi_language = "all";
-  abi->add_option("id", abi_id, "kernel id or path-style key (loop_level_reasoning/tsvc_2_s000)")
-      ->required();
-  abi->add_option("--precision", abi_precision, "fp64, fp32 or all")
-      ->check(CLI::IsMember({"fp64", "fp32", "all"}))
-      ->capture_default_str();
-  abi->add_option("--language", abi_language, "c, cpp, fortran, python, cuda, hip or all")
-      ->check(CLI::IsMember({"c", "cpp", "fortran", "python", "cuda", "hip", "all"}))
-      ->capture_default_str();
-
-  auto* check = corpus_cmd->add_subcommand(
-      "check",
-      "check reference.c against reference.py (reference.py alone where there is no reference.c), "
-      "lint, and report whether Numba compiles reference.py (all kernels when no id given)");
-  std::vector<std::string> ids;
-  CheckOptions options;
-  options.python = default_python();
-  std::string work_dir;
-  bool keep = false, no_lint = false, no_numba = false;
-  check->add_option("ids", ids,
-                    "kernel ids, path-style keys (loop_level_reasoning/tsvc_2_s000) or selectors "
-                    "(tag:llr-focus40, track:<t>, dwarf:<d>, level:<n>, all)");
-  RecordFiles record_files;
-  check
-      ->add_option("--changed", record_files.changed,
-                   "also check every kernel whose files differ from their hash in this record "
-                   "(corpus/checked.tsv); with no ids, only those")
-      ->check(CLI::ExistingFile);
-  check->add_option("--record", record_files.record,
-                    "after the check, record the hash of every kernel that passed in this file");
-  check->add_option("--python", options.python, "python3 with NumPy (env HPCAB_PYTHON)")
-      ->capture_default_str();
-  check->add_option("--work-dir", work_dir, "scratch directory (default: a fresh temp dir)");
-  check->add_flag("--keep", keep, "keep the scratch directory");
-  check->add_option("--seed", options.seed, "base seed of the check's draws")
-      ->capture_default_str();
-  check->add_option("--fuzzed-draws", options.fuzzed_draws, "fuzzed size draws per precision")
-      ->check(CLI::Range(0, 100))
-      ->capture_default_str();
-  check->add_flag("--no-lint", no_lint, "skip the degenerate-task linter");
-  check->add_flag("--no-numba", no_numba,
-                  "skip compiling reference.py under Numba (numba and numba-parallel baselines)");
-  check
-      ->add_option("--memory-bytes", options.memory_bytes,
-                   "the judge's memory_bytes: presets whose arrays exceed a quarter of it are "
-                   "listed, a preset S that does is a failure")
-      ->check(CLI::Range(uint64_t{1} << 20, uint64_t{1} << 50))
-      ->capture_default_str();
-
-  auto* numba_status = corpus_cmd->add_subcommand(
-      "numba-status",
-      "whether Numba compiles each reference.py (plain and parallel) and agrees with NumPy, on "
-      "one fuzzed case (all kernels when no id given)");
-  std::vector<std::string> numba_ids;
-  CheckOptions numba_options;
-  numba_options.python = default_python();
-  bool numba_json = false;
-  numba_status->add_option("ids", numba_ids,
-                           "kernel ids, path-style keys (loop_level_reasoning/tsvc_2_s000) or "
-                           "selectors (tag:llr-focus40, track:<t>, dwarf:<d>, level:<n>, all)");
-  numba_status->add_option("--python", numba_options.python, "python3 with NumPy and Numba")
-      ->capture_default_str();
-  numba_status->add_flag("--json", numba_json, "print {\"kernels\": [...]} as JSON");
-
-  auto* demo = app.add_subcommand("demo", "submit references and faster solutions to a judge");
-  std::string judge_url = "http://127.0.0.1:8800";
-  std::string solutions = (fs::path(::hpcab::source_dir()) / "tests" / "solutions").string();
-  std::vector<std::string> demo_kernels = {"gemm", "jacobi_2d", "softmax"};
-  double wait_s = 60;
-  demo->add_option("--judge", judge_url, "judge URL")->capture_default_str();
-  demo->add_option("--solutions", solutions, "folder with <kernel>.c")->capture_default_str();
-  demo->add_option("--kernels", demo_kernels, "kernels to submit")->capture_default_str();
-  demo->add_option("--wait", wait_s, "seconds to wait for /health")->capture_default_str();
-  HttpOptions http;
-  std::string token_file;
-  demo->add_option("--token-file", token_file,
-                   "file holding the bearer token for a judge with access control (mode 0600)")
-      ->envname("HPCAB_TOKEN_FILE");
-  demo->add_option("--ca-file", http.ca_file, "PEM CA certificates to verify an https judge")
-      ->envname("HPCAB_CA_FILE");
-
-  auto* db_cmd = app.add_subcommand("db", "judge database tools");
-  db_cmd->require_subcommand(1);
-  auto* merge = db_cmd->add_subcommand(
-      "merge",
-      "merge judge databases (one shard per rank, e.g. of a Slurm arm) into the new database OUT. "
-      "Submissions get new ids; table merged_submissions maps each to its shard, judge rank and "
-      "the submission_id that judge returned (docs/database.md). Exit: 0 merged, 1 error");
-  std::string merge_out;
-  std::vector<std::string> merge_shards;
-  merge->add_option("OUT", merge_out, "the merged database to create (must not exist)")->required();
-  merge->add_option("SHARD", merge_shards, "judge databases, in rank order")->required();
-  auto* replay = db_cmd->add_subcommand(
-      "replay",
-      "replay the credit rules (the paper's, + equivalence margin, + process replication) on the "
-      "recorded samples of ok /submits, as recorded and with a known effect injected into the "
-      "candidate's samples: the A/A error and the power each rule gives on this machine's own "
-      "noise (docs/grading.md \"Credit rules\"). Exit: 0 printed, 1 error");
-  std::string replay_db;
-  cli::ReplayOptions replay_options;
-  bool replay_json = false;
-  replay->add_option("DB", replay_db, "judge database (its samples table)")->required();
-  replay->add_option("--optimizer", replay_options.optimizers,
-                     "only submissions with this optimizer (repeatable; the validity benchmark's "
-                     "A/A sources are validity-<kernel>-ref); default every ok /submit");
-  replay
-      ->add_option("--effects", replay_options.effects,
-                   "true ratios injected, each > 1, replayed faster and slower")
-      ->delimiter(',')
-      ->capture_default_str();
-  replay->add_option("--alpha", replay_options.alpha, "one-sided Mann-Whitney level")
-      ->check(CLI::Range(1e-6, 0.5))
-      ->capture_default_str();
-  replay
-      ->add_option("--equivalence-margin", replay_options.equivalence_margin,
-                   "the margin of the +margin rules")
-      ->check(CLI::Range(0.0, 0.5))
-      ->capture_default_str();
-  replay->add_flag("--json", replay_json, "print {\"grades\", \"rows\": [...]} as JSON");
-
-  // Research outputs (docs/research.md).
-  auto* report_cmd = app.add_subcommand(
-      "report", "research outputs: observations CSV, per-arm summaries, arm comparisons, figures");
-  report_cmd->require_subcommand(1);
-  auto* extract = report_cmd->add_subcommand(
-      "extract",
-      "judge + harness databases -> one observations CSV (one row per episode); prints one line "
-      "per arm so a missing arm shows. Exit: 0 written, 1 a database could not be read");
-  report::ExtractOptions ex;
-  std::vector<std::string> judge_dbs, harness_dbs;
-  std::string obs_out = "observations.csv";
-  extract->add_option("--judge-db", judge_dbs, "judge database (repeat for shards)");
-  extract->add_option("--harness-db", harness_dbs, "harness episode database (repeatable)")
-      ->required();
-  extract->add_option("--out", obs_out, "observations CSV to write")->capture_default_str();
-
-  std::string obs_in, table_out, weights_text = "1,0.1,1";
-  auto* summary = report_cmd->add_subcommand(
-      "summary",
-      "per arm: kernels, success rate, geometric-mean speedup over solved (bootstrap CI), fast_p "
-      "at 1, 1.5, 2, the suite score in the original's convention (per dwarf too), tokens by "
-      "kind, weighted cost (also with cached input at 0 and at full); breakdowns by track, "
-      "dwarf and level");
-  report::SummaryOptions so;
-  summary->add_option("OBSERVATIONS", obs_in, "observations CSV (hpcab report extract)")
-      ->required();
-  summary->add_option("--out", table_out, "also write the summary table as CSV");
-  summary->add_option("--weights", weights_text, "token weights input,cached,output")
-      ->capture_default_str();
-  summary->add_option("--resamples", so.resamples, "bootstrap resamples")
-      ->check(CLI::Range(100, 1000000))
-      ->capture_default_str();
-  summary->add_option("--seed", so.seed, "bootstrap seed")->capture_default_str();
-  summary->add_option("--level", so.level, "interval level")
-      ->check(CLI::Range(0.5, 0.999))
-      ->capture_default_str();
-  std::string pick_text = "final", breakdown_out;
-  summary
-      ->add_option("--pick", pick_text,
-                   "each episode's answer: its final submission (the paper's rule) or its best "
-                   "(highest credited speedup of the last attempt)")
-      ->check(CLI::IsMember({"final", "best"}))
-      ->capture_default_str();
-  summary
-      ->add_option("--c-max", so.c_max,
-                   "suite score cap: speedups clamped to [1, c_max] (the original's default)")
-      ->check(CLI::Range(1.0, 1e9))
-      ->capture_default_str();
-  summary->add_option("--by", so.by,
-                      "also print a breakdown by track, dwarf or level (repeatable)");
-  summary->add_option("--breakdown-out", breakdown_out,
-                      "write the breakdowns by track, dwarf and level as CSV");
-
-  auto* compare = report_cmd->add_subcommand(
-      "compare",
-      "intervention efficacy paired by (kernel, repetition): solved-count change (exact "
-      "McNemar), speedup ratio on jointly solved kernels (log-t interval, paired t and Wilcoxon), "
-      "cost ratio over all kernels, Benjamini-Hochberg q-values over the run. Exit: 0, 1 "
-      "unreadable input, 2 unknown arm");
-  report::CompareOptions co;
-  std::string control;
-  std::vector<std::string> treatments;
-  compare
-      ->add_option("OBSERVATIONS", obs_in,
-                   "observations CSV (with --control and --treatment), or an experiment.json "
-                   "from hpcab-harness experiment (the pairing and the databases it names)")
-      ->required();
-  compare->add_option("--control", control, "the control arm (with an observations CSV)");
-  compare->add_option("--treatment", treatments, "treatment arm (repeatable; with --control)");
-  compare->add_option("--out", table_out, "also write the comparison table as CSV");
-  compare->add_option("--weights", weights_text, "token weights input,cached,output")
-      ->capture_default_str();
-  compare->add_option("--level", co.level, "interval level")
-      ->check(CLI::Range(0.5, 0.999))
-      ->capture_default_str();
-  compare->add_option("--min-pairs", co.min_pairs, "no speedup interval below this many pairs")
-      ->check(CLI::Range(2, 1000))
-      ->capture_default_str();
-
-  auto* figures = report_cmd->add_subcommand(
-      "figures",
-      "figures from the observations CSV (matplotlib): speedup and spend per arm, speedup vs "
-      "cost per kernel, token breakdown, candidate history per episode; each as SVG and PNG "
-      "with its CSV table beside it, and figures.json (episodes, solved, credited per arm)");
-  std::string fig_dir = "figures";
-  std::string fig_python = default_python();
-  figures
-      ->add_option("OBSERVATIONS", obs_in,
-                   "observations CSV, or an experiment.json (hpcab-harness experiment): its arms' "
-                   "observations are extracted to OUT/observations.csv first")
-      ->required();
-  figures->add_option("--out", fig_dir, "output folder")->capture_default_str();
-  figures->add_option("--weights", weights_text, "token weights input,cached,output")
-      ->capture_default_str();
-  figures->add_option("--python", fig_python, "python3 with matplotlib")->capture_default_str();
-  figures
-      ->add_option("--pick", pick_text, "each episode's answer: its final or its best submission")
-      ->check(CLI::IsMember({"final", "best"}))
-      ->capture_default_str();
+  CorpusArgs corpus_args;
+  DemoArgs demo;
+  DbArgs db;
+  ReportArgs report_args;
+  add_corpus_commands(app, corpus_args);
+  add_demo_command(app, demo);
+  add_db_commands(app, db);
+  add_report_commands(app, report_args);
 
   CLI11_PARSE(app, argc, argv);
-  if (*report_cmd) {
-    auto w = report::parse_weights(weights_text);
-    if (!w) {
-      std::cerr << "hpcab report: --weights: " << w.error().message << "\n";
-      return 2;
-    }
-    so.weights = co.weights = *w;
-    if (*extract) {
-      for (const auto& j : judge_dbs) ex.judge_dbs.emplace_back(j);
-      for (const auto& h : harness_dbs) ex.harness_dbs.emplace_back(h);
-      ex.corpus_dir = corpus;
-      return report::run_extract(ex, obs_out, std::cout, std::cerr);
-    }
-    auto pick = report::parse_pick(pick_text);
-    if (!pick) {
-      std::cerr << "hpcab report: --pick: " << pick.error().message << "\n";
-      return 2;
-    }
-    so.pick = *pick;
-    if (*summary) {
-      return report::run_summary(obs_in, so, table_out, breakdown_out, std::cout, std::cerr);
-    }
-    if (*compare && control.empty() && treatments.empty()) {
-      return report::run_compare_experiment(obs_in, corpus, co, table_out, std::cout, std::cerr);
-    }
-    if (*compare) {
-      if (control.empty() || treatments.empty()) {
-        std::cerr << "hpcab report compare: --control and --treatment go together (or give an "
-                     "experiment.json without either)\n";
-        return 2;
-      }
-      return report::run_compare(obs_in, control, treatments, co, table_out, std::cout, std::cerr);
-    }
-    if (fs::path(obs_in).extension() == ".json") {
-      return report::run_figures_experiment(obs_in, corpus, fig_dir, fig_python, *w, *pick,
-                                            std::cout, std::cerr);
-    }
-    return report::run_figures(obs_in, fig_dir, fig_python, *w, *pick, std::cout, std::cerr);
-  }
-  if (*replay) {
-    auto report = cli::replay_credits(replay_db, replay_options);
-    if (!report) {
-      std::cerr << "hpcab db replay: " << report.error().message << "\n";
-      return 1;
-    }
-    if (replay_json) {
-      nlohmann::json rows = nlohmann::json::array();
-      for (const auto& r : report->rows) {
-        rows.push_back({{"rules", r.rules},
-                        {"effect", r.effect},
-                        {"grades", r.grades},
-                        {"right", r.right},
-                        {"median_credit", r.median_credit}});
-      }
-      std::cout << nlohmann::json{{"grades", report->grades},
-                                  {"timing_processes", report->timing_processes},
-                                  {"rows", rows}}
-                       .dump(1)
-                << "\n";
-      return 0;
-    }
-    std::cout << report->grades << " grades replayed (timing_processes " << report->timing_processes
-              << "); right side: within +-3 % of 1 at effect 1, above 1 for a faster candidate, "
-                 "below 1 for a slower one\n"
-              << cli::replay_table(*report);
-    return 0;
-  }
-  if (*merge) {
-    auto report = cli::merge_databases(merge_out, merge_shards);
-    if (!report) {
-      std::cerr << "hpcab db merge: " << report.error().message << "\n";
-      return 1;
-    }
-    for (std::size_t i = 0; i < report->shards.size(); ++i) {
-      const auto& s = report->shards[i];
-      std::string ranks;
-      for (int r : s.ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
-      std::cout << "shard " << i << " (rank " << (ranks.empty() ? "-" : ranks) << ") " << s.file
-                << ": " << s.submissions << " submissions, " << s.score_calls << " score calls, "
-                << s.baselines << " new baselines\n";
-    }
-    std::cout << "merged " << report->shards.size() << " shard(s) into " << merge_out << ": "
-              << report->submissions << " submissions, " << report->score_calls << " score calls, "
-              << report->baselines << " baselines\n";
-    return 0;
-  }
-  if (*demo) {
-    if (!token_file.empty()) {
-      auto token = read_client_token_file(token_file);
-      if (!token) {
-        std::cerr << "hpcab demo: " << token.error().message << "\n";
-        return 2;
-      }
-      http.bearer_token = *token;
-    } else if (const char* t = std::getenv("HPCAB_TOKEN"); t != nullptr) {
-      http.bearer_token = t;
-    }
-    return cmd_demo(judge_url, solutions, demo_kernels, wait_s, http);
-  }
-  if (*list) return cmd_list(corpus);
-  if (*abi) return cmd_abi(corpus, abi_id, abi_precision, abi_language);
-  if (*check) {
-    options.work_dir = work_dir;
-    options.lint = !no_lint;
-    options.numba = !no_numba;
-    return cmd_check(corpus, ids, options, keep, record_files);
-  }
-  if (*numba_status) return cmd_numba_status(corpus, numba_ids, numba_options, numba_json);
-  return 2;
+  if (*report_args.cmd) return run_report(corpus, report_args);
+  if (*db.replay) return run_replay(db);
+  if (*db.merge) return run_merge(db);
+  if (*demo.cmd) return run_demo(demo);
+  return run_corpus_command(corpus, corpus_args).value_or(2);
 }

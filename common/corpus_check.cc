@@ -400,6 +400,169 @@ Status fresh_dir(const fs::path& work) {
 
 }  // namespace
 
+namespace {
+
+// What check_kernel carries from one step to the next. Each step returns the kernel's first
+// failure as an error, whose message becomes KernelCheck::reason.
+struct KernelRun {
+  fs::path work;
+  std::optional<SharedLibrary> lib;  // reference.c, built, when the kernel has one
+  std::map<Precision, KernelCall> calls;
+  std::vector<Case> cases;
+  json py_cases = json::array();  // reference.py's job: every case, then any lint draws
+  std::optional<std::size_t> numba_case;
+  std::optional<Outputs> numba_expected;  // reference.py's outputs on the Numba case
+  // NumPy-only kernels: the linter's draws, run through reference.py after the cases.
+  std::optional<LintDraws> lint;
+};
+
+// Step 0: every size a /submit must grade is gradeable (the others are excluded by the judge)
+// and fits the runner's memory (the others are refused or excluded by the judge).
+Status check_presets(const Manifest& m, const CheckOptions& o, KernelCheck& r) {
+  if (auto st = check_presets_gradeable(m, &r.ungradeable_presets); !st) return st.error();
+  if (auto st = check_presets_fit(m, o.memory_bytes, &r.oversized_presets); !st) {
+    return st.error();
+  }
+  return Ok{};
+}
+
+// Step 1: builds reference.c into work/reference.so and opens it.
+Status build_reference_c(const Manifest& m, const CheckOptions& o, KernelRun& run) {
+  fs::path so = run.work / "reference.so";
+  ProcessOptions build;
+  build.argv = {o.cc};
+  build.argv.insert(build.argv.end(), o.cflags.begin(), o.cflags.end());
+  build.argv.insert(build.argv.end(), {"-o", so.string(), m.reference_c().string(), "-lm"});
+  build.timeout_s = o.build_timeout_s;
+  build.output_cap = 16 << 10;
+  auto built = run_process(build);
+  if (!built) return Error{"build: " + built.error().message};
+  if (!built->success()) {
+    return Error{"reference.c does not build (" + built->describe() + "): " + built->output};
+  }
+  auto opened = SharedLibrary::open(so.string());
+  if (!opened) return Error{opened.error().message};
+  run.lib.emplace(std::move(*opened));
+  return Ok{};
+}
+
+// Step 2: generates every case and runs reference.c on it.
+Status generate_cases(const Manifest& m, const CheckOptions& o, KernelRun& run) {
+  const auto plans = case_plans(m, o);
+  for (Precision p : m.precisions) {
+    if (run.lib) {
+      auto fn = run.lib->symbol(abi_symbol(m, p));
+      if (!fn) return Error{"reference.c: " + fn.error().message};
+      auto call = KernelCall::prepare(m, p, *fn);
+      if (!call) return Error{call.error().message};
+      run.calls.emplace(p, *call);
+    }
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      // Numba runs once, on the first fuzzed case (S when there is none) of the first precision.
+      if (o.numba && !run.numba_case && (!plans[i].dist || i + 1 == plans.size())) {
+        run.numba_case = run.cases.size();
+      }
+      auto c = make_case(m, p, plans[i], mix_seed(o.seed, run.cases.size()),
+                         run.work / ("case" + std::to_string(run.cases.size())));
+      if (!c) return Error{c.error().message};
+      if (run.lib) c->c_outputs = run_c(m, run.calls.at(p), c->input);
+      run.cases.push_back(std::move(*c));
+    }
+  }
+  for (const auto& c : run.cases) run.py_cases.push_back(python_case(m, c.dir, c.input));
+  return Ok{};
+}
+
+// Without reference.c the linter's draws run through reference.py too, after the cases: writes
+// them to work/lint<i> and adds them to reference.py's job.
+Status add_lint_draws(const Manifest& m, const CheckOptions& o, KernelRun& run) {
+  auto l = lint_draws(m, m.precisions.front(), o.seed);
+  if (!l) return Error{l.error().message};
+  run.lint = std::move(*l);
+  std::vector<const Draw*> draws = {&run.lint->d0, &run.lint->d0, &run.lint->d1};
+  for (const auto& [_, d] : run.lint->redrawn) draws.push_back(&d);
+  for (std::size_t i = 0; i < draws.size(); ++i) {
+    fs::path dir = run.work / ("lint" + std::to_string(i));
+    if (auto st = write_inputs(dir, *draws[i]); !st) return Error{st.error().message};
+    run.py_cases.push_back(python_case(m, dir, *draws[i]));
+  }
+  return Ok{};
+}
+
+// Step 4: compares reference.c (actual) against reference.py (expected); without reference.c,
+// checks what reference.py wrote: the outputs' dtypes and shapes, and finite values.
+Status compare_cases(const Manifest& m, KernelRun& run, KernelCheck& r) {
+  for (std::size_t i = 0; i < run.cases.size(); ++i) {
+    Case& c = run.cases[i];
+    auto py_out = read_outputs(m, c.dir, "out", c.input);
+    if (!py_out) return Error{c.label + ": reference.py: " + py_out.error().message};
+    auto opts = compare_options(m, c.input);
+    if (!opts) return Error{c.label + ": " + opts.error().message};
+    CompareResult cmp;
+    if (r.numpy_only) {
+      if (auto bad = first_nonfinite(*py_out); !bad.empty()) {
+        return Error{c.label + ": reference.py wrote a non-finite value: " + bad};
+      }
+      cmp = compare_maps(*py_out, *py_out, *opts);  // gradeable or not, as the judge would see
+    } else {
+      cmp = compare_maps(*py_out, c.c_outputs, *opts);
+    }
+    if (run.numba_case == i) run.numba_expected = *py_out;
+    if (cmp.status == CompareResult::Status::kUngradeable) {
+      ++r.ungradeable;
+      continue;
+    }
+    ++r.cases;
+    r.max_rel_error = std::max(r.max_rel_error, cmp.max_rel_error);
+    if (!cmp.passed()) {
+      return Error{c.label +
+                   ": reference.c (actual) disagrees with reference.py (expected): " + cmp.detail};
+    }
+  }
+  if (r.cases == 0) return Error{"no case was gradeable"};
+  return Ok{};
+}
+
+// Step 6 for a NumPy-only kernel: the linter's verdict on reference.py's outputs of the draws
+// add_lint_draws wrote.
+Status lint_python_outputs(const Manifest& m, const KernelRun& run) {
+  const LintDraws& lint = *run.lint;
+  std::vector<Outputs> outs;
+  for (std::size_t i = 0; i < 3 + lint.redrawn.size(); ++i) {
+    const Draw& d = i == 2 ? lint.d1 : i < 2 ? lint.d0 : lint.redrawn[i - 3].second;
+    auto got = read_outputs(m, run.work / ("lint" + std::to_string(i)), "out", d);
+    if (!got) return Error{"lint: reference.py: " + got.error().message};
+    outs.push_back(std::move(*got));
+  }
+  std::vector<std::pair<std::string, Outputs>> redrawn;
+  for (std::size_t k = 0; k < lint.redrawn.size(); ++k) {
+    redrawn.emplace_back(lint.redrawn[k].first, std::move(outs[3 + k]));
+  }
+  std::string problem = lint_verdict("reference.py", outs[0], outs[1], outs[2], redrawn);
+  if (!problem.empty()) return Error{problem};
+  return Ok{};
+}
+
+// Steps 5 and 6: Numba against NumPy, then the linter.
+Status numba_and_lint(const Manifest& m, const CheckOptions& o, const KernelRun& run,
+                      KernelCheck& r) {
+  if (run.numba_case) {
+    std::string problem =
+        numba_verdict(m, run.work, run.cases[*run.numba_case], *run.numba_expected, r);
+    if (!problem.empty()) return Error{problem};
+  }
+  if (o.lint && !r.numpy_only) {
+    const Precision p = m.precisions.front();
+    std::string problem = lint_c(m, run.calls.at(p), p, o.seed);
+    if (!problem.empty()) return Error{problem};
+  } else if (run.lint) {
+    return lint_python_outputs(m, run);
+  }
+  return Ok{};
+}
+
+}  // namespace
+
 KernelCheck check_kernel(const Manifest& m, const CheckOptions& o) {
   KernelCheck r = new_check(m);
   auto fail = [&](std::string why) {
@@ -408,142 +571,23 @@ KernelCheck check_kernel(const Manifest& m, const CheckOptions& o) {
     return r;
   };
   if (auto st = check_kernel_files(m); !st) return fail(st.error().message);
-  // 0. Every size a /submit must grade is gradeable (the others are excluded by the judge).
-  if (auto st = check_presets_gradeable(m, &r.ungradeable_presets); !st) {
-    return fail(st.error().message);
-  }
-  // ... and fits the runner's memory (the others are refused or excluded by the judge).
-  if (auto st = check_presets_fit(m, o.memory_bytes, &r.oversized_presets); !st) {
-    return fail(st.error().message);
-  }
-  fs::path work = o.work_dir / m.id;
-  if (auto st = fresh_dir(work); !st) return fail(st.error().message);
-
-  // 1. Build reference.c, when there is one.
-  std::optional<SharedLibrary> lib;
+  if (auto st = check_presets(m, o, r); !st) return fail(st.error().message);
+  KernelRun run;
+  run.work = o.work_dir / m.id;
+  if (auto st = fresh_dir(run.work); !st) return fail(st.error().message);
   if (!r.numpy_only) {
-    fs::path so = work / "reference.so";
-    ProcessOptions build;
-    build.argv = {o.cc};
-    build.argv.insert(build.argv.end(), o.cflags.begin(), o.cflags.end());
-    build.argv.insert(build.argv.end(), {"-o", so.string(), m.reference_c().string(), "-lm"});
-    build.timeout_s = o.build_timeout_s;
-    build.output_cap = 16 << 10;
-    auto built = run_process(build);
-    if (!built) return fail("build: " + built.error().message);
-    if (!built->success()) {
-      return fail("reference.c does not build (" + built->describe() + "): " + built->output);
-    }
-    auto opened = SharedLibrary::open(so.string());
-    if (!opened) return fail(opened.error().message);
-    lib.emplace(std::move(*opened));
+    if (auto st = build_reference_c(m, o, run); !st) return fail(st.error().message);
   }
-
-  // 2. Generate every case and run reference.c on it.
-  std::vector<Case> cases;
-  std::map<Precision, KernelCall> calls;
-  std::optional<std::size_t> numba_case;
-  const auto plans = case_plans(m, o);
-  for (Precision p : m.precisions) {
-    if (lib) {
-      auto fn = lib->symbol(abi_symbol(m, p));
-      if (!fn) return fail("reference.c: " + fn.error().message);
-      auto call = KernelCall::prepare(m, p, *fn);
-      if (!call) return fail(call.error().message);
-      calls.emplace(p, *call);
-    }
-    for (std::size_t i = 0; i < plans.size(); ++i) {
-      // Numba runs once, on the first fuzzed case (S when there is none) of the first precision.
-      if (o.numba && !numba_case && (!plans[i].dist || i + 1 == plans.size())) {
-        numba_case = cases.size();
-      }
-      auto c = make_case(m, p, plans[i], mix_seed(o.seed, cases.size()),
-                         work / ("case" + std::to_string(cases.size())));
-      if (!c) return fail(c.error().message);
-      if (lib) c->c_outputs = run_c(m, calls.at(p), c->input);
-      cases.push_back(std::move(*c));
-    }
-  }
-  json py_cases = json::array();
-  for (const auto& c : cases) py_cases.push_back(python_case(m, c.dir, c.input));
-  // Without reference.c the linter's draws run through reference.py too, after the cases.
-  std::optional<LintDraws> lint;
-  const Precision lint_precision = m.precisions.front();
+  if (auto st = generate_cases(m, o, run); !st) return fail(st.error().message);
   if (o.lint && r.numpy_only) {
-    auto l = lint_draws(m, lint_precision, o.seed);
-    if (!l) return fail(l.error().message);
-    lint = std::move(*l);
-    std::vector<const Draw*> draws = {&lint->d0, &lint->d0, &lint->d1};
-    for (const auto& [_, d] : lint->redrawn) draws.push_back(&d);
-    for (std::size_t i = 0; i < draws.size(); ++i) {
-      fs::path dir = work / ("lint" + std::to_string(i));
-      if (auto st = write_inputs(dir, *draws[i]); !st) return fail(st.error().message);
-      py_cases.push_back(python_case(m, dir, *draws[i]));
-    }
+    if (auto st = add_lint_draws(m, o, run); !st) return fail(st.error().message);
   }
-
-  // 3. One python process runs reference.py on every case (and Numba on one).
-  if (auto st = run_python(m, py_cases, numba_case, work, o); !st) {
+  // Step 3: one python process runs reference.py on every case (and Numba on one).
+  if (auto st = run_python(m, run.py_cases, run.numba_case, run.work, o); !st) {
     return fail(st.error().message);
   }
-
-  // 4. Compare reference.c (actual) against reference.py (expected); without reference.c,
-  // check what reference.py wrote: the outputs' dtypes and shapes, and finite values.
-  std::optional<Outputs> numba_expected;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    Case& c = cases[i];
-    auto py_out = read_outputs(m, c.dir, "out", c.input);
-    if (!py_out) return fail(c.label + ": reference.py: " + py_out.error().message);
-    auto opts = compare_options(m, c.input);
-    if (!opts) return fail(c.label + ": " + opts.error().message);
-    CompareResult cmp;
-    if (r.numpy_only) {
-      if (auto bad = first_nonfinite(*py_out); !bad.empty()) {
-        return fail(c.label + ": reference.py wrote a non-finite value: " + bad);
-      }
-      cmp = compare_maps(*py_out, *py_out, *opts);  // gradeable or not, as the judge would see
-    } else {
-      cmp = compare_maps(*py_out, c.c_outputs, *opts);
-    }
-    if (numba_case == i) numba_expected = *py_out;
-    if (cmp.status == CompareResult::Status::kUngradeable) {
-      ++r.ungradeable;
-      continue;
-    }
-    ++r.cases;
-    r.max_rel_error = std::max(r.max_rel_error, cmp.max_rel_error);
-    if (!cmp.passed()) {
-      return fail(c.label +
-                  ": reference.c (actual) disagrees with reference.py (expected): " + cmp.detail);
-    }
-  }
-  if (r.cases == 0) return fail("no case was gradeable");
-
-  // 5. Numba against NumPy.
-  if (numba_case) {
-    std::string problem = numba_verdict(m, work, cases[*numba_case], *numba_expected, r);
-    if (!problem.empty()) return fail(problem);
-  }
-
-  // 6. Lint.
-  if (o.lint && !r.numpy_only) {
-    std::string problem = lint_c(m, calls.at(lint_precision), lint_precision, o.seed);
-    if (!problem.empty()) return fail(problem);
-  } else if (lint) {
-    std::vector<Outputs> outs;
-    for (std::size_t i = 0; i < 3 + lint->redrawn.size(); ++i) {
-      const Draw& d = i == 2 ? lint->d1 : i < 2 ? lint->d0 : lint->redrawn[i - 3].second;
-      auto got = read_outputs(m, work / ("lint" + std::to_string(i)), "out", d);
-      if (!got) return fail("lint: reference.py: " + got.error().message);
-      outs.push_back(std::move(*got));
-    }
-    std::vector<std::pair<std::string, Outputs>> redrawn;
-    for (std::size_t k = 0; k < lint->redrawn.size(); ++k) {
-      redrawn.emplace_back(lint->redrawn[k].first, std::move(outs[3 + k]));
-    }
-    std::string problem = lint_verdict("reference.py", outs[0], outs[1], outs[2], redrawn);
-    if (!problem.empty()) return fail(problem);
-  }
+  if (auto st = compare_cases(m, run, r); !st) return fail(st.error().message);
+  if (auto st = numba_and_lint(m, o, run, r); !st) return fail(st.error().message);
   r.ok = true;
   return r;
 }

@@ -24,6 +24,8 @@
 #include <optional>
 #include <string_view>
 
+#include "common/url.h"
+
 namespace hpcab {
 namespace {
 
@@ -38,73 +40,11 @@ using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 constexpr std::uint64_t kMaxResponseBody = 64ull << 20;
 constexpr std::uint32_t kMaxResponseHeader = 64u << 10;
 
-struct Url {
-  bool tls = false;  // https
-  std::string host;  // without brackets for IPv6
-  std::string port;
-  std::string target;  // path and query, starting with '/'
-};
-
 std::string ToLower(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
-  return out;
-}
-
-// http[s]://host[:port][/path][?query]; anything else (another scheme, userinfo, a fragment,
-// spaces or control bytes) is refused rather than guessed at.
-Result<Url> ParseUrl(const std::string& url) {
-  auto bad = [&url](const std::string& why) {
-    return Error{"bad URL '" + url + "': " + why + " (expected http[s]://host:port/path)"};
-  };
-  Url out;
-  std::string_view kScheme = "http://";
-  if (ToLower(url.substr(0, 8)) == "https://") {
-    kScheme = "https://";
-    out.tls = true;
-  } else if (url.size() < kScheme.size() || ToLower(url.substr(0, kScheme.size())) != kScheme) {
-    return bad("only the http and https schemes are supported");
-  }
-  for (unsigned char c : url) {
-    if (c <= 0x20 || c == 0x7f) return bad("spaces and control characters are not allowed");
-  }
-  if (url.find('#') != std::string::npos) return bad("fragments are not allowed");
-  const std::string rest = url.substr(kScheme.size());
-  const std::size_t authority_end = rest.find_first_of("/?");
-  const std::string authority = rest.substr(0, authority_end);
-  out.target = authority_end == std::string::npos ? "/" : rest.substr(authority_end);
-  if (out.target.front() == '?') out.target.insert(0, "/");
-  if (authority.find('@') != std::string::npos) return bad("user information is not allowed");
-
-  std::string port_text;
-  if (!authority.empty() && authority.front() == '[') {  // [v6]:port
-    const std::size_t close = authority.find(']');
-    if (close == std::string::npos) return bad("unterminated IPv6 address");
-    out.host = authority.substr(1, close - 1);
-    const std::string after = authority.substr(close + 1);
-    if (!after.empty()) {
-      if (after.front() != ':') return bad("junk after the IPv6 address");
-      port_text = after.substr(1);
-      if (port_text.empty()) return bad("empty port");
-    }
-  } else {
-    const std::size_t colon = authority.find(':');
-    out.host = authority.substr(0, colon);
-    if (colon != std::string::npos) {
-      port_text = authority.substr(colon + 1);
-      if (port_text.empty()) return bad("empty port");
-    }
-  }
-  if (out.host.empty()) return bad("missing host");
-  if (port_text.empty()) port_text = out.tls ? "443" : "80";
-  if (port_text.size() > 5 ||
-      !std::all_of(port_text.begin(), port_text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return bad("port is not a number");
-  const int port = std::stoi(port_text);
-  if (port < 1 || port > 65535) return bad("port out of range");
-  out.port = std::to_string(port);
   return out;
 }
 
@@ -320,7 +260,7 @@ Result<HttpResult> http_request(const std::string& method, const std::string& ur
                                 const std::map<std::string, std::string>& headers, double timeout_s,
                                 const HttpOptions& options) {
   const std::string what = method + " " + url;
-  Result<Url> parsed = ParseUrl(url);
+  Result<Url> parsed = parse_url(url);
   if (!parsed) return parsed.error();
   if (method.empty() || method.find_first_of(" \t\r\n:/()<>@,;\\\"[]?={}") != std::string::npos) {
     return Error{"bad HTTP method '" + method + "' for " + url};
@@ -334,7 +274,7 @@ Result<HttpResult> http_request(const std::string& method, const std::string& ur
   http::request<http::string_body> request;
   request.version(11);
   request.method_string(method);
-  request.target(parsed->target);
+  request.target(parsed->target());
   const bool v6 = parsed->host.find(':') != std::string::npos;
   request.set(http::field::host,
               (v6 ? "[" + parsed->host + "]" : parsed->host) + ":" + parsed->port);

@@ -373,40 +373,43 @@ std::optional<std::string> initializer_shortfall(const Manifest& m, const Initia
   return std::nullopt;
 }
 
-Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_bytes) {
-  fs::path file = dir_or_file;
-  std::error_code ec;
-  if (fs::is_directory(file, ec)) file /= "kernel.json";
-  Validator v(file.string());
-  std::ifstream in(file);
-  if (!in) return v.fail_file("cannot open");
-  json root;
-  try {
-    root = json::parse(in);
-  } catch (const json::parse_error& e) {
-    return v.fail_file(std::string("invalid JSON: ") + e.what());
-  }
-  if (!root.is_object()) return v.fail_file("expected a JSON object at the top level");
-  if (auto st = check_keys(v, "", root,
-                           {"id", "name", "track", "dwarf", "level", "description", "precisions",
-                            "sizes", "fuzzed", "constraints", "scalars", "arrays", "initializers",
-                            "reduction_length", "bytes", "flops", "oracle", "tags"});
-      !st) {
-    return st.error();
-  }
+namespace {
 
-  Manifest m;
-  m.dir = file.parent_path();
+// One kernel.json being read: the section parsers below fill `m` in file order, and each
+// returns the first error it finds, so the order of the calls in load_manifest is the order
+// in which a manifest's mistakes are reported.
+struct ManifestParse {
+  const Validator& v;
+  const json& root;
+  Manifest& m;
+  std::set<std::string> names;         // every ABI name: size symbols, scalars, arrays
+  std::set<std::string> expr_symbols;  // what a size expression may name
+};
+
+bool is_lower_id(const std::string& s) {
+  static const std::regex id_re("[a-z][a-z0-9_]*");
+  return std::regex_match(s, id_re);
+}
+
+Status check_top_level_keys(ManifestParse& p) {
+  return check_keys(p.v, "", p.root,
+                    {"id", "name", "track", "dwarf", "level", "description", "precisions", "sizes",
+                     "fuzzed", "constraints", "scalars", "arrays", "initializers",
+                     "reduction_length", "bytes", "flops", "oracle", "tags"});
+}
+
+// id, name, track, description, dwarf, level and oracle.
+Status parse_identity(ManifestParse& p) {
+  const Validator& v = p.v;
+  const json& root = p.root;
+  Manifest& m = p.m;
   for (auto [key, dst] : {std::pair{"id", &m.id}, std::pair{"name", &m.name},
                           std::pair{"track", &m.track}, std::pair{"description", &m.description}}) {
     auto s = get_string(v, root, key);
     if (!s) return s.error();
     *dst = *s;
   }
-  static const std::regex id_re("[a-z][a-z0-9_]*");
-  if (!std::regex_match(m.id, id_re)) {
-    return v.fail("id", "expected [a-z][a-z0-9_]*, got '" + m.id + "'");
-  }
+  if (!is_lower_id(m.id)) return v.fail("id", "expected [a-z][a-z0-9_]*, got '" + m.id + "'");
   if (m.dir.filename() != m.id) {
     return v.fail("id",
                   "'" + m.id + "' must equal the folder name '" + m.dir.filename().string() + "'");
@@ -420,7 +423,7 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
   if (m.track == "scientific_computing") {
     auto d = get_string(v, root, "dwarf");
     if (!d) return d.error();
-    if (!std::regex_match(*d, id_re)) return v.fail("dwarf", "expected [a-z][a-z0-9_]*");
+    if (!is_lower_id(*d)) return v.fail("dwarf", "expected [a-z][a-z0-9_]*");
     m.dwarf = *d;
   } else if (root.contains("dwarf")) {
     return v.fail("dwarf", "only scientific_computing kernels have a dwarf");
@@ -438,525 +441,711 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
     }
     m.oracle = o.get<std::string>();
   }
-  if (root.contains("tags")) {
-    // Tags name kernel sets (`tag:llr-focus40`): lowercase words, so a selector never depends
-    // on case or quoting; a duplicate is a typo, not a no-op.
-    static const std::regex tag_re("[a-z0-9][a-z0-9_-]*");
-    const json& t = root["tags"];
-    if (!t.is_array()) return v.fail("tags", "expected an array of strings, got " + kind_of(t));
-    for (const auto& e : t) {
-      if (!e.is_string() || !std::regex_match(e.get<std::string>(), tag_re)) {
-        return v.fail("tags", "expected tags matching [a-z0-9][a-z0-9_-]*, got " + e.dump());
-      }
-      if (m.has_tag(e.get<std::string>())) return v.fail("tags", "duplicate " + e.dump());
-      m.tags.push_back(e.get<std::string>());
-    }
-  }
+  return Ok{};
+}
 
-  // precisions
+Status parse_tags(ManifestParse& p) {
+  if (!p.root.contains("tags")) return Ok{};
+  // Tags name kernel sets (`tag:llr-focus40`): lowercase words, so a selector never depends
+  // on case or quoting; a duplicate is a typo, not a no-op.
+  static const std::regex tag_re("[a-z0-9][a-z0-9_-]*");
+  const json& t = p.root["tags"];
+  if (!t.is_array()) return p.v.fail("tags", "expected an array of strings, got " + kind_of(t));
+  for (const auto& e : t) {
+    if (!e.is_string() || !std::regex_match(e.get<std::string>(), tag_re)) {
+      return p.v.fail("tags", "expected tags matching [a-z0-9][a-z0-9_-]*, got " + e.dump());
+    }
+    if (p.m.has_tag(e.get<std::string>())) return p.v.fail("tags", "duplicate " + e.dump());
+    p.m.tags.push_back(e.get<std::string>());
+  }
+  return Ok{};
+}
+
+Status parse_precisions(ManifestParse& p) {
+  const json& root = p.root;
   if (!root.contains("precisions") || !root["precisions"].is_array() ||
       root["precisions"].empty()) {
-    return v.fail("precisions", "expected a non-empty array of \"fp64\"/\"fp32\"");
+    return p.v.fail("precisions", "expected a non-empty array of \"fp64\"/\"fp32\"");
   }
-  for (const auto& p : root["precisions"]) {
-    auto parsed = p.is_string() ? parse_precision(p.get<std::string>()) : std::nullopt;
-    if (!parsed) return v.fail("precisions", "expected \"fp64\" or \"fp32\", got " + p.dump());
-    if (m.supports(*parsed)) return v.fail("precisions", "duplicate " + p.dump());
-    m.precisions.push_back(*parsed);
+  for (const auto& e : root["precisions"]) {
+    auto parsed = e.is_string() ? parse_precision(e.get<std::string>()) : std::nullopt;
+    if (!parsed) return p.v.fail("precisions", "expected \"fp64\" or \"fp32\", got " + e.dump());
+    if (p.m.supports(*parsed)) return p.v.fail("precisions", "duplicate " + e.dump());
+    p.m.precisions.push_back(*parsed);
   }
+  return Ok{};
+}
 
-  // sizes
-  if (!root.contains("sizes") || !root["sizes"].is_object()) {
+// One preset of "sizes": symbol -> positive integer.
+Result<SymbolTable> parse_preset(const Validator& v, const std::string& field, const json& preset) {
+  SymbolTable table;
+  for (const auto& [sym, val] : preset.items()) {
+    if (!valid_identifier(sym) || reserved_name(sym)) {
+      return v.fail(field + "." + sym, "not a valid size symbol name");
+    }
+    if (!val.is_number_integer() || val.get<int64_t>() < 1) {
+      return v.fail(field + "." + sym, "expected a positive integer, got " + val.dump());
+    }
+    table[sym] = val.get<int64_t>();
+  }
+  return table;
+}
+
+// "sizes": presets S, M, L and XL, each defining the same symbols; S fixes m.size_symbols.
+Status parse_sizes(ManifestParse& p) {
+  const Validator& v = p.v;
+  Manifest& m = p.m;
+  if (!p.root.contains("sizes") || !p.root["sizes"].is_object()) {
     return v.fail("sizes", "expected an object with presets S, M, L, XL");
   }
-  const json& sizes = root["sizes"];
+  const json& sizes = p.root["sizes"];
   if (auto st = check_keys(v, "sizes", sizes, {"S", "M", "L", "XL"}); !st) return st.error();
   for (const char* preset : kPresetNames) {
     std::string field = std::string("sizes.") + preset;
     if (!sizes.contains(preset) || !sizes[preset].is_object() || sizes[preset].empty()) {
       return v.fail(field, "missing or empty (expected symbol -> positive integer)");
     }
-    SymbolTable table;
-    for (const auto& [sym, val] : sizes[preset].items()) {
-      if (!valid_identifier(sym) || reserved_name(sym)) {
-        return v.fail(field + "." + sym, "not a valid size symbol name");
-      }
-      if (!val.is_number_integer() || val.get<int64_t>() < 1) {
-        return v.fail(field + "." + sym, "expected a positive integer, got " + val.dump());
-      }
-      table[sym] = val.get<int64_t>();
-    }
+    auto table = parse_preset(v, field, sizes[preset]);
+    if (!table) return table.error();
+    std::vector<std::string> syms;
+    for (const auto& [sym, _] : *table) syms.push_back(sym);
     if (m.size_symbols.empty()) {
-      for (const auto& [sym, _] : table) m.size_symbols.push_back(sym);
+      m.size_symbols = std::move(syms);
+    } else if (syms != m.size_symbols) {
+      return v.fail(field, "every preset must define the same size symbols as S");
+    }
+    m.presets[preset] = std::move(*table);
+  }
+  return Ok{};
+}
+
+// One "fuzzed" entry: [lo, hi] or {"one_of": [v, ...]}.
+Result<FuzzRange> parse_fuzz_range(const Validator& v, const std::string& field,
+                                   const json& range) {
+  FuzzRange f;
+  if (range.is_object()) {
+    if (auto st = check_keys(v, field, range, {"one_of"}); !st) return st.error();
+    const json* set = range.contains("one_of") ? &range["one_of"] : nullptr;
+    if (!set || !set->is_array() || set->empty()) {
+      return v.fail(field + ".one_of", "expected a non-empty list of positive integers");
+    }
+    for (const auto& e : *set) {
+      if (!e.is_number_integer() || e.get<int64_t>() < 1) {
+        return v.fail(field + ".one_of", "expected positive integers, got " + e.dump());
+      }
+      if (std::find(f.values.begin(), f.values.end(), e.get<int64_t>()) != f.values.end()) {
+        return v.fail(field + ".one_of", "duplicate " + e.dump());
+      }
+      f.values.push_back(e.get<int64_t>());
+    }
+    f.lo = *std::min_element(f.values.begin(), f.values.end());
+    f.hi = *std::max_element(f.values.begin(), f.values.end());
+  } else if (range.is_array() && range.size() == 2 && range[0].is_number_integer() &&
+             range[1].is_number_integer() && range[0].get<int64_t>() >= 1 &&
+             range[0].get<int64_t>() <= range[1].get<int64_t>()) {
+    f.lo = range[0].get<int64_t>();
+    f.hi = range[1].get<int64_t>();
+  } else {
+    return v.fail(field, "expected [lo, hi] with 1 <= lo <= hi, or {\"one_of\": [values]}");
+  }
+  return f;
+}
+
+Status parse_fuzzed(ManifestParse& p) {
+  if (!p.root.contains("fuzzed")) return Ok{};
+  if (!p.root["fuzzed"].is_object()) {
+    return p.v.fail("fuzzed", "expected symbol -> [lo, hi] or {\"one_of\": [values]}");
+  }
+  const auto& symbols = p.m.size_symbols;
+  for (const auto& [sym, range] : p.root["fuzzed"].items()) {
+    std::string field = "fuzzed." + sym;
+    if (std::find(symbols.begin(), symbols.end(), sym) == symbols.end()) {
+      return p.v.fail(field, "not a size symbol of the presets");
+    }
+    auto f = parse_fuzz_range(p.v, field, range);
+    if (!f) return f.error();
+    p.m.fuzzed[sym] = std::move(*f);
+  }
+  return Ok{};
+}
+
+// A new ABI name (scalar or array): a valid identifier not used before.
+Status claim_name(ManifestParse& p, const std::string& field, const std::string& name) {
+  if (!valid_identifier(name) || reserved_name(name)) return p.v.fail(field, "invalid name");
+  if (!p.names.insert(name).second) return p.v.fail(field, "name already used");
+  return Ok{};
+}
+
+// "scalars": name -> {"dtype": "real" | "int64", "value"}; int64 scalars join expr_symbols.
+Status parse_scalars(ManifestParse& p) {
+  const Validator& v = p.v;
+  if (!p.root.contains("scalars")) return Ok{};
+  if (!p.root["scalars"].is_object()) return v.fail("scalars", "expected name -> scalar spec");
+  for (const auto& [name, spec] : p.root["scalars"].items()) {
+    std::string field = "scalars." + name;
+    if (auto st = claim_name(p, field, name); !st) return st.error();
+    if (!spec.is_object()) return v.fail(field, "expected {\"dtype\", \"value\"}");
+    if (auto st = check_keys(v, field, spec, {"dtype", "value"}); !st) return st.error();
+    auto dt = get_string(v, spec, "dtype", field);
+    if (!dt) return dt.error();
+    ScalarSpec s;
+    s.name = name;
+    if (!spec.contains("value")) return v.fail(field + ".value", "missing");
+    const json& val = spec["value"];
+    if (*dt == "real") {
+      if (!val.is_number()) return v.fail(field + ".value", "expected a number");
+      s.real_value = val.get<double>();
+    } else if (*dt == "int64") {
+      if (!val.is_number_integer()) return v.fail(field + ".value", "expected an integer");
+      s.is_real = false;
+      s.int_value = val.get<int64_t>();
+      p.expr_symbols.insert(name);
     } else {
-      std::vector<std::string> syms;
-      for (const auto& [sym, _] : table) syms.push_back(sym);
-      if (syms != m.size_symbols) {
-        return v.fail(field, "every preset must define the same size symbols as S");
-      }
+      return v.fail(field + ".dtype", "expected \"real\" or \"int64\"");
     }
-    m.presets[preset] = std::move(table);
+    p.m.scalars.push_back(s);
   }
+  return Ok{};
+}
 
-  // fuzzed: [lo, hi] or {"one_of": [v, ...]}
-  if (root.contains("fuzzed")) {
-    if (!root["fuzzed"].is_object()) {
-      return v.fail("fuzzed", "expected symbol -> [lo, hi] or {\"one_of\": [values]}");
+// An array's "dtype" ("real" follows the precision, anything else is fixed) and "intent".
+Status parse_array_type(const Validator& v, const std::string& field, const json& spec,
+                        ArraySpec& a) {
+  auto dt = get_string(v, spec, "dtype", field);
+  if (!dt) return dt.error();
+  if (*dt != "real") {
+    auto fixed = parse_dtype(*dt);
+    if (!fixed) {
+      return v.fail(field + ".dtype",
+                    "expected real, float64, float32, int64, int32, uint16, "
+                    "uint8, int8 or bool, got '" +
+                        *dt + "'");
     }
-    for (const auto& [sym, range] : root["fuzzed"].items()) {
-      std::string field = "fuzzed." + sym;
-      if (std::find(m.size_symbols.begin(), m.size_symbols.end(), sym) == m.size_symbols.end()) {
-        return v.fail(field, "not a size symbol of the presets");
-      }
-      FuzzRange f;
-      if (range.is_object()) {
-        if (auto st = check_keys(v, field, range, {"one_of"}); !st) return st.error();
-        const json* set = range.contains("one_of") ? &range["one_of"] : nullptr;
-        if (!set || !set->is_array() || set->empty()) {
-          return v.fail(field + ".one_of", "expected a non-empty list of positive integers");
-        }
-        for (const auto& e : *set) {
-          if (!e.is_number_integer() || e.get<int64_t>() < 1) {
-            return v.fail(field + ".one_of", "expected positive integers, got " + e.dump());
-          }
-          if (std::find(f.values.begin(), f.values.end(), e.get<int64_t>()) != f.values.end()) {
-            return v.fail(field + ".one_of", "duplicate " + e.dump());
-          }
-          f.values.push_back(e.get<int64_t>());
-        }
-        f.lo = *std::min_element(f.values.begin(), f.values.end());
-        f.hi = *std::max_element(f.values.begin(), f.values.end());
-      } else if (range.is_array() && range.size() == 2 && range[0].is_number_integer() &&
-                 range[1].is_number_integer() && range[0].get<int64_t>() >= 1 &&
-                 range[0].get<int64_t>() <= range[1].get<int64_t>()) {
-        f.lo = range[0].get<int64_t>();
-        f.hi = range[1].get<int64_t>();
-      } else {
-        return v.fail(field, "expected [lo, hi] with 1 <= lo <= hi, or {\"one_of\": [values]}");
-      }
-      m.fuzzed[sym] = std::move(f);
-    }
+    a.fixed_dtype = fixed;
   }
-
-  // scalars
-  std::set<std::string> names(m.size_symbols.begin(), m.size_symbols.end());
-  std::set<std::string> expr_symbols = names;
-  if (root.contains("scalars")) {
-    if (!root["scalars"].is_object()) return v.fail("scalars", "expected name -> scalar spec");
-    for (const auto& [name, spec] : root["scalars"].items()) {
-      std::string field = "scalars." + name;
-      if (!valid_identifier(name) || reserved_name(name)) return v.fail(field, "invalid name");
-      if (!names.insert(name).second) return v.fail(field, "name already used");
-      if (!spec.is_object()) return v.fail(field, "expected {\"dtype\", \"value\"}");
-      if (auto st = check_keys(v, field, spec, {"dtype", "value"}); !st) return st.error();
-      auto dt = get_string(v, spec, "dtype", field);
-      if (!dt) return dt.error();
-      ScalarSpec s;
-      s.name = name;
-      if (!spec.contains("value")) return v.fail(field + ".value", "missing");
-      const json& val = spec["value"];
-      if (*dt == "real") {
-        if (!val.is_number()) return v.fail(field + ".value", "expected a number");
-        s.real_value = val.get<double>();
-      } else if (*dt == "int64") {
-        if (!val.is_number_integer()) return v.fail(field + ".value", "expected an integer");
-        s.is_real = false;
-        s.int_value = val.get<int64_t>();
-        expr_symbols.insert(name);
-      } else {
-        return v.fail(field + ".dtype", "expected \"real\" or \"int64\"");
-      }
-      m.scalars.push_back(s);
-    }
+  auto intent = get_string(v, spec, "intent", field);
+  if (!intent) return intent.error();
+  if (*intent == "in") {
+    a.intent = Intent::kIn;
+  } else if (*intent == "out") {
+    a.intent = Intent::kOut;
+  } else if (*intent == "inout") {
+    a.intent = Intent::kInout;
+  } else {
+    return v.fail(field + ".intent", "expected \"in\", \"out\" or \"inout\"");
   }
+  return Ok{};
+}
 
-  // arrays
+// An array's optional "domain" (real arrays) and "range" (integer arrays).
+Status parse_array_values(const ManifestParse& p, const std::string& field, const json& spec,
+                          ArraySpec& a) {
+  const Validator& v = p.v;
+  bool is_float = !a.fixed_dtype || dtype_is_float(*a.fixed_dtype);
+  if (spec.contains("domain")) {
+    if (!is_float) return v.fail(field + ".domain", "only real arrays have a domain");
+    auto d = parse_domain(v, field + ".domain", spec["domain"]);
+    if (!d) return d.error();
+    a.domain = *d;
+  }
+  if (spec.contains("range")) {
+    if (is_float || *a.fixed_dtype == DType::kBool) {
+      return v.fail(field + ".range", "only integer arrays have a range");
+    }
+    const json& r = spec["range"];
+    if (!r.is_array() || r.size() != 2) return v.fail(field + ".range", "expected [lo, hi]");
+    auto lo = parse_expr(v, field + ".range[0]", r[0], p.expr_symbols);
+    if (!lo) return lo.error();
+    auto hi = parse_expr(v, field + ".range[1]", r[1], p.expr_symbols);
+    if (!hi) return hi.error();
+    a.range_lo = *lo;
+    a.range_hi = *hi;
+  }
+  return Ok{};
+}
+
+Result<ArraySpec> parse_array(ManifestParse& p, const std::string& name, const json& spec) {
+  const Validator& v = p.v;
+  std::string field = "arrays." + name;
+  if (auto st = claim_name(p, field, name); !st) return st.error();
+  if (!spec.is_object()) return v.fail(field, "expected an object");
+  if (auto st = check_keys(v, field, spec, {"shape", "dtype", "intent", "domain", "range"}); !st) {
+    return st.error();
+  }
+  ArraySpec a;
+  a.name = name;
+  if (!spec.contains("shape") || !spec["shape"].is_array()) {
+    return v.fail(field + ".shape", "expected a list of size expressions");
+  }
+  for (std::size_t i = 0; i < spec["shape"].size(); ++i) {
+    auto e = parse_expr(v, field + ".shape[" + std::to_string(i) + "]", spec["shape"][i],
+                        p.expr_symbols);
+    if (!e) return e.error();
+    a.shape.push_back(*e);
+  }
+  if (auto st = parse_array_type(v, field, spec, a); !st) return st.error();
+  if (auto st = parse_array_values(p, field, spec, a); !st) return st.error();
+  return a;
+}
+
+// "arrays": at least one output; arrays and scalars end up sorted by name.
+Status parse_arrays(ManifestParse& p) {
+  Manifest& m = p.m;
+  const json& root = p.root;
   if (!root.contains("arrays") || !root["arrays"].is_object() || root["arrays"].empty()) {
-    return v.fail("arrays", "expected a non-empty object name -> array spec");
+    return p.v.fail("arrays", "expected a non-empty object name -> array spec");
   }
   bool any_output = false;
   for (const auto& [name, spec] : root["arrays"].items()) {
-    std::string field = "arrays." + name;
-    if (!valid_identifier(name) || reserved_name(name)) return v.fail(field, "invalid name");
-    if (!names.insert(name).second) return v.fail(field, "name already used");
-    if (!spec.is_object()) return v.fail(field, "expected an object");
-    if (auto st = check_keys(v, field, spec, {"shape", "dtype", "intent", "domain", "range"});
-        !st) {
-      return st.error();
-    }
-    ArraySpec a;
-    a.name = name;
-    if (!spec.contains("shape") || !spec["shape"].is_array()) {
-      return v.fail(field + ".shape", "expected a list of size expressions");
-    }
-    for (std::size_t i = 0; i < spec["shape"].size(); ++i) {
-      auto e = parse_expr(v, field + ".shape[" + std::to_string(i) + "]", spec["shape"][i],
-                          expr_symbols);
-      if (!e) return e.error();
-      a.shape.push_back(*e);
-    }
-    auto dt = get_string(v, spec, "dtype", field);
-    if (!dt) return dt.error();
-    if (*dt != "real") {
-      auto fixed = parse_dtype(*dt);
-      if (!fixed) {
-        return v.fail(field + ".dtype",
-                      "expected real, float64, float32, int64, int32, uint16, "
-                      "uint8, int8 or bool, got '" +
-                          *dt + "'");
-      }
-      a.fixed_dtype = fixed;
-    }
-    auto intent = get_string(v, spec, "intent", field);
-    if (!intent) return intent.error();
-    if (*intent == "in") {
-      a.intent = Intent::kIn;
-    } else if (*intent == "out") {
-      a.intent = Intent::kOut;
-    } else if (*intent == "inout") {
-      a.intent = Intent::kInout;
-    } else {
-      return v.fail(field + ".intent", "expected \"in\", \"out\" or \"inout\"");
-    }
-    any_output = any_output || a.is_output();
-    bool is_float = !a.fixed_dtype || dtype_is_float(*a.fixed_dtype);
-    if (spec.contains("domain")) {
-      if (!is_float) return v.fail(field + ".domain", "only real arrays have a domain");
-      auto d = parse_domain(v, field + ".domain", spec["domain"]);
-      if (!d) return d.error();
-      a.domain = *d;
-    }
-    if (spec.contains("range")) {
-      if (is_float || *a.fixed_dtype == DType::kBool) {
-        return v.fail(field + ".range", "only integer arrays have a range");
-      }
-      const json& r = spec["range"];
-      if (!r.is_array() || r.size() != 2) return v.fail(field + ".range", "expected [lo, hi]");
-      auto lo = parse_expr(v, field + ".range[0]", r[0], expr_symbols);
-      if (!lo) return lo.error();
-      auto hi = parse_expr(v, field + ".range[1]", r[1], expr_symbols);
-      if (!hi) return hi.error();
-      a.range_lo = *lo;
-      a.range_hi = *hi;
-    }
-    m.arrays.push_back(std::move(a));
+    auto a = parse_array(p, name, spec);
+    if (!a) return a.error();
+    any_output = any_output || a->is_output();
+    m.arrays.push_back(std::move(*a));
   }
-  if (!any_output) return v.fail("arrays", "at least one array must be \"out\" or \"inout\"");
+  if (!any_output) return p.v.fail("arrays", "at least one array must be \"out\" or \"inout\"");
   std::sort(m.arrays.begin(), m.arrays.end(),
             [](const ArraySpec& x, const ArraySpec& y) { return x.name < y.name; });
   std::sort(m.scalars.begin(), m.scalars.end(),
             [](const ScalarSpec& x, const ScalarSpec& y) { return x.name < y.name; });
-  // Fortran is case-insensitive: two ABI names differing only in case cannot both be bound.
-  {
-    std::set<std::string> lowered;
-    for (const auto& n : names) {
-      if (!lowered.insert(lower(n)).second) {
-        return v.fail_file("names '" + n +
+  return Ok{};
+}
+
+// Fortran is case-insensitive: two ABI names differing only in case cannot both be bound.
+Status check_names_case_insensitively_unique(ManifestParse& p) {
+  std::set<std::string> lowered;
+  for (const auto& n : p.names) {
+    if (!lowered.insert(lower(n)).second) {
+      return p.v.fail_file("names '" + n +
                            "' and another differ only in case; Fortran bindings "
                            "need case-insensitively unique argument names");
-      }
     }
   }
+  return Ok{};
+}
 
-  // initializers
-  if (root.contains("initializers")) {
-    if (!root["initializers"].is_array()) return v.fail("initializers", "expected a list");
-    std::set<std::string> covered;
-    for (std::size_t i = 0; i < root["initializers"].size(); ++i) {
-      const json& spec = root["initializers"][i];
-      std::string field = "initializers[" + std::to_string(i) + "]";
-      if (!spec.is_object()) return v.fail(field, "expected an object");
-      auto kind = get_string(v, spec, "kind", field);
-      if (!kind) return kind.error();
-      Initializer init;
-      // What an initializer's array must hold.
-      enum class Need { kReal, kIndex, kSortable, kByte };
-      auto need_array = [&](const std::string& key, Need need) -> Result<std::string> {
-        auto n = get_string(v, spec, key, field);
-        if (!n) return n.error();
-        const ArraySpec* a = m.array(*n);
-        if (!a) return v.fail(field + "." + key, "no array named '" + *n + "'");
-        if (a->intent == Intent::kOut) {
-          return v.fail(field + "." + key, "'" + *n + "' is an output; initializers fill inputs");
-        }
-        const bool is_real = !a->fixed_dtype || dtype_is_float(*a->fixed_dtype);
-        const std::optional<DType> t = a->fixed_dtype;
-        const bool is_index = t && (*t == DType::kInt32 || *t == DType::kInt64);
-        const bool is_byte = t && (*t == DType::kUint8 || *t == DType::kInt8);
-        switch (need) {
-          case Need::kReal:
-            if (!is_real) return v.fail(field + "." + key, "'" + *n + "' must be real");
-            break;
-          case Need::kIndex:
-            if (!is_index) return v.fail(field + "." + key, "'" + *n + "' must be int32 or int64");
-            break;
-          case Need::kSortable:
-            if (t == DType::kBool) return v.fail(field + "." + key, "'" + *n + "' is bool");
-            break;
-          case Need::kByte:
-            if (!is_byte) return v.fail(field + "." + key, "'" + *n + "' must be uint8 or int8");
-            break;
-        }
-        if (!covered.insert(*n).second) {
-          return v.fail(field + "." + key, "'" + *n + "' is filled by two initializers");
-        }
-        return n;
-      };
-      auto rank_of = [&](const std::string& n) { return m.array(n)->shape.size(); };
-      auto get_bool = [&](const std::string& key, bool dflt) -> Result<bool> {
-        if (!spec.contains(key)) return dflt;
-        if (!spec[key].is_boolean()) {
-          return v.fail(field + "." + key, "expected true or false, got " + spec[key].dump());
-        }
-        return spec[key].get<bool>();
-      };
-      using Kind = Initializer::Kind;
-      static const std::map<std::string, Kind, std::less<>> kKinds = {
-          {"spd", Kind::kSpd},
-          {"permutation", Kind::kPermutation},
-          {"csr", Kind::kCsr},
-          {"banded", Kind::kBanded},
-          {"diag_dominant", Kind::kDiagDominant},
-          {"orthogonal", Kind::kOrthogonal},
-          {"graph", Kind::kGraph},
-          {"sorted", Kind::kSorted},
-          {"probability", Kind::kProbability},
-          {"text", Kind::kText}};
-      auto found = kKinds.find(*kind);
-      if (found == kKinds.end()) {
-        return v.fail(field + ".kind",
-                      "expected spd, diag_dominant, orthogonal, banded, permutation, sorted, "
-                      "probability, text, csr or graph, got '" +
-                          *kind + "'");
+// What an initializer's array must hold.
+enum class Need { kReal, kIndex, kSortable, kByte };
+
+// One entry of "initializers", read against the arrays already parsed; `covered` holds the
+// arrays that earlier entries fill, since an array is filled by at most one initializer.
+class InitializerParser {
+ public:
+  InitializerParser(const ManifestParse& p, std::set<std::string>& covered, const json& spec,
+                    std::string field)
+      : v_(p.v),
+        m_(p.m),
+        expr_symbols_(p.expr_symbols),
+        covered_(covered),
+        spec_(spec),
+        field_(std::move(field)) {}
+
+  Result<Initializer> parse() {
+    if (!spec_.is_object()) return v_.fail(field_, "expected an object");
+    auto kind = get_string(v_, spec_, "kind", field_);
+    if (!kind) return kind.error();
+    using Kind = Initializer::Kind;
+    static const std::map<std::string, Kind, std::less<>> kKinds = {
+        {"spd", Kind::kSpd},
+        {"permutation", Kind::kPermutation},
+        {"csr", Kind::kCsr},
+        {"banded", Kind::kBanded},
+        {"diag_dominant", Kind::kDiagDominant},
+        {"orthogonal", Kind::kOrthogonal},
+        {"graph", Kind::kGraph},
+        {"sorted", Kind::kSorted},
+        {"probability", Kind::kProbability},
+        {"text", Kind::kText}};
+    auto found = kKinds.find(*kind);
+    if (found == kKinds.end()) {
+      return v_.fail(field_ + ".kind",
+                     "expected spd, diag_dominant, orthogonal, banded, permutation, sorted, "
+                     "probability, text, csr or graph, got '" +
+                         *kind + "'");
+    }
+    Initializer init;
+    init.kind = found->second;
+    Status st = Ok{};
+    switch (init.kind) {
+      case Kind::kSpd:
+      case Kind::kDiagDominant:
+      case Kind::kOrthogonal:
+      case Kind::kProbability:
+      case Kind::kPermutation:
+      case Kind::kSorted:
+        st = parse_one_array(*kind, init);
+        break;
+      case Kind::kBanded:
+        st = parse_banded(init);
+        break;
+      case Kind::kText:
+        st = parse_text(init);
+        break;
+      case Kind::kCsr:
+        st = parse_csr(init);
+        break;
+      case Kind::kGraph:
+        st = parse_graph(init);
+        break;
+    }
+    if (!st) return st.error();
+    return init;
+  }
+
+ private:
+  using Kind = Initializer::Kind;
+
+  Error fail(const std::string& key, const std::string& what) const {
+    return v_.fail(key.empty() ? field_ : field_ + "." + key, what);
+  }
+
+  // The array named by `key`: an input of the type `need` asks for, filled by no other entry.
+  Result<std::string> need_array(const std::string& key, Need need) {
+    auto n = get_string(v_, spec_, key, field_);
+    if (!n) return n.error();
+    const ArraySpec* a = m_.array(*n);
+    if (!a) return fail(key, "no array named '" + *n + "'");
+    if (a->intent == Intent::kOut) {
+      return fail(key, "'" + *n + "' is an output; initializers fill inputs");
+    }
+    const bool is_real = !a->fixed_dtype || dtype_is_float(*a->fixed_dtype);
+    const std::optional<DType> t = a->fixed_dtype;
+    const bool is_index = t && (*t == DType::kInt32 || *t == DType::kInt64);
+    const bool is_byte = t && (*t == DType::kUint8 || *t == DType::kInt8);
+    switch (need) {
+      case Need::kReal:
+        if (!is_real) return fail(key, "'" + *n + "' must be real");
+        break;
+      case Need::kIndex:
+        if (!is_index) return fail(key, "'" + *n + "' must be int32 or int64");
+        break;
+      case Need::kSortable:
+        if (t == DType::kBool) return fail(key, "'" + *n + "' is bool");
+        break;
+      case Need::kByte:
+        if (!is_byte) return fail(key, "'" + *n + "' must be uint8 or int8");
+        break;
+    }
+    if (!covered_.insert(*n).second) {
+      return fail(key, "'" + *n + "' is filled by two initializers");
+    }
+    return n;
+  }
+
+  std::size_t rank_of(const std::string& n) const { return m_.array(n)->shape.size(); }
+
+  Result<bool> get_bool(const std::string& key, bool dflt) const {
+    if (!spec_.contains(key)) return dflt;
+    if (!spec_[key].is_boolean()) {
+      return fail(key, "expected true or false, got " + spec_[key].dump());
+    }
+    return spec_[key].get<bool>();
+  }
+
+  // Every named array must be 1-D.
+  Status check_1d(const std::vector<std::string>& arrays) const {
+    for (const auto& n : arrays) {
+      if (rank_of(n) != 1) return fail("", "'" + n + "' must be 1-D");
+    }
+    return Ok{};
+  }
+
+  // spd, diag_dominant, orthogonal, probability, permutation and sorted: {"kind", "array"}.
+  Status parse_one_array(const std::string& kind, Initializer& init) {
+    if (auto st = check_keys(v_, field_, spec_, {"kind", "array"}); !st) return st.error();
+    const Need need = init.kind == Kind::kPermutation ? Need::kIndex
+                      : init.kind == Kind::kSorted    ? Need::kSortable
+                                                      : Need::kReal;
+    auto n = need_array("array", need);
+    if (!n) return n.error();
+    init.array = *n;
+    const std::size_t rank = rank_of(*n);
+    const bool square = init.kind == Kind::kSpd || init.kind == Kind::kDiagDominant ||
+                        init.kind == Kind::kOrthogonal;
+    if (square && rank != 2) return fail("array", kind + " needs a square 2-D array");
+    if ((init.kind == Kind::kPermutation || init.kind == Kind::kSorted) && rank != 1) {
+      return fail("array", kind + " needs a 1-D array");
+    }
+    if (init.kind == Kind::kProbability && rank == 0) {
+      return fail("array", "probability needs an array with a last axis");
+    }
+    return Ok{};
+  }
+
+  Status parse_banded(Initializer& init) {
+    if (auto st = check_keys(v_, field_, spec_, {"kind", "array", "lower", "upper", "dominant"});
+        !st) {
+      return st.error();
+    }
+    auto n = need_array("array", Need::kReal);
+    if (!n) return n.error();
+    init.array = *n;
+    if (rank_of(*n) != 2) return fail("array", "banded needs a 2-D array");
+    for (auto [key, dst] : {std::pair{"lower", &init.lower}, std::pair{"upper", &init.upper}}) {
+      if (!spec_.contains(key)) return fail(key, "missing (a size expression, 0 for none)");
+      auto e = parse_expr(v_, field_ + "." + key, spec_[key], expr_symbols_);
+      if (!e) return e.error();
+      *dst = *e;
+    }
+    auto dom = get_bool("dominant", false);
+    if (!dom) return dom.error();
+    init.dominant = *dom;
+    return Ok{};
+  }
+
+  Status parse_text(Initializer& init) {
+    if (auto st = check_keys(v_, field_, spec_, {"kind", "array", "alphabet"}); !st) {
+      return st.error();
+    }
+    auto n = need_array("array", Need::kByte);
+    if (!n) return n.error();
+    init.array = *n;
+    auto alpha = get_string(v_, spec_, "alphabet", field_);
+    if (!alpha) return alpha.error();
+    // ASCII only: a letter is one byte in uint8 and int8 alike.
+    std::set<char> letters;
+    for (char c : *alpha) {
+      if (static_cast<unsigned char>(c) >= 0x80 || !letters.insert(c).second) {
+        return fail("alphabet", "expected distinct ASCII characters, got \"" + *alpha + "\"");
       }
-      init.kind = found->second;
-      switch (init.kind) {
-        case Kind::kSpd:
-        case Kind::kDiagDominant:
-        case Kind::kOrthogonal:
-        case Kind::kProbability:
-        case Kind::kPermutation:
-        case Kind::kSorted: {
-          if (auto st = check_keys(v, field, spec, {"kind", "array"}); !st) return st.error();
-          const Need need = init.kind == Kind::kPermutation ? Need::kIndex
-                            : init.kind == Kind::kSorted    ? Need::kSortable
-                                                            : Need::kReal;
-          auto n = need_array("array", need);
-          if (!n) return n.error();
-          init.array = *n;
-          const std::size_t rank = rank_of(*n);
-          const bool square = init.kind == Kind::kSpd || init.kind == Kind::kDiagDominant ||
-                              init.kind == Kind::kOrthogonal;
-          if (square && rank != 2) {
-            return v.fail(field + ".array", *kind + " needs a square 2-D array");
-          }
-          if ((init.kind == Kind::kPermutation || init.kind == Kind::kSorted) && rank != 1) {
-            return v.fail(field + ".array", *kind + " needs a 1-D array");
-          }
-          if (init.kind == Kind::kProbability && rank == 0) {
-            return v.fail(field + ".array", "probability needs an array with a last axis");
-          }
-          break;
-        }
-        case Kind::kBanded: {
-          if (auto st = check_keys(v, field, spec, {"kind", "array", "lower", "upper", "dominant"});
-              !st) {
-            return st.error();
-          }
-          auto n = need_array("array", Need::kReal);
-          if (!n) return n.error();
-          init.array = *n;
-          if (rank_of(*n) != 2) return v.fail(field + ".array", "banded needs a 2-D array");
-          for (auto [key, dst] :
-               {std::pair{"lower", &init.lower}, std::pair{"upper", &init.upper}}) {
-            if (!spec.contains(key)) {
-              return v.fail(field + "." + key, "missing (a size expression, 0 for none)");
-            }
-            auto e = parse_expr(v, field + "." + key, spec[key], expr_symbols);
-            if (!e) return e.error();
-            *dst = *e;
-          }
-          auto dom = get_bool("dominant", false);
-          if (!dom) return dom.error();
-          init.dominant = *dom;
-          break;
-        }
-        case Kind::kText: {
-          if (auto st = check_keys(v, field, spec, {"kind", "array", "alphabet"}); !st) {
-            return st.error();
-          }
-          auto n = need_array("array", Need::kByte);
-          if (!n) return n.error();
-          init.array = *n;
-          auto alpha = get_string(v, spec, "alphabet", field);
-          if (!alpha) return alpha.error();
-          // ASCII only: a letter is one byte in uint8 and int8 alike.
-          std::set<char> letters;
-          for (char c : *alpha) {
-            if (static_cast<unsigned char>(c) >= 0x80 || !letters.insert(c).second) {
-              return v.fail(field + ".alphabet",
-                            "expected distinct ASCII characters, got \"" + *alpha + "\"");
-            }
-          }
-          if (letters.empty()) return v.fail(field + ".alphabet", "must not be empty");
-          init.alphabet = *alpha;
-          break;
-        }
-        case Kind::kCsr: {
-          if (auto st = check_keys(v, field, spec, {"kind", "indptr", "indices", "data", "cols"});
-              !st) {
-            return st.error();
-          }
-          auto p = need_array("indptr", Need::kIndex);
-          if (!p) return p.error();
-          auto ix = need_array("indices", Need::kIndex);
-          if (!ix) return ix.error();
-          auto d = need_array("data", Need::kReal);
-          if (!d) return d.error();
-          init.indptr = *p;
-          init.indices = *ix;
-          init.data = *d;
-          for (const auto& n : {*p, *ix, *d}) {
-            if (rank_of(n) != 1) return v.fail(field, "'" + n + "' must be 1-D");
-          }
-          if (!spec.contains("cols")) return v.fail(field + ".cols", "missing");
-          auto cols = parse_expr(v, field + ".cols", spec["cols"], expr_symbols);
-          if (!cols) return cols.error();
-          init.cols = *cols;
-          break;
-        }
-        case Kind::kGraph: {
-          if (auto st =
-                  check_keys(v, field, spec,
+    }
+    if (letters.empty()) return fail("alphabet", "must not be empty");
+    init.alphabet = *alpha;
+    return Ok{};
+  }
+
+  Status parse_csr(Initializer& init) {
+    if (auto st = check_keys(v_, field_, spec_, {"kind", "indptr", "indices", "data", "cols"});
+        !st) {
+      return st.error();
+    }
+    auto p = need_array("indptr", Need::kIndex);
+    if (!p) return p.error();
+    auto ix = need_array("indices", Need::kIndex);
+    if (!ix) return ix.error();
+    auto d = need_array("data", Need::kReal);
+    if (!d) return d.error();
+    init.indptr = *p;
+    init.indices = *ix;
+    init.data = *d;
+    if (auto st = check_1d({*p, *ix, *d}); !st) return st.error();
+    if (!spec_.contains("cols")) return fail("cols", "missing");
+    auto cols = parse_expr(v_, field_ + ".cols", spec_["cols"], expr_symbols_);
+    if (!cols) return cols.error();
+    init.cols = *cols;
+    return Ok{};
+  }
+
+  Status parse_graph(Initializer& init) {
+    if (auto st = check_keys(v_, field_, spec_,
                              {"kind", "indptr", "indices", "weights", "directed", "connected"});
-              !st) {
-            return st.error();
-          }
-          auto p = need_array("indptr", Need::kIndex);
-          if (!p) return p.error();
-          auto ix = need_array("indices", Need::kIndex);
-          if (!ix) return ix.error();
-          init.indptr = *p;
-          init.indices = *ix;
-          std::vector<std::string> one_d = {*p, *ix};
-          if (spec.contains("weights")) {
-            auto w = need_array("weights", Need::kReal);
-            if (!w) return w.error();
-            if (m.array(*w)->domain.kind != Domain::Kind::kInterval) {
-              return v.fail(
-                  field + ".weights",
-                  "'" + *w + "' needs an interval domain [lo, hi] (weights are uniform in it)");
-            }
-            init.data = *w;
-            one_d.push_back(*w);
-          }
-          for (const auto& n : one_d) {
-            if (rank_of(n) != 1) return v.fail(field, "'" + n + "' must be 1-D");
-          }
-          auto dir = get_bool("directed", false);
-          if (!dir) return dir.error();
-          auto conn = get_bool("connected", true);
-          if (!conn) return conn.error();
-          init.directed = *dir;
-          init.connected = *conn;
-          break;
-        }
-      }
-      m.initializers.push_back(std::move(init));
+        !st) {
+      return st.error();
     }
+    auto p = need_array("indptr", Need::kIndex);
+    if (!p) return p.error();
+    auto ix = need_array("indices", Need::kIndex);
+    if (!ix) return ix.error();
+    init.indptr = *p;
+    init.indices = *ix;
+    std::vector<std::string> one_d = {*p, *ix};
+    if (spec_.contains("weights")) {
+      auto w = need_array("weights", Need::kReal);
+      if (!w) return w.error();
+      if (m_.array(*w)->domain.kind != Domain::Kind::kInterval) {
+        return fail("weights",
+                    "'" + *w + "' needs an interval domain [lo, hi] (weights are uniform in it)");
+      }
+      init.data = *w;
+      one_d.push_back(*w);
+    }
+    if (auto st = check_1d(one_d); !st) return st.error();
+    auto dir = get_bool("directed", false);
+    if (!dir) return dir.error();
+    auto conn = get_bool("connected", true);
+    if (!conn) return conn.error();
+    init.directed = *dir;
+    init.connected = *conn;
+    return Ok{};
   }
 
-  // expressions over sizes
+  const Validator& v_;
+  const Manifest& m_;
+  const std::set<std::string>& expr_symbols_;
+  std::set<std::string>& covered_;
+  const json& spec_;
+  const std::string field_;
+};
+
+Status parse_initializers(ManifestParse& p) {
+  if (!p.root.contains("initializers")) return Ok{};
+  const json& list = p.root["initializers"];
+  if (!list.is_array()) return p.v.fail("initializers", "expected a list");
+  std::set<std::string> covered;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    InitializerParser parser(p, covered, list[i], "initializers[" + std::to_string(i) + "]");
+    auto init = parser.parse();
+    if (!init) return init.error();
+    p.m.initializers.push_back(std::move(*init));
+  }
+  return Ok{};
+}
+
+// "reduction_length", "bytes" and "flops"; the latter two may also name REAL_BYTES.
+Status parse_size_expressions(ManifestParse& p) {
+  Manifest& m = p.m;
   for (auto [key, dst] : {std::pair{"reduction_length", &m.reduction_length},
                           std::pair{"bytes", &m.bytes}, std::pair{"flops", &m.flops}}) {
-    if (!root.contains(key)) continue;
-    std::set<std::string> allowed = expr_symbols;
+    if (!p.root.contains(key)) continue;
+    std::set<std::string> allowed = p.expr_symbols;
     if (std::string(key) != "reduction_length") allowed.insert("REAL_BYTES");
-    auto e = parse_expr(v, key, root[key], allowed);
+    auto e = parse_expr(p.v, key, p.root[key], allowed);
     if (!e) return e.error();
     *dst = *e;
   }
+  return Ok{};
+}
 
-  // constraints: one comparison each, over size symbols and integer scalars
-  if (root.contains("constraints")) {
-    const json& c = root["constraints"];
-    if (!c.is_array()) {
-      return v.fail("constraints", "expected a list of comparisons like \"M >= N\"");
-    }
-    for (std::size_t i = 0; i < c.size(); ++i) {
-      const std::string field = "constraints[" + std::to_string(i) + "]";
-      if (!c[i].is_string()) return v.fail(field, "expected a string, got " + kind_of(c[i]));
-      auto parsed = parse_constraint(c[i].get<std::string>());
-      if (!parsed) return v.fail(field, parsed.error().message);
-      for (const auto& sym : parsed->symbols()) {
-        if (!expr_symbols.count(sym)) {
-          return v.fail(field, "unknown symbol '" + sym + "' (size symbols and integer scalars)");
-        }
+// "constraints": one comparison each, over size symbols and integer scalars.
+Status parse_constraints(ManifestParse& p) {
+  if (!p.root.contains("constraints")) return Ok{};
+  const Validator& v = p.v;
+  const json& c = p.root["constraints"];
+  if (!c.is_array()) {
+    return v.fail("constraints", "expected a list of comparisons like \"M >= N\"");
+  }
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const std::string field = "constraints[" + std::to_string(i) + "]";
+    if (!c[i].is_string()) return v.fail(field, "expected a string, got " + kind_of(c[i]));
+    auto parsed = parse_constraint(c[i].get<std::string>());
+    if (!parsed) return v.fail(field, parsed.error().message);
+    for (const auto& sym : parsed->symbols()) {
+      if (!p.expr_symbols.count(sym)) {
+        return v.fail(field, "unknown symbol '" + sym + "' (size symbols and integer scalars)");
       }
-      m.constraints.push_back(std::move(*parsed));
+    }
+    p.m.constraints.push_back(std::move(*parsed));
+  }
+  return Ok{};
+}
+
+Status check_constraints_at(const Validator& v, const Manifest& m, const char* preset,
+                            const SymbolTable& syms) {
+  for (std::size_t i = 0; i < m.constraints.size(); ++i) {
+    auto h = m.constraints[i].holds(syms);
+    if (!h || !*h) {
+      std::string at;
+      for (const auto& [sym, val] : m.presets.at(preset)) {
+        at += (at.empty() ? "" : ", ") + sym + "=" + std::to_string(val);
+      }
+      return v.fail("constraints[" + std::to_string(i) + "]",
+                    "'" + m.constraints[i].text + "' does not hold at preset " + preset + " (" +
+                        at + (h ? ")" : "): " + h.error().message));
     }
   }
+  return Ok{};
+}
 
-  // Every preset must produce valid shapes, ranges and initializer structure, and satisfy the
-  // constraints.
+Status check_arrays_at(const Validator& v, const Manifest& m, const char* preset,
+                       const SymbolTable& syms) {
+  for (const auto& a : m.arrays) {
+    for (const auto& d : a.shape) {
+      auto val = d.eval(syms);
+      if (!val) return v.fail(std::string("arrays.") + a.name + ".shape", val.error().message);
+      if (*val < 0) {
+        return v.fail(std::string("arrays.") + a.name + ".shape",
+                      std::string("negative extent at preset ") + preset);
+      }
+    }
+    if (a.range_lo) {
+      auto lo = a.range_lo->eval(syms);
+      auto hi = a.range_hi->eval(syms);
+      if (!lo || !hi || *lo > *hi) {
+        return v.fail(std::string("arrays.") + a.name + ".range",
+                      std::string("empty or invalid at preset ") + preset);
+      }
+    }
+  }
+  return Ok{};
+}
+
+// A preset must satisfy the constraints and produce valid initializer structure, shapes and
+// ranges; XL must also fit `max_xl_bytes`.
+Status check_preset(const Validator& v, const Manifest& m, const char* preset,
+                    uint64_t max_xl_bytes) {
+  SymbolTable syms = m.symbols(m.presets.at(preset));
+  if (auto st = check_constraints_at(v, m, preset, syms); !st) return st.error();
+  for (std::size_t i = 0; i < m.initializers.size(); ++i) {
+    if (auto why = initializer_shortfall(m, m.initializers[i], syms)) {
+      return v.fail("initializers[" + std::to_string(i) + "]",
+                    *why + " at preset " + std::string(preset));
+    }
+  }
+  if (auto st = check_arrays_at(v, m, preset, syms); !st) return st.error();
+  if (preset == std::string("XL")) {
+    auto bytes = data_bytes(m, m.presets.at(preset), Precision::kFp64);
+    if (!bytes) return v.fail("sizes.XL", bytes.error().message);
+    if (*bytes > max_xl_bytes) {
+      return v.fail("sizes.XL", "data is " + std::to_string(*bytes) + " bytes, over the " +
+                                    std::to_string(max_xl_bytes) + "-byte limit");
+    }
+  }
+  return Ok{};
+}
+
+// Fuzzed draws redraw until the constraints hold (fuzzed_sizes_drawn); ranges they reject
+// almost everywhere are a manifest mistake, caught here with a few fixed seeds.
+Status check_fuzzed_draws(const Validator& v, const Manifest& m) {
+  if (m.constraints.empty() || m.fuzzed.empty()) return Ok{};
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    if (!fuzzed_sizes_drawn(m, seed)) {
+      return v.fail("fuzzed", "the constraints reject all " + std::to_string(kFuzzAttempts) +
+                                  " attempts of a fuzzed draw (seed " + std::to_string(seed) +
+                                  "); narrow the ranges or use a set");
+    }
+  }
+  return Ok{};
+}
+
+Result<json> read_json(const Validator& v, const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) return v.fail_file("cannot open");
+  try {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
+    return v.fail_file(std::string("invalid JSON: ") + e.what());
+  }
+}
+
+}  // namespace
+
+Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_bytes) {
+  fs::path file = dir_or_file;
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) file /= "kernel.json";
+  Validator v(file.string());
+  auto root = read_json(v, file);
+  if (!root) return root.error();
+  if (!root->is_object()) return v.fail_file("expected a JSON object at the top level");
+
+  Manifest m;
+  m.dir = file.parent_path();
+  ManifestParse p{v, *root, m, {}, {}};
+  // Sizes come first: every later section names size symbols. Scalars precede arrays, whose
+  // shapes may name integer scalars, and arrays precede the initializers that fill them.
+  for (auto* section : {check_top_level_keys, parse_identity, parse_tags, parse_precisions,
+                        parse_sizes, parse_fuzzed}) {
+    if (auto st = section(p); !st) return st.error();
+  }
+  p.names.insert(m.size_symbols.begin(), m.size_symbols.end());
+  p.expr_symbols = p.names;
+  for (auto* section : {parse_scalars, parse_arrays, check_names_case_insensitively_unique,
+                        parse_initializers, parse_size_expressions, parse_constraints}) {
+    if (auto st = section(p); !st) return st.error();
+  }
   for (const char* preset : kPresetNames) {
-    SymbolTable syms = m.symbols(m.presets[preset]);
-    for (std::size_t i = 0; i < m.constraints.size(); ++i) {
-      auto h = m.constraints[i].holds(syms);
-      if (!h || !*h) {
-        std::string at;
-        for (const auto& [sym, val] : m.presets[preset]) {
-          at += (at.empty() ? "" : ", ") + sym + "=" + std::to_string(val);
-        }
-        return v.fail("constraints[" + std::to_string(i) + "]",
-                      "'" + m.constraints[i].text + "' does not hold at preset " + preset + " (" +
-                          at + (h ? ")" : "): " + h.error().message));
-      }
-    }
-    for (std::size_t i = 0; i < m.initializers.size(); ++i) {
-      if (auto why = initializer_shortfall(m, m.initializers[i], syms)) {
-        return v.fail("initializers[" + std::to_string(i) + "]",
-                      *why + " at preset " + std::string(preset));
-      }
-    }
-    for (const auto& a : m.arrays) {
-      for (const auto& d : a.shape) {
-        auto val = d.eval(syms);
-        if (!val) return v.fail(std::string("arrays.") + a.name + ".shape", val.error().message);
-        if (*val < 0) {
-          return v.fail(std::string("arrays.") + a.name + ".shape",
-                        std::string("negative extent at preset ") + preset);
-        }
-      }
-      if (a.range_lo) {
-        auto lo = a.range_lo->eval(syms);
-        auto hi = a.range_hi->eval(syms);
-        if (!lo || !hi || *lo > *hi) {
-          return v.fail(std::string("arrays.") + a.name + ".range",
-                        std::string("empty or invalid at preset ") + preset);
-        }
-      }
-    }
-    if (preset == std::string("XL")) {
-      auto bytes = data_bytes(m, m.presets[preset], Precision::kFp64);
-      if (!bytes) return v.fail("sizes.XL", bytes.error().message);
-      if (*bytes > max_xl_bytes) {
-        return v.fail("sizes.XL", "data is " + std::to_string(*bytes) + " bytes, over the " +
-                                      std::to_string(max_xl_bytes) + "-byte limit");
-      }
-    }
+    if (auto st = check_preset(v, m, preset, max_xl_bytes); !st) return st.error();
   }
-  // Fuzzed draws redraw until the constraints hold (fuzzed_sizes_drawn); ranges they reject
-  // almost everywhere are a manifest mistake, caught here with a few fixed seeds.
-  if (!m.constraints.empty() && !m.fuzzed.empty()) {
-    for (uint64_t seed = 1; seed <= 8; ++seed) {
-      if (!fuzzed_sizes_drawn(m, seed)) {
-        return v.fail("fuzzed", "the constraints reject all " + std::to_string(kFuzzAttempts) +
-                                    " attempts of a fuzzed draw (seed " + std::to_string(seed) +
-                                    "); narrow the ranges or use a set");
-      }
-    }
-  }
+  if (auto st = check_fuzzed_draws(v, m); !st) return st.error();
   return m;
 }
 

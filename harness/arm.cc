@@ -1,5 +1,6 @@
 // Arm file loading. Both formats are reduced to the same (key, value text, location) entries
-// and validated by one function, so env and JSON arms accept and reject exactly the same values.
+// and validated by the same code (parse_arm), so env and JSON arms accept and reject exactly the
+// same values.
 #include "harness/arm.h"
 
 #include <algorithm>
@@ -9,11 +10,13 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <span>
 #include <sstream>
 
 #include "common/build_info.h"
+#include "common/url.h"
 #include "harness/tool_policy.h"
 
 namespace hpcab::harness {
@@ -241,12 +244,7 @@ Result<std::vector<std::string>> parse_urls(const Entry& e) {
   auto urls = split_list(e.value);
   if (urls.empty()) return Error{e.where + ": expected a comma-separated list of http(s) URLs"};
   for (auto& u : urls) {
-    if (u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0) {
-      return Error{e.where + ": expected an http:// or https:// URL, got '" + u + "'"};
-    }
-    if (u.find_first_of(" \t") != std::string::npos) {
-      return Error{e.where + ": URL '" + u + "' contains whitespace"};
-    }
+    if (auto parsed = parse_url(u); !parsed) return Error{e.where + ": " + parsed.error().message};
     while (u.size() > 8 && u.back() == '/') u.pop_back();
   }
   return urls;
@@ -378,6 +376,329 @@ Result<std::vector<std::pair<std::string, std::string>>> arm_entries(std::string
   return out;
 }
 
+namespace {
+
+// The keys that name the agent and where it runs: NAME, KERNELS, LANGUAGE, RESIDENCY, AGENT,
+// AGENT_COMMAND, MODEL, INFERENCE_URLS and JUDGE_URLS. Each key-group parser returns nullopt
+// for a key of another group.
+std::optional<Status> parse_agent_key(const Entry& e, Arm& arm) {
+  const std::string& v = e.value;
+  const std::string& k = e.key;
+  if (k == "NAME") {
+    bool ok = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    });
+    if (!ok) return Error{e.where + ": expected a name of letters, digits, '_', '-', '.'"};
+    arm.name = v;
+  } else if (k == "KERNELS") {
+    arm.kernel_selectors = split_list(v);
+    if (arm.kernel_selectors.empty()) {
+      return Error{e.where + ": expected a comma-separated list of kernel ids or selectors"};
+    }
+    for (const auto& sel : arm.kernel_selectors) {
+      if (auto s = check_selector(e, sel); !s.ok()) return s.error();
+    }
+  } else if (k == "LANGUAGE") {
+    if (!one_of(kLanguages, v)) {
+      return Error{e.where + ": expected one of " + join(kLanguages) + ", got '" + v + "'"};
+    }
+    arm.language = v;
+  } else if (k == "RESIDENCY") {
+    if (v != "host" && v != "device") {
+      return Error{e.where + ": expected host or device, got '" + v + "'"};
+    }
+    arm.residency = v;
+  } else if (k == "AGENT") {
+    if (!one_of(kAgentKinds, v)) {
+      return Error{e.where + ": expected one of " + join(kAgentKinds) + ", got '" + v + "'"};
+    }
+    arm.agent = v;
+  } else if (k == "AGENT_COMMAND") {
+    if (auto s = check_command_placeholders(e); !s.ok()) return s.error();
+    arm.agent_command = v;
+  } else if (k == "MODEL") {
+    arm.model = v;
+  } else if (k == "INFERENCE_URLS" || k == "JUDGE_URLS") {
+    auto u = parse_urls(e);
+    if (!u.ok()) return u.error();
+    (k == "INFERENCE_URLS" ? arm.inference_urls : arm.judge_urls) = *u;
+  } else {
+    return std::nullopt;
+  }
+  return Ok{};
+}
+
+// TOKEN_WEIGHTS: three non-negative weights input,cached,output.
+Status parse_token_weights(const Entry& e, Arm& arm) {
+  auto parts = split_list(e.value);
+  if (parts.size() != 3) {
+    return Error{e.where + ": expected three weights input,cached,output (e.g. 1,0.1,1), got '" +
+                 e.value + "'"};
+  }
+  double w[3];
+  for (int i = 0; i < 3; ++i) {
+    auto x = parse_real(parts[static_cast<std::size_t>(i)], e.where);
+    if (!x.ok()) return x.error();
+    if (*x < 0) return Error{e.where + ": weights must be >= 0, got " + parts[i]};
+    w[i] = *x;
+  }
+  arm.token_weights = {w[0], w[1], w[2]};
+  return Ok{};
+}
+
+// The plan and the budgets: WORKERS, REPETITIONS, MAX_RELAUNCHES, WALL_BUDGET_S, TOKEN_BUDGET,
+// TOKEN_WEIGHTS, TOKEN_BUDGET_KIND and SUBMISSION_POLICY.
+std::optional<Status> parse_budget_key(const Entry& e, Arm& arm) {
+  const std::string& v = e.value;
+  const std::string& k = e.key;
+  if (k == "WORKERS" || k == "REPETITIONS" || k == "MAX_RELAUNCHES") {
+    auto n = parse_int(e, k == "MAX_RELAUNCHES" ? 0 : 1);
+    if (!n.ok()) return n.error();
+    if (*n > 100000) return Error{e.where + ": " + v + " is implausibly large (max 100000)"};
+    int iv = static_cast<int>(*n);
+    (k == "WORKERS" ? arm.workers : k == "REPETITIONS" ? arm.repetitions : arm.max_relaunches) = iv;
+  } else if (k == "WALL_BUDGET_S" || k == "TOKEN_BUDGET") {
+    auto n = parse_int(e, k == "WALL_BUDGET_S" ? 1 : 0);
+    if (!n.ok()) return n.error();
+    (k == "WALL_BUDGET_S" ? arm.wall_budget_s : arm.token_budget) = *n;
+  } else if (k == "TOKEN_WEIGHTS") {
+    return parse_token_weights(e, arm);
+  } else if (k == "SUBMISSION_POLICY") {
+    if (v != "single" && v != "multiple") {
+      return Error{e.where + ": expected single or multiple, got '" + v + "'"};
+    }
+    arm.submission_policy = v;
+  } else if (k == "TOKEN_BUDGET_KIND") {
+    if (v != "weighted" && v != "total") {
+      return Error{e.where +
+                   ": expected weighted (TOKEN_WEIGHTS cost) or total (input + cached + "
+                   "output tokens), got '" +
+                   v + "'"};
+    }
+    arm.token_budget_kind = v;
+  } else {
+    return std::nullopt;
+  }
+  return Ok{};
+}
+
+// PROMPT_FRAGMENTS: fragment names, each the stem of a <name>.md file.
+Status parse_prompt_fragments(const Entry& e, Arm& arm) {
+  arm.prompt_fragments = split_list(e.value);
+  if (arm.prompt_fragments.empty()) {
+    return Error{e.where + ": expected a comma list of fragment names (e.g. base,hardware)"};
+  }
+  for (const auto& f : arm.prompt_fragments) {
+    bool ok = std::all_of(f.begin(), f.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
+    if (!ok) {
+      return Error{e.where + ": fragment name '" + f +
+                   "' must be lower-case letters, digits, '-' or '_' (the file is <name>.md)"};
+    }
+  }
+  return Ok{};
+}
+
+// What the agent is given and may do: PROMPT_TEMPLATE, PROMPT_FRAGMENTS, PROMPT_FRAGMENTS_DIR,
+// SKILLS, TOOLS, AGENT_MAX_TURNS, AGENT_DISALLOWED_TOOLS and AGENT_ARGS. Relative paths are
+// taken from `base_dir`.
+std::optional<Status> parse_prompt_key(const Entry& e, const fs::path& base_dir, Arm& arm) {
+  const std::string& v = e.value;
+  const std::string& k = e.key;
+  if (k == "PROMPT_TEMPLATE") {
+    if (v.empty()) return Error{e.where + ": expected a file path"};
+    fs::path p(v);
+    arm.prompt_template = p.is_absolute() ? p : base_dir / p;
+  } else if (k == "PROMPT_FRAGMENTS") {
+    return parse_prompt_fragments(e, arm);
+  } else if (k == "PROMPT_FRAGMENTS_DIR" || k == "SKILLS") {
+    if (v.empty()) return Error{e.where + ": expected a folder path"};
+    fs::path p(v);
+    (k == "SKILLS" ? arm.skills_dir : arm.prompt_fragments_dir) =
+        p.is_absolute() ? p : base_dir / p;
+  } else if (k == "TOOLS") {
+    auto t = parse_tool_set(v, e.where);
+    if (!t.ok()) return t.error();
+    arm.tools = t->allowed;
+  } else if (k == "AGENT_MAX_TURNS") {
+    auto n = parse_int(e, 1);
+    if (!n.ok()) return n.error();
+    if (*n > 100000) return Error{e.where + ": " + v + " is implausibly large (max 100000)"};
+    arm.agent_settings.max_turns = static_cast<int>(*n);
+  } else if (k == "AGENT_DISALLOWED_TOOLS") {
+    arm.agent_settings.disallowed_tools_set = true;
+    if (trim(v) != "none") arm.agent_settings.disallowed_tools = split_list(v);
+    for (const auto& t : arm.agent_settings.disallowed_tools) {
+      if (t.find_first_of(" \t'\"") != std::string::npos) {
+        return Error{e.where + ": tool name '" + t + "' contains a space or a quote"};
+      }
+    }
+  } else if (k == "AGENT_ARGS") {
+    if (v.find_first_of("\n\r") != std::string::npos) {
+      return Error{e.where + ": expected one line of arguments"};
+    }
+    if (auto st = check_command_placeholders(e); !st.ok()) return st.error();
+    arm.agent_settings.extra_args = trim(v);
+  } else {
+    return std::nullopt;
+  }
+  return Ok{};
+}
+
+// The run's resilience and files: LIMIT_RERUN_FACTOR, OUTAGE_WAIT_S, OUTAGE_BACKOFF_MAX_S,
+// INFRA_RETRIES, STATE_DB and LIBRARY_DIR.
+std::optional<Status> parse_run_key(const Entry& e, Arm& arm) {
+  const std::string& v = e.value;
+  const std::string& k = e.key;
+  if (k == "LIMIT_RERUN_FACTOR") {
+    auto x = parse_real(v, e.where);
+    if (!x.ok()) return x.error();
+    if (*x < 1 || *x > 16) {
+      return Error{e.where + ": expected a multiple between 1 and 16 (SPEC: 2-4), got " + v};
+    }
+    arm.limit_rerun_factor = *x;
+  } else if (k == "OUTAGE_WAIT_S" || k == "OUTAGE_BACKOFF_MAX_S") {
+    auto x = parse_real(v, e.where);
+    if (!x.ok()) return x.error();
+    const bool wait = k == "OUTAGE_WAIT_S";
+    // A week bounds a typo (an extra digit) without limiting any real campaign.
+    if (*x < (wait ? 0 : 0.01) || *x > 604800) {
+      return Error{e.where + ": expected seconds between " + (wait ? "0" : "0.01") +
+                   " and 604800, got " + v};
+    }
+    (wait ? arm.outage_wait_s : arm.outage_backoff_max_s) = *x;
+  } else if (k == "INFRA_RETRIES") {
+    auto n = parse_int(e, 0);
+    if (!n.ok()) return n.error();
+    if (*n > 100) return Error{e.where + ": " + v + " is implausibly large (max 100)"};
+    arm.infra_retries = static_cast<int>(*n);
+  } else if (k == "STATE_DB") {
+    if (v.empty()) return Error{e.where + ": expected a file path"};
+    arm.state_db = v;
+  } else if (k == "LIBRARY_DIR") {
+    if (v.empty()) return Error{e.where + ": expected a folder path"};
+    arm.library_dir = v;
+  } else {
+    return std::nullopt;
+  }
+  return Ok{};
+}
+
+// One entry into `arm`; the value checks are the same for env and JSON arms.
+Status parse_entry(const Entry& e, const fs::path& base_dir, Arm& arm) {
+  if (auto st = parse_agent_key(e, arm)) return *st;
+  if (auto st = parse_budget_key(e, arm)) return *st;
+  if (auto st = parse_prompt_key(e, base_dir, arm)) return *st;
+  if (auto st = parse_run_key(e, arm)) return *st;
+  if (one_of(kDeployKeys, e.key)) return parse_deploy_key(e, base_dir, &arm.deploy);
+  return Ok{};
+}
+
+// Errors about the arm as a whole name its keys as the file spells them (lower case in JSON).
+struct ArmFile {
+  const std::string& label;
+  bool is_json;
+
+  std::string key(const char* k) const { return is_json ? lower(k) : std::string(k); }
+  Error missing(const char* k, const std::string& why) const {
+    return Error{label + ": " + key(k) + " is required" + why};
+  }
+};
+
+// The keys an arm needs, and the pairs of keys that exclude each other.
+Status check_required_keys(const Arm& arm, const ArmFile& f) {
+  if (arm.name.empty()) return f.missing("NAME", "");
+  if (arm.kernel_selectors.empty()) return f.missing("KERNELS", "");
+  if (arm.agent.empty()) return f.missing("AGENT", " (one of " + join(kAgentKinds) + ")");
+  if (arm.uses_model()) {
+    if (arm.model.empty()) return f.missing("MODEL", " for AGENT=" + arm.agent);
+    if (arm.inference_urls.empty() && arm.deploy.inference_nodes == 0) {
+      return f.missing("INFERENCE_URLS",
+                       " for AGENT=" + arm.agent + " (or INFERENCE_NODES > 0 under the launcher)");
+    }
+  }
+  if ((arm.agent == "command" || arm.agent == "replay") && arm.agent_command.empty()) {
+    return f.missing("AGENT_COMMAND", arm.agent == "command"
+                                          ? " for AGENT=command"
+                                          : " for AGENT=replay (the folder of prepared sources)");
+  }
+  if (arm.residency == "device" && !gpu_language(arm.language)) {
+    return Error{f.label + ": " + f.key("RESIDENCY") +
+                 "=device is for LANGUAGE cuda or hip (the judge copies arrays to a GPU); " +
+                 "LANGUAGE is " + arm.language};
+  }
+  if (!arm.prompt_fragments.empty() && !arm.prompt_template.empty()) {
+    return Error{f.label + ": " +
+                 (f.is_json ? std::string("prompt_fragments and prompt_template")
+                            : std::string("PROMPT_FRAGMENTS and PROMPT_TEMPLATE")) +
+                 " exclude each other (the fragments compose the template)"};
+  }
+  if (!arm.prompt_fragments_dir.empty() && arm.prompt_fragments.empty()) {
+    return f.missing("PROMPT_FRAGMENTS", " when PROMPT_FRAGMENTS_DIR is set");
+  }
+  return Ok{};
+}
+
+// Agent settings the kind's CLI cannot take are refused rather than silently dropped.
+Status check_agent_settings(const Arm& arm, const ArmFile& f) {
+  const auto& st = arm.agent_settings;
+  const bool turns_ok = arm.agent == "claude-code" || arm.agent == "mini-swe-agent";
+  if (st.max_turns > 0 && !turns_ok) {
+    return Error{f.label + ": " + f.key("AGENT_MAX_TURNS") +
+                 " is not supported for AGENT=" + arm.agent +
+                 " (claude-code: --max-turns; mini-swe-agent: agent.step_limit; the other "
+                 "CLIs have no turn cap)"};
+  }
+  if (st.disallowed_tools_set) {
+    auto allowed = disallowable_tools(arm.agent);
+    if (allowed.empty()) {
+      return Error{f.label + ": " + f.key("AGENT_DISALLOWED_TOOLS") +
+                   " is not supported for AGENT=" + arm.agent +
+                   " (claude-code: --disallowedTools; codex: web_search)"};
+    }
+    if (!(allowed.size() == 1 && allowed[0] == "*")) {
+      for (const auto& t : st.disallowed_tools) {
+        if (!one_of(allowed, t)) {
+          return Error{f.label + ": " + f.key("AGENT_DISALLOWED_TOOLS") + ": AGENT=" + arm.agent +
+                       " can turn off only " + join(allowed) + ", got '" + t + "'"};
+        }
+      }
+    }
+  }
+  if (!st.extra_args.empty() && !arm.agent_command.empty()) {
+    return Error{f.label + ": " + f.key("AGENT_ARGS") + " and " + f.key("AGENT_COMMAND") +
+                 " exclude each other (write the arguments into the command)"};
+  }
+  if (!st.extra_args.empty() && (arm.agent == "command" || arm.agent == "replay")) {
+    return Error{f.label + ": " + f.key("AGENT_ARGS") + " is not supported for AGENT=" + arm.agent};
+  }
+  return Ok{};
+}
+
+// The launcher either starts the inference servers (INFERENCE_NODES > 0, INFERENCE_COMMAND)
+// or points the agents at INFERENCE_URLS; never both.
+Status check_inference_launch(const Arm& arm, const ArmFile& f) {
+  const Arm::Deploy& d = arm.deploy;
+  if (d.inference_nodes > 0 && d.inference_command.empty()) {
+    return f.missing("INFERENCE_COMMAND", " when INFERENCE_NODES > 0 (it starts each server)");
+  }
+  if (d.inference_nodes == 0 && !d.inference_command.empty()) {
+    return Error{f.label + ": " + f.key("INFERENCE_COMMAND") + " is set but " +
+                 f.key("INFERENCE_NODES") + " is 0 (give the servers nodes, or drop it)"};
+  }
+  if (d.inference_nodes > 0 && !arm.inference_urls.empty()) {
+    return Error{f.label + ": " + f.key("INFERENCE_URLS") + " and " + f.key("INFERENCE_NODES") +
+                 " > 0 exclude each other (the launcher passes the URLs of the servers it starts)"};
+  }
+  if (d.inference_command.find("{model}") != std::string::npos && arm.model.empty()) {
+    return f.missing("MODEL", " when INFERENCE_COMMAND uses {model}");
+  }
+  return Ok{};
+}
+
+}  // namespace
+
 Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs::path& base_dir) {
   auto first = text.find_first_not_of(" \t\r\n");
   bool is_json = first != std::string_view::npos && text[first] == '{';
@@ -391,262 +712,17 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs:
       return Error{e.where + ": " + e.key + " is already set at " + it->second};
     }
     seen[e.key] = e.where;
-    const std::string& v = e.value;
-    const std::string& k = e.key;
-    if (k == "NAME") {
-      bool ok = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-      });
-      if (!ok) return Error{e.where + ": expected a name of letters, digits, '_', '-', '.'"};
-      arm.name = v;
-    } else if (k == "KERNELS") {
-      arm.kernel_selectors = split_list(v);
-      if (arm.kernel_selectors.empty()) {
-        return Error{e.where + ": expected a comma-separated list of kernel ids or selectors"};
-      }
-      for (const auto& sel : arm.kernel_selectors) {
-        if (auto s = check_selector(e, sel); !s.ok()) return s.error();
-      }
-    } else if (k == "LANGUAGE") {
-      if (!one_of(kLanguages, v)) {
-        return Error{e.where + ": expected one of " + join(kLanguages) + ", got '" + v + "'"};
-      }
-      arm.language = v;
-    } else if (k == "RESIDENCY") {
-      if (v != "host" && v != "device") {
-        return Error{e.where + ": expected host or device, got '" + v + "'"};
-      }
-      arm.residency = v;
-    } else if (k == "AGENT") {
-      if (!one_of(kAgentKinds, v)) {
-        return Error{e.where + ": expected one of " + join(kAgentKinds) + ", got '" + v + "'"};
-      }
-      arm.agent = v;
-    } else if (k == "AGENT_COMMAND") {
-      if (auto s = check_command_placeholders(e); !s.ok()) return s.error();
-      arm.agent_command = v;
-    } else if (k == "MODEL") {
-      arm.model = v;
-    } else if (k == "INFERENCE_URLS") {
-      auto u = parse_urls(e);
-      if (!u.ok()) return u.error();
-      arm.inference_urls = *u;
-    } else if (k == "JUDGE_URLS") {
-      auto u = parse_urls(e);
-      if (!u.ok()) return u.error();
-      arm.judge_urls = *u;
-    } else if (k == "WORKERS" || k == "REPETITIONS" || k == "MAX_RELAUNCHES") {
-      auto n = parse_int(e, k == "MAX_RELAUNCHES" ? 0 : 1);
-      if (!n.ok()) return n.error();
-      if (*n > 100000) return Error{e.where + ": " + v + " is implausibly large (max 100000)"};
-      int iv = static_cast<int>(*n);
-      (k == "WORKERS"       ? arm.workers
-       : k == "REPETITIONS" ? arm.repetitions
-                            : arm.max_relaunches) = iv;
-    } else if (k == "WALL_BUDGET_S") {
-      auto n = parse_int(e, 1);
-      if (!n.ok()) return n.error();
-      arm.wall_budget_s = *n;
-    } else if (k == "TOKEN_BUDGET") {
-      auto n = parse_int(e, 0);
-      if (!n.ok()) return n.error();
-      arm.token_budget = *n;
-    } else if (k == "TOKEN_WEIGHTS") {
-      auto parts = split_list(v);
-      if (parts.size() != 3) {
-        return Error{e.where +
-                     ": expected three weights input,cached,output (e.g. 1,0.1,1), got '" + v +
-                     "'"};
-      }
-      double w[3];
-      for (int i = 0; i < 3; ++i) {
-        auto x = parse_real(parts[static_cast<std::size_t>(i)], e.where);
-        if (!x.ok()) return x.error();
-        if (*x < 0) return Error{e.where + ": weights must be >= 0, got " + parts[i]};
-        w[i] = *x;
-      }
-      arm.token_weights = {w[0], w[1], w[2]};
-    } else if (k == "SUBMISSION_POLICY") {
-      if (v != "single" && v != "multiple") {
-        return Error{e.where + ": expected single or multiple, got '" + v + "'"};
-      }
-      arm.submission_policy = v;
-    } else if (k == "PROMPT_TEMPLATE") {
-      if (v.empty()) return Error{e.where + ": expected a file path"};
-      fs::path p(v);
-      arm.prompt_template = p.is_absolute() ? p : base_dir / p;
-    } else if (k == "TOKEN_BUDGET_KIND") {
-      if (v != "weighted" && v != "total") {
-        return Error{e.where +
-                     ": expected weighted (TOKEN_WEIGHTS cost) or total (input + cached + "
-                     "output tokens), got '" +
-                     v + "'"};
-      }
-      arm.token_budget_kind = v;
-    } else if (k == "PROMPT_FRAGMENTS") {
-      arm.prompt_fragments = split_list(v);
-      if (arm.prompt_fragments.empty()) {
-        return Error{e.where + ": expected a comma list of fragment names (e.g. base,hardware)"};
-      }
-      for (const auto& f : arm.prompt_fragments) {
-        bool ok = std::all_of(f.begin(), f.end(), [](char c) {
-          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-        });
-        if (!ok) {
-          return Error{e.where + ": fragment name '" + f +
-                       "' must be lower-case letters, digits, '-' or '_' (the file is <name>.md)"};
-        }
-      }
-    } else if (k == "PROMPT_FRAGMENTS_DIR" || k == "SKILLS") {
-      if (v.empty()) return Error{e.where + ": expected a folder path"};
-      fs::path p(v);
-      (k == "SKILLS" ? arm.skills_dir : arm.prompt_fragments_dir) =
-          p.is_absolute() ? p : base_dir / p;
-    } else if (k == "TOOLS") {
-      auto t = parse_tool_set(v, e.where);
-      if (!t.ok()) return t.error();
-      arm.tools = t->allowed;
-    } else if (k == "AGENT_MAX_TURNS") {
-      auto n = parse_int(e, 1);
-      if (!n.ok()) return n.error();
-      if (*n > 100000) return Error{e.where + ": " + v + " is implausibly large (max 100000)"};
-      arm.agent_settings.max_turns = static_cast<int>(*n);
-    } else if (k == "AGENT_DISALLOWED_TOOLS") {
-      arm.agent_settings.disallowed_tools_set = true;
-      if (trim(v) != "none") arm.agent_settings.disallowed_tools = split_list(v);
-      for (const auto& t : arm.agent_settings.disallowed_tools) {
-        if (t.find_first_of(" \t'\"") != std::string::npos) {
-          return Error{e.where + ": tool name '" + t + "' contains a space or a quote"};
-        }
-      }
-    } else if (k == "AGENT_ARGS") {
-      if (v.find_first_of("\n\r") != std::string::npos) {
-        return Error{e.where + ": expected one line of arguments"};
-      }
-      if (auto st = check_command_placeholders(e); !st.ok()) return st.error();
-      arm.agent_settings.extra_args = trim(v);
-    } else if (k == "LIMIT_RERUN_FACTOR") {
-      auto x = parse_real(v, e.where);
-      if (!x.ok()) return x.error();
-      if (*x < 1 || *x > 16) {
-        return Error{e.where + ": expected a multiple between 1 and 16 (SPEC: 2-4), got " + v};
-      }
-      arm.limit_rerun_factor = *x;
-    } else if (k == "OUTAGE_WAIT_S" || k == "OUTAGE_BACKOFF_MAX_S") {
-      auto x = parse_real(v, e.where);
-      if (!x.ok()) return x.error();
-      const bool wait = k == "OUTAGE_WAIT_S";
-      // A week bounds a typo (an extra digit) without limiting any real campaign.
-      if (*x < (wait ? 0 : 0.01) || *x > 604800) {
-        return Error{e.where + ": expected seconds between " + (wait ? "0" : "0.01") +
-                     " and 604800, got " + v};
-      }
-      (wait ? arm.outage_wait_s : arm.outage_backoff_max_s) = *x;
-    } else if (k == "INFRA_RETRIES") {
-      auto n = parse_int(e, 0);
-      if (!n.ok()) return n.error();
-      if (*n > 100) return Error{e.where + ": " + v + " is implausibly large (max 100)"};
-      arm.infra_retries = static_cast<int>(*n);
-    } else if (k == "STATE_DB") {
-      if (v.empty()) return Error{e.where + ": expected a file path"};
-      arm.state_db = v;
-    } else if (k == "LIBRARY_DIR") {
-      if (v.empty()) return Error{e.where + ": expected a folder path"};
-      arm.library_dir = v;
-    } else if (one_of(kDeployKeys, k)) {
-      if (auto s = parse_deploy_key(e, base_dir, &arm.deploy); !s.ok()) return s.error();
-    }
+    if (auto st = parse_entry(e, base_dir, arm); !st.ok()) return st.error();
   }
 
-  auto missing = [&](const char* key, const std::string& why) {
-    std::string name = is_json ? lower(key) : std::string(key);
-    return Error{label + ": " + name + " is required" + why};
-  };
-  if (arm.name.empty()) return missing("NAME", "");
-  if (arm.kernel_selectors.empty()) return missing("KERNELS", "");
-  if (arm.agent.empty()) return missing("AGENT", " (one of " + join(kAgentKinds) + ")");
-  if (arm.uses_model()) {
-    if (arm.model.empty()) return missing("MODEL", " for AGENT=" + arm.agent);
-    if (arm.inference_urls.empty() && arm.deploy.inference_nodes == 0) {
-      return missing("INFERENCE_URLS",
-                     " for AGENT=" + arm.agent + " (or INFERENCE_NODES > 0 under the launcher)");
-    }
-  }
-  if ((arm.agent == "command" || arm.agent == "replay") && arm.agent_command.empty()) {
-    return missing("AGENT_COMMAND", arm.agent == "command"
-                                        ? " for AGENT=command"
-                                        : " for AGENT=replay (the folder of prepared sources)");
-  }
-  if (arm.residency == "device" && !gpu_language(arm.language)) {
-    return Error{label + ": " + (is_json ? std::string("residency") : std::string("RESIDENCY")) +
-                 "=device is for LANGUAGE cuda or hip (the judge copies arrays to a GPU); " +
-                 "LANGUAGE is " + arm.language};
-  }
-  if (!arm.prompt_fragments.empty() && !arm.prompt_template.empty()) {
-    return Error{label + ": " +
-                 (is_json ? std::string("prompt_fragments and prompt_template")
-                          : std::string("PROMPT_FRAGMENTS and PROMPT_TEMPLATE")) +
-                 " exclude each other (the fragments compose the template)"};
-  }
-  if (!arm.prompt_fragments_dir.empty() && arm.prompt_fragments.empty()) {
-    return missing("PROMPT_FRAGMENTS", " when PROMPT_FRAGMENTS_DIR is set");
-  }
+  const ArmFile file{label, is_json};
+  if (auto st = check_required_keys(arm, file); !st.ok()) return st.error();
   if (arm.prompt_fragments_dir.empty()) arm.prompt_fragments_dir = default_fragments_dir();
-  // Agent settings the kind's CLI cannot take are refused rather than silently dropped.
-  {
-    auto kn = [&](const char* key) { return is_json ? lower(key) : std::string(key); };
-    const auto& st = arm.agent_settings;
-    const bool turns_ok = arm.agent == "claude-code" || arm.agent == "mini-swe-agent";
-    if (st.max_turns > 0 && !turns_ok) {
-      return Error{label + ": " + kn("AGENT_MAX_TURNS") +
-                   " is not supported for AGENT=" + arm.agent +
-                   " (claude-code: --max-turns; mini-swe-agent: agent.step_limit; the other "
-                   "CLIs have no turn cap)"};
-    }
-    if (st.disallowed_tools_set) {
-      auto allowed = disallowable_tools(arm.agent);
-      if (allowed.empty()) {
-        return Error{label + ": " + kn("AGENT_DISALLOWED_TOOLS") + " is not supported for AGENT=" +
-                     arm.agent + " (claude-code: --disallowedTools; codex: web_search)"};
-      }
-      if (!(allowed.size() == 1 && allowed[0] == "*")) {
-        for (const auto& t : st.disallowed_tools) {
-          if (!one_of(allowed, t)) {
-            return Error{label + ": " + kn("AGENT_DISALLOWED_TOOLS") + ": AGENT=" + arm.agent +
-                         " can turn off only " + join(allowed) + ", got '" + t + "'"};
-          }
-        }
-      }
-    }
-    if (!st.extra_args.empty() && !arm.agent_command.empty()) {
-      return Error{label + ": " + kn("AGENT_ARGS") + " and " + kn("AGENT_COMMAND") +
-                   " exclude each other (write the arguments into the command)"};
-    }
-    if (!st.extra_args.empty() && (arm.agent == "command" || arm.agent == "replay")) {
-      return Error{label + ": " + kn("AGENT_ARGS") + " is not supported for AGENT=" + arm.agent};
-    }
-  }
+  if (auto st = check_agent_settings(arm, file); !st.ok()) return st.error();
   if (!arm.agent_settings.disallowed_tools_set) {
     arm.agent_settings.disallowed_tools = default_disallowed_tools(arm.agent);
   }
-  // The launcher either starts the inference servers (INFERENCE_NODES > 0, INFERENCE_COMMAND)
-  // or points the agents at INFERENCE_URLS; never both.
-  auto key_name = [&](const char* key) { return is_json ? lower(key) : std::string(key); };
-  const Arm::Deploy& d = arm.deploy;
-  if (d.inference_nodes > 0 && d.inference_command.empty()) {
-    return missing("INFERENCE_COMMAND", " when INFERENCE_NODES > 0 (it starts each server)");
-  }
-  if (d.inference_nodes == 0 && !d.inference_command.empty()) {
-    return Error{label + ": " + key_name("INFERENCE_COMMAND") + " is set but " +
-                 key_name("INFERENCE_NODES") + " is 0 (give the servers nodes, or drop it)"};
-  }
-  if (d.inference_nodes > 0 && !arm.inference_urls.empty()) {
-    return Error{label + ": " + key_name("INFERENCE_URLS") + " and " + key_name("INFERENCE_NODES") +
-                 " > 0 exclude each other (the launcher passes the URLs of the servers it starts)"};
-  }
-  if (d.inference_command.find("{model}") != std::string::npos && arm.model.empty()) {
-    return missing("MODEL", " when INFERENCE_COMMAND uses {model}");
-  }
+  if (auto st = check_inference_launch(arm, file); !st.ok()) return st.error();
   return arm;
 }
 

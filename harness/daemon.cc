@@ -23,6 +23,7 @@
 #include "common/manifest.h"
 #include "harness/agent_process.h"
 #include "harness/agents.h"
+#include "harness/daemon_real_effects.h"
 #include "harness/judge_client.h"
 #include "harness/outage.h"
 #include "harness/plan.h"
@@ -32,13 +33,8 @@
 namespace hpcab::harness {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 namespace {
-
-double now_unix() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 // Reasons recorded in episodes.exit_reason (docs/harness.md, "Exit reasons").
 constexpr const char* kSubmitted = "submitted";
@@ -248,28 +244,144 @@ std::string without_slash(std::string url) {
   return url;
 }
 
+// What one attempt runs: its ids, budget, files and the agent's command.
+struct AttemptPlan {
+  std::string run_id;  // "<episode id>#<attempt>"
+  Budget budget;
+  double deadline = 0;  // DaemonClock::now_s() when the attempt started, plus the wall budget
+  fs::path workspace, state_dir, log_path;
+  AgentSpawn spawn;
+};
+
+// The agent's wall clock over its launches: the deadline, moved by the outages waited out.
+struct AgentClock {
+  double started_unix = 0;  // the first launch
+  double deadline = 0;
+  double granted = 0;  // seconds the deadline moved for outages
+};
+
+// Whether the tools recorded a graded submission: a grade ends any question of blame.
+bool graded(const fs::path& state_dir, const std::string& run_id) {
+  ExitInfo e;
+  read_final_submission(state_dir, run_id, &e);
+  return e.final_submission_id.has_value() || !e.final_verdict.empty();
+}
+
+// The arm's row of the `arms` table.
+ArmRecord arm_record(const Arm& arm) {
+  ArmRecord rec{arm.name, arm.agent, arm.model, arm.language, arm_setup_json(arm), "", "", ""};
+  if (!arm.file.empty()) {  // an arm parsed from text (parse_arm) has no file
+    rec.arm_file = fs::absolute(arm.file).string();
+    std::ifstream in(arm.file);
+    rec.arm_text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  if (!arm.prompt_template.empty()) {
+    std::ifstream pt(arm.prompt_template);
+    rec.prompt_text.assign(std::istreambuf_iterator<char>(pt), {});
+  }
+  return rec;
+}
+
+// The log line of an attempt's end; `what` says what became of the episode.
+std::string attempt_line(int w, const Pin& pin, const EpisodeRow& row, const Attempt& a,
+                         const std::optional<EpisodeRow>& after, const std::string& what) {
+  std::ostringstream line;
+  line << "[w" << w << " r" << pin.rank << "] " << row.id << " attempt " << row.attempt << ": "
+       << a.exit.reason << " (exit " << a.exit.code << ")";
+  if (a.exit.final_submission_id) line << ", submission " << *a.exit.final_submission_id;
+  if (!a.exit.final_verdict.empty()) line << " verdict " << a.exit.final_verdict;
+  if (a.relaunches) line << ", " << a.relaunches << " relaunch(es)";
+  line << ", " << std::fixed << std::setprecision(1) << a.seconds << " s";
+  if (after) line << ", " << after->weighted_tokens << " weighted tokens";
+  line << "; " << what;
+  return line.str();
+}
+
 class Daemon {
  public:
-  Daemon(const Arm& arm, const DaemonOptions& opt) : arm_(arm), opt_(opt) {}
+  Daemon(const Arm& arm, const DaemonOptions& opt, const DaemonEffects& fx)
+      : arm_(arm), opt_(opt), fx_(fx) {}
 
   Result<RunSummary> run();
 
  private:
+  // run()'s steps.
+  Status check_options() const;
+  // A GPU arm's judges: those whose /health reports a GPU, asked once before anything is
+  // recorded (a GPU arm without a GPU judge fails here).
+  Status route_gpu_judges();
+  // Sweeps what a dead daemon of this slot left running, records the arm, resumes its
+  // interrupted episodes and enqueues the plan.
+  Result<std::unique_ptr<EpisodeDb>> open_episodes(int workers);
+  void load_references();
+  void start_health_watch(int workers);
+  // Prints progress until every worker is done; cancels the /task waits when stopping.
+  void wait_for_workers(EpisodeDb& db, double t0);
+  void print_progress(EpisodeDb& db, double t0, bool final_line);
+
+  // A worker's steps.
   void worker_main(int w);
-  Attempt run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, const Pin& pin,
+  // The worker's metering proxy, started; null (fatal_ set) when it cannot start.
+  std::unique_ptr<ModelEndpoint> open_endpoint(int w, const Pin& pin, StopSignal& stop_code,
+                                               UsageSink* sink);
+  // Claims and runs episodes until none is waiting, the daemon stops or the worker retires.
+  void serve(int w, const Pin& pin, SharedDb& db, ModelEndpoint* proxy, StopSignal& stop_code);
+  // Records how an attempt ended (rerun, infra_failed, failed or finished); true when the
+  // worker retires.
+  bool record_attempt(int w, const Pin& pin, SharedDb& db, const EpisodeRow& row, const Attempt& a);
+
+  // An attempt's steps.
+  Attempt run_attempt(int w, ModelEndpoint* proxy, StopSignal& stop_code, const Pin& pin,
                       const EpisodeRow& row);
+  // Workspace, task, prompt and the agent's command line; false when the attempt ends here
+  // (`a` says how).
+  bool prepare_attempt(int w, ModelEndpoint* proxy, const Pin& pin, const EpisodeRow& row,
+                       AttemptPlan* plan, Attempt* a);
+  // The task from the pinned judge with the worker's rank; nullopt when the attempt ends here.
+  std::optional<nlohmann::json> fetch_task(int w, const Pin& pin, const EpisodeRow& row,
+                                           const std::string& run_id, Attempt* a);
+  // Writes the workspace (prompt, skills); the prompt's text.
+  Result<std::string> write_workspace(const AttemptPlan& plan, const nlohmann::json& task);
+  AgentContext agent_context(const Pin& pin, const EpisodeRow& row, const AttemptPlan& plan,
+                             const std::string& prompt, ModelEndpoint* proxy) const;
+  // Launches the agent, relaunching a crash while time and budget remain; false when it could
+  // not be started (a harness failure).
+  bool supervise(int w, ModelEndpoint* proxy, StopSignal& stop_code, const Pin& pin,
+                 const AttemptPlan& plan, Attempt* a);
+  // Waits for one launch, moving the deadline by the outage time lost; then stops its group
+  // and sweeps what left it.
+  AgentWait wait_agent(int w, AgentRun& run, ModelEndpoint* proxy, const Pin& pin,
+                       const std::string& run_id, const std::function<bool()>& stop,
+                       AgentClock* clock);
+  // 124/125/126 by what stopped the agent, an infrastructure failure, a submission or a crash:
+  // true when the attempt ends (`a` says how), false to relaunch.
+  bool launch_ended(int w, ModelEndpoint* proxy, const StopSignal& stop_code, const Pin& pin,
+                    const AttemptPlan& plan, const AgentWait& wt, const AgentClock& clock,
+                    Attempt* a);
+  // The proxy gave up on the model server: the graded submission stands, else infra_failed.
+  void end_for_model_outage(int w, const Pin& pin, const AttemptPlan& plan, Attempt* a);
+  void end_as_infra(int w, const std::string& run_id, const InfraCause& c, int code, Attempt* a);
+  // A harness-side failure of the attempt; returns false (for prepare_attempt's callers).
+  bool fail_attempt(int w, const std::string& run_id, const char* reason, const std::string& why,
+                    Attempt* a);
+
   // After the agent ended without a graded submission: whether the infrastructure is why (the
   // proxy gave up on the model server, the agent's tools gave up on the judge and the monitor
   // saw that judge down, a grade was a judge fault, the model server is down right now).
-  std::optional<InfraCause> infra_cause(const Pin& pin, MeteringProxy* proxy, int stop_code,
+  std::optional<InfraCause> infra_cause(const Pin& pin, ModelEndpoint* proxy, int stop_code,
                                         const std::string& run_id, const fs::path& state_dir,
                                         double since) const;
   // Seconds the attempt lost to outages of its judge (as the monitor saw it) and model server
   // (as its proxy saw it) since `since`, at most OUTAGE_WAIT_S: what its deadline moves by.
-  double outage_grant(const Pin& pin, MeteringProxy* proxy, double since) const;
+  double outage_grant(const Pin& pin, ModelEndpoint* proxy, double since) const;
   // The progress line's "| down: ..." part, and log lines when a URL goes down or comes back.
   std::string outage_status();
   bool stopping() const { return opt_.stop && opt_.stop->load(); }
+  DaemonClock& clock() const { return *fx_.clock; }
+  void set_fatal(const std::string& why) {
+    std::lock_guard lock(summary_mu_);
+    fatal_ = why;
+  }
   void log_line(const std::string& s) {
     if (!opt_.log) return;
     std::lock_guard lock(log_mu_);
@@ -284,6 +396,7 @@ class Daemon {
 
   const Arm& arm_;
   const DaemonOptions& opt_;
+  const DaemonEffects fx_;
   std::string arm_marker_;  // HPCAB_ARM_RUN value: which daemon slot an agent belongs to
   std::map<std::string, fs::path> reference_c_;
   std::mutex log_mu_;
@@ -295,11 +408,11 @@ class Daemon {
   // The judge_urls indices workers are pinned to: every judge, or for a GPU arm those whose
   // /health reports a GPU (found once in run(), before any worker starts).
   std::vector<int> judge_route_;
-  OutagePolicy outage_;                     // from the arm (OUTAGE_WAIT_S, ...)
-  std::unique_ptr<HealthMonitor> monitor_;  // the workers' judges
-  CancelToken stop_token_;                  // cancelled when stopping: ends /task waits
+  OutagePolicy outage_;                        // from the arm (OUTAGE_WAIT_S, ...)
+  std::unique_ptr<JudgeHealthWatch> monitor_;  // the workers' judges
+  CancelToken stop_token_;                     // cancelled when stopping: ends /task waits
   std::mutex proxies_mu_;
-  std::map<int, MeteringProxy*> proxies_;  // by worker, while it runs
+  std::map<int, ModelEndpoint*> proxies_;  // by worker, while it runs
   // URL -> role, since: what the log said is down; guarded by proxies_mu_.
   std::map<std::string, std::pair<std::string, double>> reported_down_;
 };
@@ -357,38 +470,74 @@ std::vector<std::string> Daemon::agent_env(const Pin& pin, const AgentContext& c
   return out;
 }
 
-Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, const Pin& pin,
+bool Daemon::fail_attempt(int w, const std::string& run_id, const char* reason,
+                          const std::string& why, Attempt* a) {
+  a->failed = true;
+  a->exit.reason = reason;
+  a->exit.code = kHarnessErrorCode;
+  log_line("[w" + std::to_string(w) + "] " + run_id + ": " + why);
+  return false;
+}
+
+Attempt Daemon::run_attempt(int w, ModelEndpoint* proxy, StopSignal& stop_code, const Pin& pin,
                             const EpisodeRow& row) {
   Attempt a;
-  const auto started = Clock::now();
-  const Budget budget = episode_budget(arm_, row.budget_factor);
-  const auto deadline0 = started + std::chrono::seconds(budget.wall_s);
-  const std::string run_id = row.id + "#" + std::to_string(row.attempt);
-  auto harness_fail = [&](const char* reason, const std::string& why) {
-    a.failed = true;
-    a.exit.reason = reason;
-    a.exit.code = kHarnessErrorCode;
-    log_line("[w" + std::to_string(w) + "] " + run_id + ": " + why);
-    return a;
-  };
+  const double started = clock().now_s();
+  AttemptPlan plan;
+  plan.budget = episode_budget(arm_, row.budget_factor);
+  plan.deadline = started + static_cast<double>(plan.budget.wall_s);
+  plan.run_id = row.id + "#" + std::to_string(row.attempt);
+  if (!prepare_attempt(w, proxy, pin, row, &plan, &a)) return a;
+  if (!supervise(w, proxy, stop_code, pin, plan, &a)) return a;
+  if (proxy) proxy->set_episode("", 0);
+  if (!a.infra) read_final_submission(plan.state_dir, plan.run_id, &a.exit);
+  if (a.exit.reason == kNoSubmission && a.exit.final_submission_id) a.exit.reason = kSubmitted;
+  a.seconds = clock().now_s() - started;
+  return a;
+}
 
+bool Daemon::prepare_attempt(int w, ModelEndpoint* proxy, const Pin& pin, const EpisodeRow& row,
+                             AttemptPlan* plan, Attempt* a) {
   const fs::path base =
       fs::absolute(opt_.workspace_root) / arm_.name / row.kernel / std::to_string(row.repetition);
-  const fs::path workspace = base / ("attempt-" + std::to_string(row.attempt));
-  const fs::path state_dir = base / ("attempt-" + std::to_string(row.attempt) + ".tool");
-  const fs::path log_path = base / ("attempt-" + std::to_string(row.attempt) + ".log");
+  const std::string attempt = "attempt-" + std::to_string(row.attempt);
+  plan->workspace = base / attempt;
+  plan->state_dir = base / (attempt + ".tool");
+  plan->log_path = base / (attempt + ".log");
   std::error_code ec;
   // The attempt number is new for this database, but a database that was deleted (or a
   // workspace root shared by mistake) may have left one behind: start from nothing.
-  fs::remove_all(workspace, ec);
-  fs::remove_all(state_dir, ec);
-  fs::create_directories(state_dir, ec);
-  if (ec)
-    return harness_fail(kHarnessError, "cannot create " + state_dir.string() + ": " + ec.message());
+  fs::remove_all(plan->workspace, ec);
+  fs::remove_all(plan->state_dir, ec);
+  fs::create_directories(plan->state_dir, ec);
+  if (ec) {
+    return fail_attempt(w, plan->run_id, kHarnessError,
+                        "cannot create " + plan->state_dir.string() + ": " + ec.message(), a);
+  }
+  auto task = fetch_task(w, pin, row, plan->run_id, a);
+  if (!task) return false;
+  auto prompt = write_workspace(*plan, *task);
+  if (!prompt) return fail_attempt(w, plan->run_id, kHarnessError, prompt.error().message, a);
+  AgentContext ctx = agent_context(pin, row, *plan, *prompt, proxy);
+  auto command = agent_command_line(ctx);
+  if (!command) {
+    return fail_attempt(w, plan->run_id, kHarnessError, "agent command: " + command.error().message,
+                        a);
+  }
+  if (auto st = write_agent_files(ctx); !st) {
+    return fail_attempt(w, plan->run_id, kHarnessError, "agent files: " + st.error().message, a);
+  }
+  plan->spawn =
+      AgentSpawn{*command, plan->workspace.string(), agent_env(pin, ctx), plan->log_path.string()};
+  return true;
+}
 
-  // The task, from the pinned judge, with the rank this worker always sends.
+std::optional<nlohmann::json> Daemon::fetch_task(int w, const Pin& pin, const EpisodeRow& row,
+                                                 const std::string& run_id, Attempt* a) {
   auto settings = JudgeSettings::from_env();
-  JudgeSettings js = settings ? *settings : JudgeSettings{};
+  TaskRequest request;
+  JudgeSettings& js = request.settings;
+  js = settings ? *settings : JudgeSettings{};
   js.url = pin.judge_url;
   js.rank = pin.rank;
   js.run_id = run_id;
@@ -397,62 +546,74 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, 
   js.single_submission = false;
   js.state_dir = "";  // the daemon's own waits are not the agent's tools' (outages.jsonl)
   js.outage = outage_;
-  JudgeClient client(js);
-  client.set_outage_observer([&](const OutageEvent& e) {
-    log_line("[w" + std::to_string(w) + "] " + row.id + ": " + outage_line("judge", e));
-  });
+  request.kernel = row.kernel;
+  request.language = arm_.language;
+  request.cancel = &stop_token_;
+  request.observer = [this, w, id = row.id](const OutageEvent& e) {
+    log_line("[w" + std::to_string(w) + "] " + id + ": " + outage_line("judge", e));
+  };
   // An unreachable or overloaded judge is waited out (OUTAGE_WAIT_S); past that the episode is
   // an infrastructure failure and this worker, whose judge stayed down, takes no further one.
-  auto task = client.task(row.kernel, arm_.language, "", "", &stop_token_);
+  TaskReply reply = fx_.judges->task(request);
   if (stopping()) {
-    a.interrupted = true;
-    return a;
+    a->interrupted = true;
+    return std::nullopt;
   }
-  if (!task && client.last_failure() == Failure::kTransport) {
-    a.infra = a.retire = true;
-    a.exit = {kJudgeUnreachable, kHarnessErrorCode, {}, ""};
-    log_line("[w" + std::to_string(w) + "] " + run_id + ": no task: " + task.error().message);
-    return a;
+  if (!reply.task && reply.failure == Failure::kTransport) {
+    a->infra = a->retire = true;
+    a->exit = {kJudgeUnreachable, kHarnessErrorCode, {}, ""};
+    log_line("[w" + std::to_string(w) + "] " + run_id + ": no task: " + reply.task.error().message);
+    return std::nullopt;
   }
-  if (!task) return harness_fail(kTaskUnavailable, "no task: " + task.error().message);
-  a.reached_judge = true;
+  if (!reply.task) {
+    fail_attempt(w, run_id, kTaskUnavailable, "no task: " + reply.task.error().message, a);
+    return std::nullopt;
+  }
+  a->reached_judge = true;
+  return std::move(*reply.task);
+}
 
+Result<std::string> Daemon::write_workspace(const AttemptPlan& plan, const nlohmann::json& task) {
   auto templ = prompt_template_text(arm_);
-  if (!templ) return harness_fail(kHarnessError, "prompt: " + templ.error().message);
+  if (!templ) return Error{"prompt: " + templ.error().message};
   std::vector<std::string> skill_files;
   if (!arm_.skills_dir.empty()) {
     auto listed = list_skills(arm_.skills_dir);
-    if (!listed) return harness_fail(kHarnessError, listed.error().message);
+    if (!listed) return Error{listed.error().message};
     skill_files = std::move(*listed);
   }
-  auto prompt = render_prompt(*templ, *task, arm_.language, budget, arm_.submission_policy,
+  auto prompt = render_prompt(*templ, task, arm_.language, plan.budget, arm_.submission_policy,
                               arm_.tools, skill_files);
-  if (!prompt) return harness_fail(kHarnessError, "prompt: " + prompt.error().message);
-  if (auto st = prepare_workspace(workspace, *task, *prompt); !st) {
-    return harness_fail(kHarnessError, "workspace: " + st.error().message);
+  if (!prompt) return Error{"prompt: " + prompt.error().message};
+  if (auto st = prepare_workspace(plan.workspace, task, *prompt); !st) {
+    return Error{"workspace: " + st.error().message};
   }
   if (!arm_.skills_dir.empty()) {
-    if (auto copied = install_skills(arm_.skills_dir, workspace); !copied) {
-      return harness_fail(kHarnessError, copied.error().message);
+    if (auto copied = install_skills(arm_.skills_dir, plan.workspace); !copied) {
+      return Error{copied.error().message};
     }
   }
+  return *prompt;
+}
 
+AgentContext Daemon::agent_context(const Pin& pin, const EpisodeRow& row, const AttemptPlan& plan,
+                                   const std::string& prompt, ModelEndpoint* proxy) const {
   AgentContext ctx;
   ctx.kind = arm_.agent;
   ctx.agent_command = arm_.agent_command;
   ctx.max_turns = arm_.agent_settings.max_turns;
   ctx.disallowed_tools = arm_.agent_settings.disallowed_tools;
   ctx.extra_args = arm_.agent_settings.extra_args;
-  ctx.workspace = workspace.string();
-  ctx.prompt_file = (workspace / "PROMPT.md").string();
-  ctx.prompt = *prompt;
+  ctx.workspace = plan.workspace.string();
+  ctx.prompt_file = (plan.workspace / "PROMPT.md").string();
+  ctx.prompt = prompt;
   ctx.kernel = row.kernel;
   ctx.language = arm_.language;
   ctx.model = arm_.model;
   ctx.model_url = proxy ? "http://127.0.0.1:" + std::to_string(proxy->port()) : "";
   ctx.judge_url = pin.judge_url;
   ctx.rank = pin.rank;
-  ctx.run_id = run_id;
+  ctx.run_id = plan.run_id;
   ctx.worker = pin.worker;
   ctx.tool_path = opt_.tool_path;
   if (auto it = reference_c_.find(row.kernel); it != reference_c_.end()) {
@@ -460,130 +621,128 @@ Attempt Daemon::run_attempt(int w, MeteringProxy* proxy, StopSignal& stop_code, 
   }
   ctx.library_dir = fs::absolute(arm_.library_dir).string();
   const std::string usage_url = ctx.model_url.empty() ? "" : ctx.model_url + "/hpcab/usage";
-  ctx.tool_env = tool_env(pin, ctx, usage_url, state_dir);
-  auto command = agent_command_line(ctx);
-  if (!command) return harness_fail(kHarnessError, "agent command: " + command.error().message);
-  if (auto st = write_agent_files(ctx); !st) {
-    return harness_fail(kHarnessError, "agent files: " + st.error().message);
-  }
-  AgentSpawn spawn{*command, workspace.string(), agent_env(pin, ctx), log_path.string()};
-
-  stop_code.arm(run_id);
-  if (proxy) proxy->set_episode(run_id, static_cast<double>(budget.tokens));
-  auto stop_requested = [&] { return stop_code.load() != 0 || stopping(); };
-  const double agent_started = unix_now();
-  auto deadline = deadline0;
-  double granted = 0;  // seconds the deadline moved for outages
-  // The tools' records of the judge's answers: a graded submission ends any question of blame.
-  auto graded = [&] {
-    ExitInfo e;
-    read_final_submission(state_dir, run_id, &e);
-    return e.final_submission_id.has_value() || !e.final_verdict.empty();
-  };
-  auto end_as_infra = [&](const InfraCause& c, int code) {
-    a.infra = true;
-    a.retire = c.retire;
-    a.exit = {c.reason, code, {}, ""};
-    log_line("[w" + std::to_string(w) + "] " + run_id + ": " + c.why);
-  };
-  // 124/125/126 by what stopped the agent; relaunch a crash while time and budget remain.
-  for (;;) {
-    auto proc = AgentProcess::start(spawn);
-    if (!proc)
-      return harness_fail(kHarnessError, "cannot start the agent: " + proc.error().message);
-    AgentWait wt;
-    for (;;) {
-      wt = proc->wait(deadline, stop_requested);
-      if (wt.kind != AgentWait::Kind::kDeadline) break;
-      // Time lost to an outage is given back (at most OUTAGE_WAIT_S in all): the agent's wall
-      // budget is for its work, not for waiting on a judge or model server that was down.
-      const double grant = outage_grant(pin, proxy, agent_started);
-      if (grant <= granted + 0.5) break;
-      deadline += std::chrono::duration_cast<Clock::duration>(
-          std::chrono::duration<double>(grant - granted));
-      log_line("[w" + std::to_string(w) + "] " + run_id + ": deadline moved by " +
-               std::to_string(std::lround(grant - granted)) +
-               " s for the time its judge or model server was down");
-      granted = grant;
-    }
-    if (wt.kind != AgentWait::Kind::kExited) wt = proc->terminate(opt_.term_grace_s);
-    proc->kill_group();
-    kill_processes_with_env("HPCAB_EPISODE=" + run_id);
-    const bool token_stop = stop_code == 125 || (proxy && proxy->budget_exhausted(run_id));
-    if (token_stop) {
-      a.exit = {kTokenBudget, 125, {}, ""};
-      a.limit = true;
-      break;
-    }
-    if (stop_code == 126) {
-      a.exit = {kContextOverflow, 126, {}, ""};
-      break;
-    }
-    if (stopping()) {
-      a.interrupted = true;
-      break;
-    }
-    if (stop_code == kOutageStop && graded()) {
-      // Stopped for the outage, but with an answer graded before: that answer is the result.
-      a.exit = {kSubmitted, 0, {}, ""};
-      log_line("[w" + std::to_string(w) + "] " + run_id + ": the model server " +
-               pin.inference_url + " stayed unreachable; the episode keeps its graded submission");
-      break;
-    }
-    if (stop_code == kOutageStop) {
-      end_as_infra({kInferenceUnreachable, true,
-                    "the model server " + pin.inference_url + " stayed unreachable for " +
-                        std::to_string(std::lround(outage_.wait_s)) +
-                        " s (OUTAGE_WAIT_S): infrastructure failure"},
-                   kHarnessErrorCode);
-      break;
-    }
-    if (Clock::now() >= deadline) {
-      a.exit = {kWallBudget, 124, {}, ""};
-      a.limit = true;
-      break;
-    }
-    // An agent that ended without a grade because the judge or the model server failed it is
-    // not an agent failure, and a relaunch would meet the same outage.
-    if (!graded()) {
-      if (auto cause =
-              infra_cause(pin, proxy, stop_code.load(), run_id, state_dir, agent_started)) {
-        end_as_infra(*cause, wt.exit_code);
-        break;
-      }
-    }
-    if (wt.exit_code == 0) {
-      a.exit = {kNoSubmission, 0, {}, ""};
-      break;
-    }
-    if (a.relaunches >= arm_.max_relaunches) {
-      a.exit = {kCrash, wt.exit_code, {}, ""};
-      a.failed = true;
-      log_line("[w" + std::to_string(w) + "] " + run_id + ": agent exited with " +
-               std::to_string(wt.exit_code) + "; the end of " + log_path.string() + ":\n" +
-               log_tail(log_path, 800));
-      break;
-    }
-    ++a.relaunches;
-    log_line("[w" + std::to_string(w) + "] " + run_id + ": agent exited with " +
-             std::to_string(wt.exit_code) + "; relaunch " + std::to_string(a.relaunches) + " of " +
-             std::to_string(arm_.max_relaunches));
-  }
-  if (proxy) proxy->set_episode("", 0);
-  if (!a.infra) read_final_submission(state_dir, run_id, &a.exit);
-  if (a.exit.reason == kNoSubmission && a.exit.final_submission_id) a.exit.reason = kSubmitted;
-  a.seconds = std::chrono::duration<double>(Clock::now() - started).count();
-  return a;
+  ctx.tool_env = tool_env(pin, ctx, usage_url, plan.state_dir);
+  return ctx;
 }
 
-std::optional<InfraCause> Daemon::infra_cause(const Pin& pin, MeteringProxy* proxy, int stop_code,
+bool Daemon::supervise(int w, ModelEndpoint* proxy, StopSignal& stop_code, const Pin& pin,
+                       const AttemptPlan& plan, Attempt* a) {
+  stop_code.arm(plan.run_id);
+  if (proxy) proxy->set_episode(plan.run_id, static_cast<double>(plan.budget.tokens));
+  auto stop_requested = [&] { return stop_code.load() != 0 || stopping(); };
+  AgentClock agent_clock{clock().unix_s(), plan.deadline, 0};
+  for (;;) {
+    auto run = fx_.agents->start(plan.spawn);
+    if (!run) {
+      return fail_attempt(w, plan.run_id, kHarnessError,
+                          "cannot start the agent: " + run.error().message, a);
+    }
+    const AgentWait wt =
+        wait_agent(w, **run, proxy, pin, plan.run_id, stop_requested, &agent_clock);
+    if (launch_ended(w, proxy, stop_code, pin, plan, wt, agent_clock, a)) return true;
+  }
+}
+
+AgentWait Daemon::wait_agent(int w, AgentRun& run, ModelEndpoint* proxy, const Pin& pin,
+                             const std::string& run_id, const std::function<bool()>& stop,
+                             AgentClock* ac) {
+  AgentWait wt;
+  for (;;) {
+    wt = run.wait(ac->deadline, stop);
+    if (wt.kind != AgentWait::Kind::kDeadline) break;
+    // Time lost to an outage is given back (at most OUTAGE_WAIT_S in all): the agent's wall
+    // budget is for its work, not for waiting on a judge or model server that was down.
+    const double grant = outage_grant(pin, proxy, ac->started_unix);
+    if (grant <= ac->granted + 0.5) break;
+    ac->deadline += grant - ac->granted;
+    log_line("[w" + std::to_string(w) + "] " + run_id + ": deadline moved by " +
+             std::to_string(std::lround(grant - ac->granted)) +
+             " s for the time its judge or model server was down");
+    ac->granted = grant;
+  }
+  if (wt.kind != AgentWait::Kind::kExited) wt = run.terminate(opt_.term_grace_s);
+  run.kill_group();
+  fx_.agents->sweep("HPCAB_EPISODE=" + run_id);
+  return wt;
+}
+
+bool Daemon::launch_ended(int w, ModelEndpoint* proxy, const StopSignal& stop_code, const Pin& pin,
+                          const AttemptPlan& plan, const AgentWait& wt, const AgentClock& ac,
+                          Attempt* a) {
+  auto end = [a](const char* reason, int code, bool limit) {
+    a->exit = {reason, code, {}, ""};
+    a->limit = limit;
+    return true;
+  };
+  if (stop_code == 125 || (proxy && proxy->budget_exhausted(plan.run_id))) {
+    return end(kTokenBudget, 125, true);
+  }
+  if (stop_code == 126) return end(kContextOverflow, 126, false);
+  if (stopping()) {
+    a->interrupted = true;
+    return true;
+  }
+  if (stop_code == kOutageStop) {
+    end_for_model_outage(w, pin, plan, a);
+    return true;
+  }
+  if (clock().now_s() >= ac.deadline) return end(kWallBudget, 124, true);
+  // An agent that ended without a grade because the judge or the model server failed it is
+  // not an agent failure, and a relaunch would meet the same outage.
+  if (!graded(plan.state_dir, plan.run_id)) {
+    if (auto cause = infra_cause(pin, proxy, stop_code.load(), plan.run_id, plan.state_dir,
+                                 ac.started_unix)) {
+      end_as_infra(w, plan.run_id, *cause, wt.exit_code, a);
+      return true;
+    }
+  }
+  if (wt.exit_code == 0) return end(kNoSubmission, 0, false);
+  const std::string exited = "[w" + std::to_string(w) + "] " + plan.run_id +
+                             ": agent exited with " + std::to_string(wt.exit_code);
+  if (a->relaunches >= arm_.max_relaunches) {
+    a->failed = true;
+    log_line(exited + "; the end of " + plan.log_path.string() + ":\n" +
+             log_tail(plan.log_path, 800));
+    return end(kCrash, wt.exit_code, false);
+  }
+  ++a->relaunches;
+  log_line(exited + "; relaunch " + std::to_string(a->relaunches) + " of " +
+           std::to_string(arm_.max_relaunches));
+  return false;
+}
+
+void Daemon::end_for_model_outage(int w, const Pin& pin, const AttemptPlan& plan, Attempt* a) {
+  if (graded(plan.state_dir, plan.run_id)) {
+    // Stopped for the outage, but with an answer graded before: that answer is the result.
+    a->exit = {kSubmitted, 0, {}, ""};
+    log_line("[w" + std::to_string(w) + "] " + plan.run_id + ": the model server " +
+             pin.inference_url + " stayed unreachable; the episode keeps its graded submission");
+    return;
+  }
+  end_as_infra(w, plan.run_id,
+               {kInferenceUnreachable, true,
+                "the model server " + pin.inference_url + " stayed unreachable for " +
+                    std::to_string(std::lround(outage_.wait_s)) +
+                    " s (OUTAGE_WAIT_S): infrastructure failure"},
+               kHarnessErrorCode, a);
+}
+
+void Daemon::end_as_infra(int w, const std::string& run_id, const InfraCause& c, int code,
+                          Attempt* a) {
+  a->infra = true;
+  a->retire = c.retire;
+  a->exit = {c.reason, code, {}, ""};
+  log_line("[w" + std::to_string(w) + "] " + run_id + ": " + c.why);
+}
+
+std::optional<InfraCause> Daemon::infra_cause(const Pin& pin, ModelEndpoint* proxy, int stop_code,
                                               const std::string& run_id, const fs::path& state_dir,
                                               double since) const {
   if (stop_code == kOutageStop || (proxy && proxy->upstream_gave_up(run_id))) {
     return InfraCause{kInferenceUnreachable, true,
                       "the model server " + pin.inference_url + " stayed unreachable"};
   }
-  const double now = unix_now();
+  const double now = clock().unix_s();
   // The tools' word that they gave up on the pinned judge, which the agent could also have
   // written: a transport outage counts only when the monitor saw that judge down meanwhile.
   for (const auto& o : json_lines(state_dir / kOutagesFile)) {
@@ -612,8 +771,8 @@ std::optional<InfraCause> Daemon::infra_cause(const Pin& pin, MeteringProxy* pro
   return std::nullopt;
 }
 
-double Daemon::outage_grant(const Pin& pin, MeteringProxy* proxy, double since) const {
-  const double now = unix_now();
+double Daemon::outage_grant(const Pin& pin, ModelEndpoint* proxy, double since) const {
+  const double now = clock().unix_s();
   double lost = monitor_ ? monitor_->down_seconds(pin.judge_url, since, now) : 0;
   if (proxy) lost += proxy->upstream_down_seconds(since, now);
   return std::min(lost, outage_.wait_s);
@@ -636,7 +795,7 @@ std::string Daemon::outage_status() {
         if (it == down.end() || it->second.second > *since) down[url] = {"model server", *since};
       }
     }
-    const double now = unix_now();
+    const double now = clock().unix_s();
     for (const auto& [url, d] : down) {
       text += (text.empty() ? " | down: " : ", ") + d.first + " " + url + " since " +
               utc_text(d.second) + " (" + format_duration(now - d.second) + ")";
@@ -667,8 +826,7 @@ void Daemon::worker_main(int w) {
   SharedDb db;
   auto opened = EpisodeDb::open(arm_.state_db.string());
   if (!opened) {
-    std::lock_guard lock(summary_mu_);
-    fatal_ = "worker " + std::to_string(w) + ": " + opened.error().message;
+    set_fatal("worker " + std::to_string(w) + ": " + opened.error().message);
     --workers_left_;
     return;
   }
@@ -676,33 +834,47 @@ void Daemon::worker_main(int w) {
 
   StopSignal stop_code;
   DbSink sink(db, arm_.token_weights, opt_.log, &log_mu_);
-  std::unique_ptr<MeteringProxy> proxy;
+  std::unique_ptr<ModelEndpoint> proxy;
   if (!pin.inference_url.empty()) {
-    ProxyOptions po;
-    po.upstream_url = pin.inference_url;
-    po.upstream_api_key = opt_.upstream_api_key;
-    // The proxy's budget check counts in the arm's TOKEN_BUDGET_KIND (all weights 1 for
-    // total); the database records the weighted cost with TOKEN_WEIGHTS either way (DbSink).
-    po.weights = episode_budget(arm_).budget_weights();
-    po.upstream_ca_file = opt_.upstream_ca_file;
-    po.on_budget_exhausted = [&stop_code](const std::string& key) { stop_code.raise(key, 125); };
-    po.on_context_overflow = [&stop_code](const std::string& key) { stop_code.raise(key, 126); };
-    po.outage = outage_;
-    po.on_upstream_outage = [&stop_code](const std::string& key) {
-      stop_code.raise(key, kOutageStop);
-    };
-    proxy = std::make_unique<MeteringProxy>(po, &sink);
-    auto port = proxy->start(0);
-    if (!port) {
-      std::lock_guard lock(summary_mu_);
-      fatal_ = "worker " + std::to_string(w) + ": metering proxy: " + port.error().message;
+    proxy = open_endpoint(w, pin, stop_code, &sink);
+    if (!proxy) {
       --workers_left_;
       return;
     }
   }
+  serve(w, pin, db, proxy.get(), stop_code);
+  --workers_left_;
+}
+
+std::unique_ptr<ModelEndpoint> Daemon::open_endpoint(int w, const Pin& pin, StopSignal& stop_code,
+                                                     UsageSink* sink) {
+  ProxyOptions po;
+  po.upstream_url = pin.inference_url;
+  po.upstream_api_key = opt_.upstream_api_key;
+  // The proxy's budget check counts in the arm's TOKEN_BUDGET_KIND (all weights 1 for
+  // total); the database records the weighted cost with TOKEN_WEIGHTS either way (DbSink).
+  po.weights = episode_budget(arm_).budget_weights();
+  po.upstream_ca_file = opt_.upstream_ca_file;
+  po.on_budget_exhausted = [&stop_code](const std::string& key) { stop_code.raise(key, 125); };
+  po.on_context_overflow = [&stop_code](const std::string& key) { stop_code.raise(key, 126); };
+  po.outage = outage_;
+  po.on_upstream_outage = [&stop_code](const std::string& key) {
+    stop_code.raise(key, kOutageStop);
+  };
+  auto proxy = fx_.models->open(po, sink);
+  auto port = proxy->start();
+  if (!port) {
+    set_fatal("worker " + std::to_string(w) + ": metering proxy: " + port.error().message);
+    return nullptr;
+  }
+  return proxy;
+}
+
+void Daemon::serve(int w, const Pin& pin, SharedDb& db, ModelEndpoint* proxy,
+                   StopSignal& stop_code) {
   if (proxy) {
     std::lock_guard lock(proxies_mu_);
-    proxies_[w] = proxy.get();
+    proxies_[w] = proxy;
   }
   // Unregistered before the proxy goes, whichever way this function returns.
   struct Unregister {
@@ -727,7 +899,7 @@ void Daemon::worker_main(int w) {
     Result<std::optional<EpisodeRow>> claimed = Error{""};
     {
       std::lock_guard lock(db.mu);
-      claimed = db.db->claim(arm_.name, pin, now_unix(), opt_.shard, arm_.infra_retries);
+      claimed = db.db->claim(arm_.name, pin, clock().unix_s(), opt_.shard, arm_.infra_retries);
     }
     if (!claimed) {
       log_line("[w" + std::to_string(w) + "] cannot claim an episode: " + claimed.error().message);
@@ -735,7 +907,7 @@ void Daemon::worker_main(int w) {
     }
     if (!*claimed) {
       if (busy_before == 0) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      clock().sleep(0.2);
       continue;
     }
     const EpisodeRow row = **claimed;
@@ -744,73 +916,64 @@ void Daemon::worker_main(int w) {
       std::atomic<int>& busy;
       ~Idle() { --busy; }  // after the attempt is recorded (below), however the loop goes on
     } idle{busy_};
-    Attempt a = run_attempt(w, proxy.get(), stop_code, pin, row);
+    Attempt a = run_attempt(w, proxy, stop_code, pin, row);
     {
       std::lock_guard lock(summary_mu_);
       ++summary_.attempts_run;
       if (a.reached_judge) ++summary_.reached_judge;
     }
     if (a.interrupted) break;  // left `running`; run() turns it into `interrupted`
-
-    std::lock_guard lock(db.mu);
-    const double now = now_unix();
-    std::string what;
-    Status st = Ok{};
-    if (a.limit && row.limit_reruns == 0) {
-      auto requeued = db.db->requeue_for_rerun(row.id, a.exit, arm_.limit_rerun_factor, now);
-      if (!requeued) {
-        st = Error{requeued.error().message};
-      } else if (*requeued) {
-        what = "rerun queued with " + std::to_string(arm_.limit_rerun_factor) + "x the budget";
-      }
-    }
-    if (a.infra && st) {
-      st = db.db->infra_fail(row.id, a.exit, now);
-      what = row.infra_requeues < arm_.infra_retries
-                 ? "infra_failed, to be handed out again (" +
-                       std::to_string(row.infra_requeues + 1) + " of " +
-                       std::to_string(arm_.infra_retries) + " in this run)"
-                 : "infra_failed; left for the next hpcab-harness run";
-    }
-    if (what.empty() && st) {
-      st = a.failed ? db.db->fail(row.id, a.exit, now) : db.db->finish(row.id, a.exit, now);
-      what = a.failed ? "failed" : "finished";
-    }
-    if (!st) {
-      log_line("[w" + std::to_string(w) + "] cannot record " + row.id + ": " + st.error().message);
-      continue;
-    }
-    auto after = db.db->get(row.id);
-    std::ostringstream line;
-    line << "[w" << w << " r" << pin.rank << "] " << row.id << " attempt " << row.attempt << ": "
-         << a.exit.reason << " (exit " << a.exit.code << ")";
-    if (a.exit.final_submission_id) line << ", submission " << *a.exit.final_submission_id;
-    if (!a.exit.final_verdict.empty()) line << " verdict " << a.exit.final_verdict;
-    if (a.relaunches) line << ", " << a.relaunches << " relaunch(es)";
-    line << ", " << std::fixed << std::setprecision(1) << a.seconds << " s";
-    if (after && *after) line << ", " << (*after)->weighted_tokens << " weighted tokens";
-    line << "; " << what;
-    log_line(line.str());
-    if (a.retire) {
-      // Its judge or model server stayed down for the whole outage wait: another episode
-      // would only wait as long again. Other workers (other pins) go on; a restarted daemon
-      // runs what is left.
-      log_line("[w" + std::to_string(w) + "] retired: " +
-               (a.exit.reason == std::string(kInferenceUnreachable)
-                    ? "model server " + pin.inference_url
-                    : "judge " + pin.judge_url) +
-               " stayed unreachable for " + format_duration(outage_.wait_s) +
-               " (OUTAGE_WAIT_S); this worker takes no further episode in this run");
-      std::lock_guard l(summary_mu_);
-      ++summary_.retired_workers;
-      break;
-    }
+    if (record_attempt(w, pin, db, row, a)) break;
   }
-  --workers_left_;
 }
 
-Result<RunSummary> Daemon::run() {
-  const auto t0 = Clock::now();
+bool Daemon::record_attempt(int w, const Pin& pin, SharedDb& db, const EpisodeRow& row,
+                            const Attempt& a) {
+  std::lock_guard lock(db.mu);
+  const double now = clock().unix_s();
+  std::string what;
+  Status st = Ok{};
+  if (a.limit && row.limit_reruns == 0) {
+    auto requeued = db.db->requeue_for_rerun(row.id, a.exit, arm_.limit_rerun_factor, now);
+    if (!requeued) {
+      st = Error{requeued.error().message};
+    } else if (*requeued) {
+      what = "rerun queued with " + std::to_string(arm_.limit_rerun_factor) + "x the budget";
+    }
+  }
+  if (a.infra && st) {
+    st = db.db->infra_fail(row.id, a.exit, now);
+    what = row.infra_requeues < arm_.infra_retries
+               ? "infra_failed, to be handed out again (" + std::to_string(row.infra_requeues + 1) +
+                     " of " + std::to_string(arm_.infra_retries) + " in this run)"
+               : "infra_failed; left for the next hpcab-harness run";
+  }
+  if (what.empty() && st) {
+    st = a.failed ? db.db->fail(row.id, a.exit, now) : db.db->finish(row.id, a.exit, now);
+    what = a.failed ? "failed" : "finished";
+  }
+  if (!st) {
+    log_line("[w" + std::to_string(w) + "] cannot record " + row.id + ": " + st.error().message);
+    return false;
+  }
+  auto after = db.db->get(row.id);
+  log_line(attempt_line(w, pin, row, a, after ? *after : std::nullopt, what));
+  if (!a.retire) return false;
+  // Its judge or model server stayed down for the whole outage wait: another episode would
+  // only wait as long again. Other workers (other pins) go on; a restarted daemon runs what is
+  // left.
+  log_line("[w" + std::to_string(w) + "] retired: " +
+           (a.exit.reason == std::string(kInferenceUnreachable)
+                ? "model server " + pin.inference_url
+                : "judge " + pin.judge_url) +
+           " stayed unreachable for " + format_duration(outage_.wait_s) +
+           " (OUTAGE_WAIT_S); this worker takes no further episode in this run");
+  std::lock_guard l(summary_mu_);
+  ++summary_.retired_workers;
+  return true;
+}
+
+Status Daemon::check_options() const {
   if (opt_.shard.count < 1 || opt_.shard.index < 0 || opt_.shard.index >= opt_.shard.count) {
     return Error{"shard " + std::to_string(opt_.shard.index) + "/" +
                  std::to_string(opt_.shard.count) + " is not a shard (0 <= I < N)"};
@@ -820,52 +983,34 @@ Result<RunSummary> Daemon::run() {
     return Error{"hpcab-tool not found or not executable at '" + opt_.tool_path +
                  "' (pass --tool)"};
   }
-  if (gpu_language(arm_.language)) {
-    // Asked once, before anything is recorded: a GPU arm without a GPU judge fails here.
-    std::vector<std::optional<nlohmann::json>> health;
-    for (const auto& url : arm_.judge_urls) {
-      std::string base = url;
-      while (!base.empty() && base.back() == '/') base.pop_back();
-      auto r = http_request("GET", base + "/health", "", {}, OutagePolicy{}.probe_timeout_s,
-                            HttpOptions{});
-      std::optional<nlohmann::json> body;
-      if (r && r->status == 200) {
-        auto j = nlohmann::json::parse(r->body, nullptr, /*allow_exceptions=*/false);
-        if (!j.is_discarded()) body = std::move(j);
-      }
-      health.push_back(std::move(body));
-    }
-    auto route = gpu_judges(arm_, health);
-    if (!route) return Error{route.error().message};
-    judge_route_ = std::move(*route);
-    std::string used;
-    for (int j : judge_route_) used += (used.empty() ? "" : ", ") + arm_.judge_urls[j];
-    log_line("GPU arm (" + arm_.language + "): workers use the judges reporting a GPU: " + used);
-  }
-  auto lock = ArmLock::acquire(arm_.state_db, arm_.name);
-  if (!lock) return Error{lock.error().message};
+  return Ok{};
+}
+
+Status Daemon::route_gpu_judges() {
+  std::vector<std::optional<nlohmann::json>> health;
+  for (const auto& url : arm_.judge_urls) health.push_back(fx_.judges->health(url));
+  auto route = gpu_judges(arm_, health);
+  if (!route) return Error{route.error().message};
+  judge_route_ = std::move(*route);
+  std::string used;
+  for (int j : judge_route_) used += (used.empty() ? "" : ", ") + arm_.judge_urls[j];
+  log_line("GPU arm (" + arm_.language + "): workers use the judges reporting a GPU: " + used);
+  return Ok{};
+}
+
+Result<std::unique_ptr<EpisodeDb>> Daemon::open_episodes(int workers) {
   auto db = EpisodeDb::open(arm_.state_db.string());
   if (!db) return Error{db.error().message};
-
   // A marker per (database, arm): whatever a dead daemon of this slot left running carries it.
   arm_marker_ =
       to_hex(sha256(fs::absolute(arm_.state_db).string() + "\n" + arm_.name)).substr(0, 24);
-  if (int n = kill_processes_with_env("HPCAB_ARM_RUN=" + arm_marker_); n > 0) {
+  if (int n = fx_.agents->sweep("HPCAB_ARM_RUN=" + arm_marker_); n > 0) {
     log_line("killed " + std::to_string(n) + " agent process(es) left by a previous daemon");
   }
-  {
-    ArmRecord rec{arm_.name, arm_.agent, arm_.model, arm_.language, arm_setup_json(arm_),
-                  "",        "",         ""};
-    rec.arm_file = fs::absolute(arm_.file).string();
-    std::ifstream in(arm_.file);
-    rec.arm_text.assign(std::istreambuf_iterator<char>(in), {});
-    if (!arm_.prompt_template.empty()) {
-      std::ifstream pt(arm_.prompt_template);
-      rec.prompt_text.assign(std::istreambuf_iterator<char>(pt), {});
-    }
-    if (auto st = (*db)->record_arm(rec, now_unix()); !st) return Error{st.error().message};
+  if (auto st = (*db)->record_arm(arm_record(arm_), clock().unix_s()); !st) {
+    return Error{st.error().message};
   }
-  auto resumed = (*db)->resume(arm_.name, now_unix());
+  auto resumed = (*db)->resume(arm_.name, clock().unix_s());
   if (!resumed) return Error{resumed.error().message};
   const auto plan = plan_episodes(arm_, opt_.shard);
   auto added = (*db)->enqueue(plan);
@@ -873,7 +1018,6 @@ Result<RunSummary> Daemon::run() {
   if (*resumed > 0) {
     log_line("resuming: " + std::to_string(*resumed) + " interrupted episode(s) run again");
   }
-  const int workers = std::max(1, arm_.workers);
   if (opt_.shard.count > 1 || opt_.worker_offset > 0) {
     log_line("shard " + std::to_string(opt_.shard.index) + "/" + std::to_string(opt_.shard.count) +
              ": " + std::to_string(plan.size()) + " of the arm's " +
@@ -881,79 +1025,103 @@ Result<RunSummary> Daemon::run() {
              std::to_string(opt_.worker_offset) + ".." +
              std::to_string(opt_.worker_offset + workers - 1) + " of the arm");
   }
+  return std::move(*db);
+}
 
-  if (!opt_.corpus_dir.empty()) {
-    auto corpus = load_corpus(opt_.corpus_dir);
-    if (corpus) {
-      for (const auto& m : *corpus) reference_c_[m.id] = fs::absolute(m.reference_c());
-    }
-  }
+void Daemon::load_references() {
+  if (opt_.corpus_dir.empty()) return;
+  auto corpus = load_corpus(opt_.corpus_dir);
+  if (!corpus) return;
+  for (const auto& m : *corpus) reference_c_[m.id] = fs::absolute(m.reference_c());
+}
 
+void Daemon::start_health_watch(int workers) {
   outage_.wait_s = arm_.outage_wait_s;
   outage_.backoff_max_s = arm_.outage_backoff_max_s;
-  {
-    // The judges of this daemon's workers, probed often enough to see an outage shorter than
-    // the wait (the tools' give-ups are confirmed against it).
-    std::vector<std::string> judges;
-    for (int w = 0; w < workers; ++w)
-      judges.push_back(pin_worker(arm_, opt_.worker_offset + w, judge_route_).judge_url);
-    const double interval =
-        outage_.wait_s > 0
-            ? std::max(0.05, std::min(opt_.health_interval_s, std::max(0.1, outage_.wait_s / 4)))
-            : opt_.health_interval_s;
-    monitor_ = std::make_unique<HealthMonitor>(judges, interval);
-    monitor_->start();
+  // The judges of this daemon's workers, probed often enough to see an outage shorter than
+  // the wait (the tools' give-ups are confirmed against it).
+  std::vector<std::string> judges;
+  for (int w = 0; w < workers; ++w)
+    judges.push_back(pin_worker(arm_, opt_.worker_offset + w, judge_route_).judge_url);
+  const double interval =
+      outage_.wait_s > 0
+          ? std::max(0.05, std::min(opt_.health_interval_s, std::max(0.1, outage_.wait_s / 4)))
+          : opt_.health_interval_s;
+  monitor_ = fx_.judges->watch(judges, interval);
+}
+
+void Daemon::print_progress(EpisodeDb& db, double t0, bool final_line) {
+  const std::string down = outage_status();  // logs a URL going down or coming back
+  if (!opt_.progress) return;
+  auto c = db.counts(arm_.name, opt_.shard);
+  if (!c) return;
+  const double el = clock().now_s() - t0;
+  std::lock_guard l(log_mu_);
+  if (opt_.progress_tty) *opt_.progress << "\r\33[K";
+  *opt_.progress << arm_.name << ": " << status_line(*c) << " | elapsed " << format_duration(el)
+                 << down;
+  if (!opt_.progress_tty || final_line) *opt_.progress << "\n";
+  *opt_.progress << std::flush;
+}
+
+void Daemon::wait_for_workers(EpisodeDb& db, double t0) {
+  double next = clock().now_s();
+  while (workers_left_ > 0) {
+    if (stopping()) stop_token_.cancel();  // ends the workers' /task waits at once
+    if (clock().now_s() >= next) {
+      print_progress(db, t0, false);
+      next = clock().now_s() + std::max(0.1, opt_.progress_interval_s);
+    }
+    clock().sleep(0.05);
   }
+}
+
+Result<RunSummary> Daemon::run() {
+  const double t0 = clock().now_s();
+  if (auto st = check_options(); !st) return Error{st.error().message};
+  if (gpu_language(arm_.language)) {
+    if (auto st = route_gpu_judges(); !st) return Error{st.error().message};
+  }
+  auto lock = ArmLock::acquire(arm_.state_db, arm_.name);
+  if (!lock) return Error{lock.error().message};
+  const int workers = std::max(1, arm_.workers);
+  auto db = open_episodes(workers);
+  if (!db) return Error{db.error().message};
+  load_references();
+  start_health_watch(workers);
   workers_left_ = workers;
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w) {
     threads.emplace_back([this, g = opt_.worker_offset + w] { worker_main(g); });
   }
-
-  auto print_progress = [&](bool final_line) {
-    const std::string down = outage_status();  // logs a URL going down or coming back
-    if (!opt_.progress) return;
-    auto c = (*db)->counts(arm_.name, opt_.shard);
-    if (!c) return;
-    const double el = std::chrono::duration<double>(Clock::now() - t0).count();
-    std::lock_guard l(log_mu_);
-    if (opt_.progress_tty) *opt_.progress << "\r\33[K";
-    *opt_.progress << arm_.name << ": " << status_line(*c) << " | elapsed " << format_duration(el)
-                   << down;
-    if (!opt_.progress_tty || final_line) *opt_.progress << "\n";
-    *opt_.progress << std::flush;
-  };
-  auto next = Clock::now();
-  while (workers_left_ > 0) {
-    if (stopping()) stop_token_.cancel();  // ends the workers' /task waits at once
-    if (Clock::now() >= next) {
-      print_progress(false);
-      next = Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(
-                                std::max(0.1, opt_.progress_interval_s) * 1e3));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  wait_for_workers(**db, t0);
   for (auto& t : threads) t.join();
   monitor_->stop();
 
   // Stopped by a signal: what was running is handed to the next daemon.
   if (stopping()) {
-    (void)(*db)->resume(arm_.name, now_unix());
+    (void)(*db)->resume(arm_.name, clock().unix_s());
     summary_.interrupted = true;
   }
-  print_progress(true);
+  print_progress(**db, t0, true);
   auto c = (*db)->counts(arm_.name, opt_.shard);
   if (c) summary_.counts = *c;
-  summary_.elapsed_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  summary_.elapsed_s = clock().now_s() - t0;
   if (!fatal_.empty()) return Error{fatal_};
   return summary_;
 }
 
 }  // namespace
 
-Result<RunSummary> run_arm(const Arm& arm, const DaemonOptions& options) {
-  Daemon d(arm, options);
+Result<RunSummary> run_arm(const Arm& arm, const DaemonOptions& options,
+                           const DaemonEffects& effects) {
+  Daemon d(arm, options, effects);
   return d.run();
+}
+
+Result<RunSummary> run_arm(const Arm& arm, const DaemonOptions& options) {
+  RealDaemonEffects real;
+  return run_arm(arm, options, real.effects());
 }
 
 std::string arm_setup_json(const Arm& a) {

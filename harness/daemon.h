@@ -36,6 +36,7 @@
 
 #include "common/result.h"
 #include "harness/arm.h"
+#include "harness/daemon_effects.h"
 #include "harness/episode_db.h"
 #include "harness/plan.h"
 
@@ -82,6 +83,10 @@ struct RunSummary {
 // Runs the arm until no episode is waiting (or `stop`). Errors: the database cannot be opened,
 // another daemon holds the arm's lock, the tool is missing.
 Result<RunSummary> run_arm(const Arm& arm, const DaemonOptions& options);
+// The same with the given side effects (harness/daemon_effects.h); the overload above uses the
+// real ones (harness/daemon_real_effects.h).
+Result<RunSummary> run_arm(const Arm& arm, const DaemonOptions& options,
+                           const DaemonEffects& effects);
 
 // Every setting of the arm as a JSON object (lower-case keys as in a JSON arm file, kernels
 // resolved), recorded in the episode database's `arms` table for research outputs.

@@ -11,6 +11,8 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include "harness/agents.h"
 #include "harness/arm.h"
@@ -133,39 +135,73 @@ void print_agent_setup(const Arm& arm, const std::string& tool_path, const std::
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{
-      "hpcab-harness: runs the agent episodes of an arm against HPCAgent-Bench judges and "
-      "records them in an episode database (docs/harness.md)."};
-  app.require_subcommand(1);
-
+// Everything the command line sets: the options of every subcommand.
+struct Cli {
   std::string arm_file, db_path, corpus_dir = default_corpus_dir().string();
   std::string judge_urls, inference_urls, shard_text = "0/1", offset_text = "0";
-  auto add_common = [&](CLI::App* cmd) {
-    cmd->add_option("ARM", arm_file, "arm file (KEY=value lines or JSON)")->required();
-    cmd->add_option("--db", db_path, "episode database (default: the arm's STATE_DB)");
-    cmd->add_option("--corpus", corpus_dir, "corpus folder the arm's kernels resolve against");
-    cmd->add_option("--judge-urls", judge_urls,
-                    "comma list replacing the arm's JUDGE_URLS (rank order), e.g. from a launcher");
-    cmd->add_option("--inference-urls", inference_urls,
-                    "comma list replacing the arm's INFERENCE_URLS");
-  };
+  DaemonOptions opt;
+  std::string workspaces = "var/episodes";
+  std::string api_key_env = "HPCAB_UPSTREAM_API_KEY";
+  bool quiet = false;
+  std::vector<std::string> vary_texts, experiment_judge_dbs;
+  std::string experiment_out, experiment_name;
+  bool dry_run = false;
+  bool brief = false;
+  CLI::App* run = nullptr;
+  CLI::App* experiment = nullptr;
+  CLI::App* status = nullptr;
+  CLI::App* plan = nullptr;
+  CLI::App* launch_env = nullptr;
+};
 
-  // --shard on run, plan and status; --worker-offset on run and plan (docs/harness.md).
-  auto add_shard = [&](CLI::App* cmd) {
-    cmd->add_option("--shard", shard_text,
-                    "I/N: only the arm's episodes whose queue position seq % N == I (one daemon "
-                    "per agent node runs shard i/A; default 0/1, the whole arm)");
-  };
-  auto add_offset = [&](CLI::App* cmd) {
-    cmd->add_option("--worker-offset", offset_text,
-                    "K: this daemon's worker w is the arm's worker K + w for pinning (inference "
-                    "and judge URL, rank) and the recorded worker number (default 0)");
-  };
+// ARM, --db, --corpus and the URL overrides, on every subcommand.
+void add_common(CLI::App* cmd, Cli& c) {
+  cmd->add_option("ARM", c.arm_file, "arm file (KEY=value lines or JSON)")->required();
+  cmd->add_option("--db", c.db_path, "episode database (default: the arm's STATE_DB)");
+  cmd->add_option("--corpus", c.corpus_dir, "corpus folder the arm's kernels resolve against");
+  cmd->add_option("--judge-urls", c.judge_urls,
+                  "comma list replacing the arm's JUDGE_URLS (rank order), e.g. from a launcher");
+  cmd->add_option("--inference-urls", c.inference_urls,
+                  "comma list replacing the arm's INFERENCE_URLS");
+}
 
-  auto* run = app.add_subcommand(
+// --shard on run, plan and status; --worker-offset on run and plan (docs/harness.md).
+void add_shard(CLI::App* cmd, Cli& c) {
+  cmd->add_option("--shard", c.shard_text,
+                  "I/N: only the arm's episodes whose queue position seq % N == I (one daemon "
+                  "per agent node runs shard i/A; default 0/1, the whole arm)");
+}
+
+void add_offset(CLI::App* cmd, Cli& c) {
+  cmd->add_option("--worker-offset", c.offset_text,
+                  "K: this daemon's worker w is the arm's worker K + w for pinning (inference "
+                  "and judge URL, rank) and the recorded worker number (default 0)");
+}
+
+// The daemon's options, on `run` and on `experiment` (which runs every arm it makes).
+void add_run_options(CLI::App* cmd, Cli& c) {
+  cmd->add_option("--workspaces", c.workspaces, "folder for episode workspaces (var/episodes)");
+  cmd->add_option("--tool", c.opt.tool_path, "hpcab-tool binary (default: beside hpcab-harness)");
+  cmd->add_option("--api-key-env", c.api_key_env,
+                  "environment variable holding the real inference API key the proxies send "
+                  "upstream (agents only ever see a dummy key)");
+  cmd->add_option("--upstream-ca-file", c.opt.upstream_ca_file,
+                  "extra CA bundle (PEM) trusted for https INFERENCE_URLS")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--term-grace", c.opt.term_grace_s, "seconds between SIGTERM and SIGKILL (5)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--progress-interval", c.opt.progress_interval_s,
+                  "seconds between progress lines (1 on a terminal, 10 otherwise)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--quiet,-q", c.quiet, "no progress line and no episode log");
+  cmd->add_option("--health-interval", c.opt.health_interval_s,
+                  "seconds between two GET /health probes of each worker's judge (2; at most a "
+                  "quarter of OUTAGE_WAIT_S)")
+      ->check(CLI::PositiveNumber);
+}
+
+void add_run_commands(CLI::App& app, Cli& c) {
+  c.run = app.add_subcommand(
       "run",
       "run every waiting episode of ARM; a restarted run skips finished episodes and reruns "
       "interrupted ones and those an infrastructure failure ended (infra_failed). An unreachable "
@@ -173,287 +209,222 @@ int main(int argc, char** argv) {
       "drained, 1 error, 2 usage, 3 no episode reached a judge, 4 episodes are left infra_failed "
       "or waiting for the next run (a judge or model server stayed down), 130 stopped by a "
       "signal (running episodes are left for the next run)");
-  add_common(run);
-  add_shard(run);
-  add_offset(run);
-  DaemonOptions opt;
-  std::string workspaces = "var/episodes";
-  std::string api_key_env = "HPCAB_UPSTREAM_API_KEY";
-  bool quiet = false;
-  opt.tool_path = default_tool_path();
-  opt.progress_interval_s = -1;
-  // The daemon's options, on `run` and on `experiment` (which runs every arm it makes).
-  auto add_run_options = [&](CLI::App* cmd) {
-    cmd->add_option("--workspaces", workspaces, "folder for episode workspaces (var/episodes)");
-    cmd->add_option("--tool", opt.tool_path, "hpcab-tool binary (default: beside hpcab-harness)");
-    cmd->add_option("--api-key-env", api_key_env,
-                    "environment variable holding the real inference API key the proxies send "
-                    "upstream (agents only ever see a dummy key)");
-    cmd->add_option("--upstream-ca-file", opt.upstream_ca_file,
-                    "extra CA bundle (PEM) trusted for https INFERENCE_URLS")
-        ->check(CLI::ExistingFile);
-    cmd->add_option("--term-grace", opt.term_grace_s, "seconds between SIGTERM and SIGKILL (5)")
-        ->check(CLI::NonNegativeNumber);
-    cmd->add_option("--progress-interval", opt.progress_interval_s,
-                    "seconds between progress lines (1 on a terminal, 10 otherwise)")
-        ->check(CLI::PositiveNumber);
-    cmd->add_flag("--quiet,-q", quiet, "no progress line and no episode log");
-    cmd->add_option("--health-interval", opt.health_interval_s,
-                    "seconds between two GET /health probes of each worker's judge (2; at most a "
-                    "quarter of OUTAGE_WAIT_S)")
-        ->check(CLI::PositiveNumber);
-  };
-  add_run_options(run);
+  add_common(c.run, c);
+  add_shard(c.run, c);
+  add_offset(c.run, c);
+  add_run_options(c.run, c);
 
-  auto* experiment = app.add_subcommand(
+  c.experiment = app.add_subcommand(
       "experiment",
       "a one-component intervention (docs/harness.md \"Interventions\"): writes one treatment "
       "arm per --vary (the control ARM with that key changed, named <control>.<key>-<value>) "
       "and experiment.json beside them, then runs the control and every treatment in turn, as "
       "`run` does. `hpcab report compare <dir>/experiment.json` reads the pairing. Exit: as run "
       "(the first arm that does not exit 0 stops the experiment), 2 also for a bad --vary");
-  add_common(experiment);
-  add_run_options(experiment);
-  std::vector<std::string> vary_texts, experiment_judge_dbs;
-  std::string experiment_out, experiment_name;
-  bool dry_run = false;
-  experiment
-      ->add_option("--vary", vary_texts,
+  add_common(c.experiment, c);
+  add_run_options(c.experiment, c);
+  c.experiment
+      ->add_option("--vary", c.vary_texts,
                    "KEY=VALUE: one treatment arm differing from the control in KEY (repeatable: "
                    "one treatment each), e.g. AGENT=autopar-gcc, TOOLS=task,baseline,submit")
       ->required();
-  experiment->add_option("--out", experiment_out,
-                         "folder for the treatment arms and experiment.json (default "
-                         "var/experiments/<name>)");
-  experiment->add_option("--name", experiment_name,
-                         "the experiment's name (default <control NAME>.experiment)");
-  experiment->add_option("--judge-db", experiment_judge_dbs,
-                         "the judges' databases (repeatable), recorded in experiment.json for "
-                         "`hpcab report compare`");
-  experiment->add_flag("--dry-run", dry_run,
-                       "print the arms, their differences and their plans; write and run nothing");
+  c.experiment->add_option("--out", c.experiment_out,
+                           "folder for the treatment arms and experiment.json (default "
+                           "var/experiments/<name>)");
+  c.experiment->add_option("--name", c.experiment_name,
+                           "the experiment's name (default <control NAME>.experiment)");
+  c.experiment->add_option("--judge-db", c.experiment_judge_dbs,
+                           "the judges' databases (repeatable), recorded in experiment.json for "
+                           "`hpcab report compare`");
+  c.experiment->add_flag(
+      "--dry-run", c.dry_run,
+      "print the arms, their differences and their plans; write and run nothing");
+}
 
-  auto* status = app.add_subcommand("status", "print ARM's progress and its episode table");
-  add_common(status);
-  add_shard(status);
-  bool brief = false;
-  status->add_flag("--brief", brief, "only the status line");
+void add_view_commands(CLI::App& app, Cli& c) {
+  c.status = app.add_subcommand("status", "print ARM's progress and its episode table");
+  add_common(c.status, c);
+  add_shard(c.status, c);
+  c.status->add_flag("--brief", c.brief, "only the status line");
 
-  auto* plan = app.add_subcommand(
+  c.plan = app.add_subcommand(
       "plan", "print ARM's episodes and each worker's pinning without running anything");
-  add_common(plan);
-  add_shard(plan);
-  add_offset(plan);
+  add_common(c.plan, c);
+  add_shard(c.plan, c);
+  add_offset(c.plan, c);
 
-  auto* launch_env = app.add_subcommand(
+  c.launch_env = app.add_subcommand(
       "launch-env",
       "print ARM's settings for the Slurm launcher (deploy/slurm) as KEY=value lines, one per "
       "line, values verbatim; the launcher reads the arm through this, never on its own");
-  add_common(launch_env);
+  add_common(c.launch_env, c);
+}
 
-  CLI11_PARSE(app, argc, argv);
-
-  auto shard = parse_shard(shard_text);
-  if (!shard) {
-    std::cerr << "hpcab-harness: --shard " << shard.error().message << "\n";
-    return kExitUsage;
-  }
-  auto worker_offset = parse_count(offset_text);
-  if (!worker_offset) {
-    std::cerr << "hpcab-harness: --worker-offset '" << offset_text
-              << "' is not a non-negative integer (the global number of this daemon's worker 0)\n";
-    return kExitUsage;
-  }
-  opt.shard = *shard;
-  opt.worker_offset = *worker_offset;
-
-  auto arm = load_arm(arm_file, corpus_dir);
-  if (!arm) {
-    std::cerr << "hpcab-harness: " << arm.error().message << "\n";
-    return kExitUsage;
-  }
-  // --db, --judge-urls, --inference-urls over an arm's own values (also each treatment's).
-  auto apply_overrides = [&](Arm& a) -> Status {
-    if (!db_path.empty()) a.state_db = db_path;
-    for (auto [flag, text, target] :
-         {std::tuple{"--judge-urls", &judge_urls, &a.judge_urls},
-          std::tuple{"--inference-urls", &inference_urls, &a.inference_urls}}) {
-      if (text->empty()) continue;
-      auto urls = parse_url_list(*text);
-      if (!urls) {
-        std::cerr << "hpcab-harness: " << flag << ": " << urls.error().message << "\n";
-        return urls.error();
-      }
-      *target = *urls;
+// --db, --judge-urls, --inference-urls over an arm's own values (also each treatment's).
+Status apply_overrides(const Cli& c, Arm& a) {
+  if (!c.db_path.empty()) a.state_db = c.db_path;
+  for (auto [flag, text, target] :
+       {std::tuple{"--judge-urls", &c.judge_urls, &a.judge_urls},
+        std::tuple{"--inference-urls", &c.inference_urls, &a.inference_urls}}) {
+    if (text->empty()) continue;
+    auto urls = parse_url_list(*text);
+    if (!urls) {
+      std::cerr << "hpcab-harness: " << flag << ": " << urls.error().message << "\n";
+      return urls.error();
     }
-    return Ok{};
+    *target = *urls;
+  }
+  return Ok{};
+}
+
+int print_launch_env(const Arm& arm, const std::string& arm_file) {
+  const Arm::Deploy& d = arm.deploy;
+  std::ostringstream coverage;
+  coverage << d.min_coverage;
+  const std::pair<const char*, std::string> lines[] = {
+      {"NAME", arm.name},
+      {"KERNELS", join_list(arm.kernels)},
+      {"KERNEL_COUNT", std::to_string(arm.kernels.size())},
+      {"AGENT", arm.agent},
+      {"USES_MODEL", arm.uses_model() ? "1" : "0"},
+      {"MODEL", arm.model},
+      {"INFERENCE_URLS", join_list(arm.inference_urls)},
+      {"JUDGE_URLS", join_list(arm.judge_urls)},
+      {"WORKERS", std::to_string(arm.workers)},
+      {"STATE_DB", arm.state_db.string()},
+      {"INFERENCE_NODES", std::to_string(d.inference_nodes)},
+      {"AGENT_NODES", std::to_string(d.agent_nodes)},
+      {"JUDGE_NODES", std::to_string(d.judge_nodes)},
+      {"INFERENCE_COMMAND", d.inference_command},
+      {"INFERENCE_PORT", std::to_string(d.inference_port)},
+      {"JUDGE_PORT", std::to_string(d.judge_port)},
+      {"JUDGE_CONFIG", d.judge_config.empty() ? "" : fs::absolute(d.judge_config).string()},
+      {"MIN_COVERAGE", coverage.str()},
+      {"JUDGE_STARTUP_S", std::to_string(d.judge_startup_s)},
+      {"INFERENCE_STARTUP_S", std::to_string(d.inference_startup_s)},
   };
-  if (auto st = apply_overrides(*arm); !st) return kExitUsage;
-
-  if (*launch_env) {
-    auto join = [](const std::vector<std::string>& v) {
-      std::string out;
-      for (const auto& x : v) out += (out.empty() ? "" : ",") + x;
-      return out;
-    };
-    const Arm::Deploy& d = arm->deploy;
-    std::ostringstream coverage;
-    coverage << d.min_coverage;
-    const std::pair<const char*, std::string> lines[] = {
-        {"NAME", arm->name},
-        {"KERNELS", join(arm->kernels)},
-        {"KERNEL_COUNT", std::to_string(arm->kernels.size())},
-        {"AGENT", arm->agent},
-        {"USES_MODEL", arm->uses_model() ? "1" : "0"},
-        {"MODEL", arm->model},
-        {"INFERENCE_URLS", join(arm->inference_urls)},
-        {"JUDGE_URLS", join(arm->judge_urls)},
-        {"WORKERS", std::to_string(arm->workers)},
-        {"STATE_DB", arm->state_db.string()},
-        {"INFERENCE_NODES", std::to_string(d.inference_nodes)},
-        {"AGENT_NODES", std::to_string(d.agent_nodes)},
-        {"JUDGE_NODES", std::to_string(d.judge_nodes)},
-        {"INFERENCE_COMMAND", d.inference_command},
-        {"INFERENCE_PORT", std::to_string(d.inference_port)},
-        {"JUDGE_PORT", std::to_string(d.judge_port)},
-        {"JUDGE_CONFIG", d.judge_config.empty() ? "" : fs::absolute(d.judge_config).string()},
-        {"MIN_COVERAGE", coverage.str()},
-        {"JUDGE_STARTUP_S", std::to_string(d.judge_startup_s)},
-        {"INFERENCE_STARTUP_S", std::to_string(d.inference_startup_s)},
-    };
-    for (const auto& [key, value] : lines) {
-      if (value.find_first_of("\n\r") != std::string::npos) {
-        std::cerr << "hpcab-harness: " << arm_file << ": " << key
-                  << " contains a line break, which the launcher cannot take\n";
-        return kExitUsage;
-      }
-    }
-    for (const auto& [key, value] : lines) std::cout << key << "=" << value << "\n";
-    return kExitOk;
-  }
-
-  if (*plan) {
-    if (shard->count > 1) {
-      std::cout << "shard " << shard->index << "/" << shard->count << ": episodes with seq % "
-                << shard->count << " == " << shard->index << "\n";
-    }
-    if (gpu_language(arm->language)) {
-      std::cout << "GPU arm (" << arm->language
-                << "): at run time workers are pinned only to the judges below whose GET /health "
-                   "reports a GPU (none: the run fails before any episode)\n";
-    }
-    for (int w = *worker_offset; w < *worker_offset + arm->workers; ++w) {
-      Pin p = pin_worker(*arm, w);
-      std::cout << "worker " << w << ": judge " << p.judge_url << " rank " << p.rank
-                << (p.inference_url.empty() ? "" : ", inference " + p.inference_url) << "\n";
-    }
-    for (const auto& e : plan_episodes(*arm, *shard)) std::cout << e.seq << " " << e.id << "\n";
-    print_agent_setup(*arm, opt.tool_path, workspaces, *worker_offset, std::cout);
-    return kExitOk;
-  }
-
-  if (*status) {
-    auto db = EpisodeDb::open(arm->state_db.string());
-    if (!db) {
-      std::cerr << "hpcab-harness: " << db.error().message << "\n";
-      return kExitError;
-    }
-    auto c = (*db)->counts(arm->name, *shard);
-    auto rows = (*db)->list(arm->name, *shard);
-    if (!c || !rows) {
-      std::cerr << "hpcab-harness: " << (!c ? c.error().message : rows.error().message) << "\n";
-      return kExitError;
-    }
-    const int64_t planned = static_cast<int64_t>(plan_episodes(*arm, *shard).size());
-    std::cout << arm->name;
-    if (shard->count > 1) std::cout << " shard " << shard->index << "/" << shard->count;
-    std::cout << ": " << status_line(*c);
-    if (c->total() < planned) std::cout << " | not yet enqueued " << planned - c->total();
-    std::cout << "\n";
-    if (!brief) std::cout << episode_table(*rows);
-    return kExitOk;
-  }
-
-  // run, or experiment: the arms to run in turn (the experiment's control first).
-  std::vector<std::pair<Arm, std::string>> to_run;
-  fs::path experiment_file;
-  if (*experiment) {
-    std::vector<Variation> variations;
-    for (const auto& t : vary_texts) {
-      auto v = parse_variation(t);
-      if (!v) {
-        std::cerr << "hpcab-harness: " << v.error().message << "\n";
-        return kExitUsage;
-      }
-      variations.push_back(*v);
-    }
-    auto e = plan_experiment(arm_file, variations, experiment_out, experiment_name, corpus_dir);
-    if (!e) {
-      std::cerr << "hpcab-harness: experiment: " << e.error().message << "\n";
-      return kExitUsage;
-    }
-    for (const auto& d : experiment_judge_dbs) e->judge_dbs.emplace_back(d);
-    if (!db_path.empty()) {
-      e->control.state_db = fs::absolute(db_path).lexically_normal();
-      for (auto& t : e->treatments) t.state_db = e->control.state_db;
-    }
-    to_run.emplace_back(*arm, arm_file);
-    for (const auto& t : e->treatments) {
-      auto ta = parse_arm(t.arm_text, t.file.string(), t.file.parent_path());
-      if (!ta) {
-        std::cerr << "hpcab-harness: experiment: " << ta.error().message << "\n";
-        return kExitUsage;
-      }
-      ta->kernels = arm->kernels;  // same KERNELS text, same corpus: the same resolution
-      ta->file = t.file;
-      if (auto st = apply_overrides(*ta); !st) return kExitUsage;
-      to_run.emplace_back(std::move(*ta), t.file.string());
-    }
-    std::cout << "experiment " << e->name << ": control " << e->control.name << " ("
-              << e->control.file.string() << ")\n";
-    for (const auto& t : e->treatments) {
-      std::cout << "  treatment " << t.name << ": " << t.vary.key << "=" << t.vary.value << "\n";
-    }
-    if (dry_run) {
-      std::cout << "dry run: would write " << e->file.string() << " and the treatment arms:\n";
-      for (const auto& t : e->treatments) {
-        std::cout << "--- " << t.file.string() << "\n" << t.arm_text;
-      }
-      for (const auto& [a, file] : to_run) {
-        std::cout << "--- plan of " << a.name << "\n";
-        for (const auto& ep : plan_episodes(a)) std::cout << ep.seq << " " << ep.id << "\n";
-        print_agent_setup(a, opt.tool_path, workspaces, 0, std::cout);
-      }
-      return kExitOk;
-    }
-    if (auto st = write_experiment(*e); !st) {
-      std::cerr << "hpcab-harness: experiment: " << st.error().message << "\n";
-      return kExitError;
-    }
-    std::cout << "wrote " << e->file.string() << "\n";
-    experiment_file = e->file;
-  } else {
-    to_run.emplace_back(*arm, arm_file);
-  }
-  for (const auto& [a, file] : to_run) {
-    if (a.uses_model() && a.inference_urls.empty()) {
-      std::cerr << "hpcab-harness: " << file << ": AGENT=" << a.agent
-                << " needs inference URLs: this arm leaves them to the Slurm launcher "
-                   "(INFERENCE_NODES > 0), so pass --inference-urls\n";
+  for (const auto& [key, value] : lines) {
+    if (value.find_first_of("\n\r") != std::string::npos) {
+      std::cerr << "hpcab-harness: " << arm_file << ": " << key
+                << " contains a line break, which the launcher cannot take\n";
       return kExitUsage;
     }
   }
-  opt.workspace_root = workspaces;
-  opt.corpus_dir = corpus_dir;
-  if (const char* k = std::getenv(api_key_env.c_str())) opt.upstream_api_key = k;
-  const bool tty = ::isatty(STDERR_FILENO) != 0;
-  if (!quiet) {
-    opt.progress = &std::cerr;
-    opt.log = &std::cerr;
-    opt.progress_tty = tty;
-    if (opt.progress_interval_s <= 0) opt.progress_interval_s = tty ? 1 : 10;
-  }
+  for (const auto& [key, value] : lines) std::cout << key << "=" << value << "\n";
+  return kExitOk;
+}
 
+int print_plan(const Arm& arm, const Cli& c) {
+  const Shard& shard = c.opt.shard;
+  const int offset = c.opt.worker_offset;
+  if (shard.count > 1) {
+    std::cout << "shard " << shard.index << "/" << shard.count << ": episodes with seq % "
+              << shard.count << " == " << shard.index << "\n";
+  }
+  if (gpu_language(arm.language)) {
+    std::cout << "GPU arm (" << arm.language
+              << "): at run time workers are pinned only to the judges below whose GET /health "
+                 "reports a GPU (none: the run fails before any episode)\n";
+  }
+  for (int w = offset; w < offset + arm.workers; ++w) {
+    Pin p = pin_worker(arm, w);
+    std::cout << "worker " << w << ": judge " << p.judge_url << " rank " << p.rank
+              << (p.inference_url.empty() ? "" : ", inference " + p.inference_url) << "\n";
+  }
+  for (const auto& e : plan_episodes(arm, shard)) std::cout << e.seq << " " << e.id << "\n";
+  print_agent_setup(arm, c.opt.tool_path, c.workspaces, offset, std::cout);
+  return kExitOk;
+}
+
+int print_status(const Arm& arm, const Cli& c) {
+  const Shard& shard = c.opt.shard;
+  auto db = EpisodeDb::open(arm.state_db.string());
+  if (!db) {
+    std::cerr << "hpcab-harness: " << db.error().message << "\n";
+    return kExitError;
+  }
+  auto counts = (*db)->counts(arm.name, shard);
+  auto rows = (*db)->list(arm.name, shard);
+  if (!counts || !rows) {
+    std::cerr << "hpcab-harness: " << (!counts ? counts.error().message : rows.error().message)
+              << "\n";
+    return kExitError;
+  }
+  const int64_t planned = static_cast<int64_t>(plan_episodes(arm, shard).size());
+  std::cout << arm.name;
+  if (shard.count > 1) std::cout << " shard " << shard.index << "/" << shard.count;
+  std::cout << ": " << status_line(*counts);
+  if (counts->total() < planned) std::cout << " | not yet enqueued " << planned - counts->total();
+  std::cout << "\n";
+  if (!c.brief) std::cout << episode_table(*rows);
+  return kExitOk;
+}
+
+using ArmsToRun = std::vector<std::pair<Arm, std::string>>;  // arm, its file
+
+// The experiment's arms (the control first) into `to_run` and its experiment.json written; an
+// exit code when the command ends here (a usage error, an error, a dry run).
+std::optional<int> plan_experiment_arms(const Arm& arm, const Cli& c, ArmsToRun* to_run,
+                                        fs::path* experiment_file) {
+  std::vector<Variation> variations;
+  for (const auto& t : c.vary_texts) {
+    auto v = parse_variation(t);
+    if (!v) {
+      std::cerr << "hpcab-harness: " << v.error().message << "\n";
+      return kExitUsage;
+    }
+    variations.push_back(*v);
+  }
+  auto e =
+      plan_experiment(c.arm_file, variations, c.experiment_out, c.experiment_name, c.corpus_dir);
+  if (!e) {
+    std::cerr << "hpcab-harness: experiment: " << e.error().message << "\n";
+    return kExitUsage;
+  }
+  for (const auto& d : c.experiment_judge_dbs) e->judge_dbs.emplace_back(d);
+  if (!c.db_path.empty()) {
+    e->control.state_db = fs::absolute(c.db_path).lexically_normal();
+    for (auto& t : e->treatments) t.state_db = e->control.state_db;
+  }
+  to_run->emplace_back(arm, c.arm_file);
+  for (const auto& t : e->treatments) {
+    auto ta = parse_arm(t.arm_text, t.file.string(), t.file.parent_path());
+    if (!ta) {
+      std::cerr << "hpcab-harness: experiment: " << ta.error().message << "\n";
+      return kExitUsage;
+    }
+    ta->kernels = arm.kernels;  // same KERNELS text, same corpus: the same resolution
+    ta->file = t.file;
+    if (auto st = apply_overrides(c, *ta); !st) return kExitUsage;
+    to_run->emplace_back(std::move(*ta), t.file.string());
+  }
+  std::cout << "experiment " << e->name << ": control " << e->control.name << " ("
+            << e->control.file.string() << ")\n";
+  for (const auto& t : e->treatments) {
+    std::cout << "  treatment " << t.name << ": " << t.vary.key << "=" << t.vary.value << "\n";
+  }
+  if (c.dry_run) {
+    std::cout << "dry run: would write " << e->file.string() << " and the treatment arms:\n";
+    for (const auto& t : e->treatments)
+      std::cout << "--- " << t.file.string() << "\n" << t.arm_text;
+    for (const auto& [a, file] : *to_run) {
+      std::cout << "--- plan of " << a.name << "\n";
+      for (const auto& ep : plan_episodes(a)) std::cout << ep.seq << " " << ep.id << "\n";
+      print_agent_setup(a, c.opt.tool_path, c.workspaces, 0, std::cout);
+    }
+    return kExitOk;
+  }
+  if (auto st = write_experiment(*e); !st) {
+    std::cerr << "hpcab-harness: experiment: " << st.error().message << "\n";
+    return kExitError;
+  }
+  std::cout << "wrote " << e->file.string() << "\n";
+  *experiment_file = e->file;
+  return std::nullopt;
+}
+
+// Runs the arms in turn until one does not exit 0 or a stop signal comes.
+int run_arms(const ArmsToRun& to_run, DaemonOptions opt, bool experiment) {
   // SIGINT/SIGTERM: a graceful stop. Blocked in every thread (set before any is created) and
   // taken synchronously by one waiter, so no handler runs in the middle of the daemon's work.
   sigset_t stop_signals;
@@ -481,15 +452,87 @@ int main(int argc, char** argv) {
       code = kExitInterrupted;
       break;
     }
-    if (*experiment) std::cerr << "hpcab-harness: experiment: running arm " << a.name << "\n";
+    if (experiment) std::cerr << "hpcab-harness: experiment: running arm " << a.name << "\n";
     code = exit_code_of(run_arm(a, opt), file);
     if (code != kExitOk) break;
   }
   if (!stop.exchange(true)) pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
-  if (*experiment && code == kExitOk) {
+  return code;
+}
+
+// `run` and `experiment`: the arms, checked, run with the daemon's options.
+int run_command(const Arm& arm, Cli& c) {
+  ArmsToRun to_run;
+  fs::path experiment_file;
+  if (*c.experiment) {
+    if (auto code = plan_experiment_arms(arm, c, &to_run, &experiment_file)) return *code;
+  } else {
+    to_run.emplace_back(arm, c.arm_file);
+  }
+  for (const auto& [a, file] : to_run) {
+    if (a.uses_model() && a.inference_urls.empty()) {
+      std::cerr << "hpcab-harness: " << file << ": AGENT=" << a.agent
+                << " needs inference URLs: this arm leaves them to the Slurm launcher "
+                   "(INFERENCE_NODES > 0), so pass --inference-urls\n";
+      return kExitUsage;
+    }
+  }
+  DaemonOptions& opt = c.opt;
+  opt.workspace_root = c.workspaces;
+  opt.corpus_dir = c.corpus_dir;
+  if (const char* k = std::getenv(c.api_key_env.c_str())) opt.upstream_api_key = k;
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  if (!c.quiet) {
+    opt.progress = &std::cerr;
+    opt.log = &std::cerr;
+    opt.progress_tty = tty;
+    if (opt.progress_interval_s <= 0) opt.progress_interval_s = tty ? 1 : 10;
+  }
+  const int code = run_arms(to_run, opt, c.experiment->parsed());
+  if (*c.experiment && code == kExitOk) {
     std::cout << "experiment done; compare the arms with: hpcab report compare "
               << experiment_file.string() << "\n";
   }
   return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "hpcab-harness: runs the agent episodes of an arm against HPCAgent-Bench judges and "
+      "records them in an episode database (docs/harness.md)."};
+  app.require_subcommand(1);
+  Cli c;
+  c.opt.tool_path = default_tool_path();
+  c.opt.progress_interval_s = -1;
+  add_run_commands(app, c);
+  add_view_commands(app, c);
+  CLI11_PARSE(app, argc, argv);
+
+  auto shard = parse_shard(c.shard_text);
+  if (!shard) {
+    std::cerr << "hpcab-harness: --shard " << shard.error().message << "\n";
+    return kExitUsage;
+  }
+  auto worker_offset = parse_count(c.offset_text);
+  if (!worker_offset) {
+    std::cerr << "hpcab-harness: --worker-offset '" << c.offset_text
+              << "' is not a non-negative integer (the global number of this daemon's worker 0)\n";
+    return kExitUsage;
+  }
+  c.opt.shard = *shard;
+  c.opt.worker_offset = *worker_offset;
+
+  auto arm = load_arm(c.arm_file, c.corpus_dir);
+  if (!arm) {
+    std::cerr << "hpcab-harness: " << arm.error().message << "\n";
+    return kExitUsage;
+  }
+  if (auto st = apply_overrides(c, *arm); !st) return kExitUsage;
+  if (*c.launch_env) return print_launch_env(*arm, c.arm_file);
+  if (*c.plan) return print_plan(*arm, c);
+  if (*c.status) return print_status(*arm, c);
+  return run_command(*arm, c);
 }

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -17,6 +18,7 @@
 #include <sstream>
 
 #include "common/hmac.h"
+#include "common/url.h"
 
 namespace hpcab::harness {
 
@@ -78,15 +80,9 @@ Result<double> seconds_from_env(const char* name, double fallback, bool allow_ze
   return v;
 }
 
-// A cheap check that a judge URL can be requested at all: a malformed one would otherwise be
-// "waited out" like an outage. http_request checks the rest.
-bool plausible_url(const std::string& url) {
-  for (const char* scheme : {"http://", "https://"}) {
-    const std::size_t n = std::strlen(scheme);
-    if (url.size() > n && url.compare(0, n, scheme) == 0 && url[n] != '/') return true;
-  }
-  return false;
-}
+// A judge URL that can be requested at all (common/url.h): a malformed one would otherwise be
+// "waited out" like an outage.
+bool plausible_url(const std::string& url) { return parse_url(url).ok(); }
 
 // Appends one JSON line to a file of the state dir (O_APPEND: lines of concurrent writers do not
 // interleave).
@@ -282,16 +278,18 @@ std::optional<std::int64_t> JudgeClient::tokens_used() {
   return total;
 }
 
-Result<json> JudgeClient::fail(Call& call, Failure kind, std::string message) {
+Result<json> JudgeClient::fail(Call& call, Failure kind, std::string message, std::string code) {
   call.failure = kind;
   std::lock_guard lock(mu_);
   last_failure_ = kind;
+  last_error_code_ = std::move(code);
   return Error{std::move(message)};
 }
 
 JudgeClient::Call JudgeClient::begin(const CancelToken* cancel) {
   std::lock_guard lock(mu_);
   last_failure_ = Failure::kNone;
+  last_error_code_.clear();
   return Call{cancel, Failure::kNone};
 }
 
@@ -340,146 +338,183 @@ Result<json> JudgeClient::get(Call& call, const std::string& path_and_query) {
   return exchange(call, "GET", path_and_query, "", path_and_query, "");
 }
 
+using SteadyClock = std::chrono::steady_clock;
+
+struct JudgeClient::Exchange {
+  explicit Exchange(const OutagePolicy& policy) : backoff(policy) {}
+  std::string base, label, refusal_note;
+  OutageEvent event;
+  bool waiting = false;  // an outage was reported and has not ended
+  // The outage's clock starts at the call's first failure and does not restart within the
+  // call: a judge that keeps coming back and failing again still ends the call in time.
+  std::optional<SteadyClock::time_point> first_failure;
+  SteadyClock::time_point next_report = SteadyClock::now();
+  double at_least = 0;  // the next nap's floor (a Retry-After)
+  bool transport_failure = false;
+  Backoff backoff;  // one per exchange: naps keep growing across the call's outages
+
+  double elapsed() const {
+    return first_failure
+               ? std::chrono::duration<double>(SteadyClock::now() - *first_failure).count()
+               : 0.0;
+  }
+};
+
+namespace {
+
+// The `error` text of a judge's error body, else the body's first `max` bytes.
+std::string error_text(const HttpResult& r, std::size_t max) {
+  const json answer = json::parse(r.body, nullptr, false);
+  return answer.is_object() && answer.contains("error") && answer["error"].is_string()
+             ? answer["error"].get<std::string>()
+             : r.body.substr(0, max);
+}
+
+// The stable `code` of a judge's error body (docs/api.md "Error codes"); "" when it has none or
+// it is not a plain name.
+std::string error_code(const HttpResult& r) {
+  const json answer = json::parse(r.body, nullptr, false);
+  if (!answer.is_object() || !answer.contains("code") || !answer["code"].is_string()) return "";
+  std::string code = answer["code"].get<std::string>();
+  const bool plain = !code.empty() && code.size() <= 64 &&
+                     std::all_of(code.begin(), code.end(),
+                                 [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+  return plain ? code : "";
+}
+
+std::string waited_note(const char* what, double waited_s, double wait_s) {
+  if (wait_s <= 0) return "";
+  return std::string(" (") + what + std::to_string(std::lround(waited_s)) + " s, the outage wait)";
+}
+
+}  // namespace
+
 Result<json> JudgeClient::exchange(Call& call, const std::string& method, const std::string& path,
                                    const std::string& body, const std::string& label,
                                    const std::string& refusal_note,
                                    const std::map<std::string, std::string>& headers) {
-  std::string base = settings_.url;
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  if (!plausible_url(base)) {
+  Exchange x(settings_.outage);
+  x.base = settings_.url;
+  while (!x.base.empty() && x.base.back() == '/') x.base.pop_back();
+  if (!plausible_url(x.base)) {
     return fail(call, Failure::kLocal,
                 "bad judge URL '" + settings_.url + "' (expected http[s]://host:port)");
   }
-  const OutagePolicy& policy = settings_.outage;
-  using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
-  OutageEvent event;
-  event.url = base;
-  event.what = method + " " + path.substr(0, path.find('?'));
-  event.limit_s = policy.wait_s;
-  bool waiting = false;  // an outage was reported and has not ended
-  // The outage's clock starts at the call's first failure and does not restart within the
-  // call: a judge that keeps coming back and failing again still ends the call in time.
-  std::optional<Clock::time_point> first_failure;
-  auto next_report = t0;
-  Backoff backoff(policy);
-  auto elapsed = [&] {
-    return first_failure ? std::chrono::duration<double>(Clock::now() - *first_failure).count()
-                         : 0.0;
-  };
-  auto cancelled = [&] { return call.cancel && call.cancel->cancelled(); };
-
+  x.label = label;
+  x.refusal_note = refusal_note;
+  x.event.url = x.base;
+  x.event.what = method + " " + path.substr(0, path.find('?'));
+  x.event.limit_s = settings_.outage.wait_s;
   for (;;) {
-    auto r = transport_(method, base + path, body, headers, call.cancel);
-    double at_least = 0;
-    bool transport_failure = false;
+    auto r = transport_(method, x.base + path, body, headers, call.cancel);
+    x.at_least = 0;
+    x.transport_failure = false;
     if (!r) {
-      if (cancelled()) {
-        if (waiting) clear_outage_note();
+      if (call.cancel && call.cancel->cancelled()) {
+        if (x.waiting) clear_outage_note();
         return fail(call, Failure::kTransport, "judge request cancelled: " + r.error().message);
       }
       if (r.error().code != Errc::kNotSent) call.maybe_received = true;
-      event.error = r.error().message;
-      transport_failure = true;
+      x.event.error = r.error().message;
+      x.transport_failure = true;
     } else if (transient_status(r->status)) {
-      const json answer = json::parse(r->body, nullptr, false);
-      event.error = "HTTP " + std::to_string(r->status) + ": " +
-                    (answer.is_object() && answer.contains("error") && answer["error"].is_string()
-                         ? answer["error"].get<std::string>()
-                         : r->body.substr(0, 200));
-      at_least = retry_after_s(*r);
+      x.event.error = "HTTP " + std::to_string(r->status) + ": " + error_text(*r, 200);
+      x.at_least = retry_after_s(*r);
     } else {
-      // A final answer: graded, refused, or an error that a retry would not change.
-      if (waiting) {
-        event.kind = OutageEvent::Kind::kRecovered;
-        event.waited_s = elapsed();
-        note_outage(event);
-      }
-      json answer = json::parse(r->body, nullptr, false);
-      if (r->status != 200) {
-        std::string why =
-            answer.is_object() && answer.contains("error") && answer["error"].is_string()
-                ? answer["error"].get<std::string>()
-                : r->body.substr(0, 500);
-        return fail(call, Failure::kHttp,
-                    "judge answered HTTP " + std::to_string(r->status) + " for " + label +
-                        refusal_note + ": " + why);
-      }
-      if (answer.is_discarded()) {
-        return fail(call, Failure::kHttp,
-                    "judge answered HTTP 200 for " + label +
-                        " with a body that is not JSON: " + r->body.substr(0, 200));
-      }
-      return answer;
+      return final_answer(call, x, *r);
     }
+    if (!x.first_failure) {
+      x.first_failure = SteadyClock::now();
+      x.event.since = unix_now();
+    }
+    if (auto failed = wait_out(call, x)) return std::move(*failed);
+  }
+}
 
-    // Not answered: wait it out, probing GET /health, for up to policy.wait_s in all.
-    if (!first_failure) {
-      first_failure = Clock::now();
-      event.since = unix_now();
+Result<json> JudgeClient::final_answer(Call& call, Exchange& x, const HttpResult& r) {
+  // Graded, refused, or an error that a retry would not change.
+  if (x.waiting) {
+    x.event.kind = OutageEvent::Kind::kRecovered;
+    x.event.waited_s = x.elapsed();
+    note_outage(x.event);
+  }
+  if (r.status != 200) {
+    const std::string code = error_code(r);
+    return fail(call, Failure::kHttp,
+                "judge answered HTTP " + std::to_string(r.status) +
+                    (code.empty() ? "" : " (" + code + ")") + " for " + x.label + x.refusal_note +
+                    ": " + error_text(r, 500),
+                code);
+  }
+  json answer = json::parse(r.body, nullptr, false);
+  if (answer.is_discarded()) {
+    return fail(call, Failure::kHttp,
+                "judge answered HTTP 200 for " + x.label +
+                    " with a body that is not JSON: " + r.body.substr(0, 200));
+  }
+  return answer;
+}
+
+Result<json> JudgeClient::give_up(Call& call, Exchange& x) {
+  const OutagePolicy& policy = settings_.outage;
+  if (x.waiting || policy.wait_s > 0) {
+    x.event.kind = OutageEvent::Kind::kGaveUp;
+    note_outage(x.event);
+  }
+  record_outage(x.event, x.transport_failure);
+  if (x.transport_failure) {
+    return fail(call, Failure::kTransport,
+                "judge unreachable: " + x.event.error +
+                    waited_note("waited ", x.event.waited_s, policy.wait_s));
+  }
+  // A judge that keeps saying "not now" is as unavailable as one that is not there.
+  return fail(call, Failure::kTransport,
+              "judge unavailable: it answered " + x.event.error + " for " + x.label +
+                  x.refusal_note + waited_note("still after ", x.event.waited_s, policy.wait_s));
+}
+
+std::optional<Result<json>> JudgeClient::wait_out(Call& call, Exchange& x) {
+  const OutagePolicy& policy = settings_.outage;
+  for (;;) {
+    x.event.waited_s = x.elapsed();
+    if (x.event.waited_s >= policy.wait_s) return give_up(call, x);
+    if (!x.waiting || SteadyClock::now() >= x.next_report) {
+      x.event.kind = OutageEvent::Kind::kWaiting;
+      note_outage(x.event);
+      x.waiting = true;
+      x.next_report =
+          SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
+                                   std::chrono::duration<double>(policy.report_interval_s));
     }
-    for (;;) {
-      event.waited_s = elapsed();
-      if (event.waited_s >= policy.wait_s) {
-        if (waiting || policy.wait_s > 0) {
-          event.kind = OutageEvent::Kind::kGaveUp;
-          note_outage(event);
-        }
-        record_outage(event, transport_failure);
-        if (transport_failure) {
-          return fail(
-              call, Failure::kTransport,
-              "judge unreachable: " + event.error +
-                  (policy.wait_s > 0 ? " (waited " + std::to_string(std::lround(event.waited_s)) +
-                                           " s, the outage wait)"
-                                     : ""));
-        }
-        // A judge that keeps saying "not now" is as unavailable as one that is not there.
-        return fail(call, Failure::kTransport,
-                    "judge unavailable: it answered " + event.error + " for " + label +
-                        refusal_note +
-                        (policy.wait_s > 0
-                             ? " (still after " + std::to_string(std::lround(event.waited_s)) +
-                                   " s, the outage wait)"
-                             : ""));
-      }
-      if (!waiting || Clock::now() >= next_report) {
-        event.kind = OutageEvent::Kind::kWaiting;
-        note_outage(event);
-        waiting = true;
-        next_report = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(policy.report_interval_s));
-      }
-      const double nap = std::min(backoff.next(at_least), policy.wait_s - event.waited_s);
-      at_least = 0;
-      if (!pause(nap, call.cancel)) {
-        clear_outage_note();
-        return fail(call, Failure::kTransport, "judge request cancelled while the judge was down");
-      }
-      // Any answer but a transient one means the judge is there (a server without /health
-      // answers 404): try the request again.
-      auto probe = transport_("GET", base + "/health", "", {}, call.cancel);
-      if (probe && !transient_status(probe->status)) {
-        // Reported now, not when the request is answered (a grade takes its time); a failure of
-        // the try reports the outage again, on the same clock.
-        event.kind = OutageEvent::Kind::kRecovered;
-        event.waited_s = elapsed();
-        note_outage(event);
-        waiting = false;
-        break;
-      }
-      if (cancelled()) {
-        clear_outage_note();
-        return fail(call, Failure::kTransport, "judge request cancelled while the judge was down");
-      }
-      if (!probe) {
-        event.error = probe.error().message;
-        transport_failure = true;
-      } else {
-        event.error = "GET /health answered HTTP " + std::to_string(probe->status);
-        transport_failure = false;
-        at_least = retry_after_s(*probe);
-      }
+    const double nap = std::min(x.backoff.next(x.at_least), policy.wait_s - x.event.waited_s);
+    x.at_least = 0;
+    if (!pause(nap, call.cancel)) {
+      clear_outage_note();
+      return fail(call, Failure::kTransport, "judge request cancelled while the judge was down");
+    }
+    // Any answer but a transient one means the judge is there (a server without /health
+    // answers 404): try the request again.
+    auto probe = transport_("GET", x.base + "/health", "", {}, call.cancel);
+    if (probe && !transient_status(probe->status)) {
+      // Reported now, not when the request is answered (a grade takes its time); a failure of
+      // the try reports the outage again, on the same clock.
+      x.event.kind = OutageEvent::Kind::kRecovered;
+      x.event.waited_s = x.elapsed();
+      note_outage(x.event);
+      x.waiting = false;
+      return std::nullopt;
+    }
+    if (call.cancel && call.cancel->cancelled()) {
+      clear_outage_note();
+      return fail(call, Failure::kTransport, "judge request cancelled while the judge was down");
+    }
+    if (!probe) {
+      x.event.error = probe.error().message;
+      x.transport_failure = true;
+    } else {
+      x.event.error = "GET /health answered HTTP " + std::to_string(probe->status);
+      x.transport_failure = false;
+      x.at_least = retry_after_s(*probe);
     }
   }
 }

@@ -137,6 +137,13 @@ class JudgeClient {
     std::lock_guard lock(mu_);
     return last_failure_;
   }
+  // The judge's `code` for the refusal that ended the call that returned last
+  // (Failure::kHttp; docs/api.md "Error codes", e.g. "unknown_kernel"), "" for any other end.
+  // Racy across threads as last_failure() is.
+  std::string last_error_code() const {
+    std::lock_guard lock(mu_);
+    return last_error_code_;
+  }
   const JudgeSettings& settings() const { return settings_; }
   // The marker that records this run's submission under the single policy.
   std::string submission_marker() const;
@@ -174,6 +181,15 @@ class JudgeClient {
                         const std::string& body, const std::string& label,
                         const std::string& refusal_note,
                         const std::map<std::string, std::string>& headers = {});
+  // One exchange's state across its tries (judge_client.cc).
+  struct Exchange;
+  // The call's result from a final (non-transient) answer.
+  Result<json> final_answer(Call& call, Exchange& x, const HttpResult& r);
+  // Waits out an outage, probing GET /health, until the judge answers (nullopt: try again) or
+  // the outage wait is spent or the call is cancelled (the call's failure).
+  std::optional<Result<json>> wait_out(Call& call, Exchange& x);
+  // The failure of a call whose outage wait is spent.
+  Result<json> give_up(Call& call, Exchange& x);
   // The body of a score or submit; `library` non-empty: send it as `library` instead of source.
   Result<std::string> grade_body(Call& call, const Submission& s, const std::string& library);
   Result<json> submit_impl(Call& call, const Submission& s, const std::string& library);
@@ -186,8 +202,9 @@ class JudgeClient {
   // Tells the observer and keeps outage_note() current.
   void note_outage(const OutageEvent& e);
   void clear_outage_note();
-  // Records `kind` as the call's and the client's last failure.
-  Result<json> fail(Call& call, Failure kind, std::string message);
+  // Records `kind` (and the judge's error `code`, for kHttp) as the call's and the client's
+  // last failure.
+  Result<json> fail(Call& call, Failure kind, std::string message, std::string code = "");
   // Starts a public call: clears the last failure.
   Call begin(const CancelToken* cancel);
 
@@ -195,8 +212,9 @@ class JudgeClient {
   HeaderTransport transport_;
   UsageFetch usage_;
   OutageObserver observer_;
-  mutable std::mutex mu_;  // last_failure_, outage_note_
+  mutable std::mutex mu_;  // last_failure_, last_error_code_, outage_note_
   Failure last_failure_ = Failure::kNone;
+  std::string last_error_code_;
   std::string outage_note_;
 };
 

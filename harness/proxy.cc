@@ -28,6 +28,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/url.h"
 #include "harness/outage.h"
 
 namespace hpcab::harness {
@@ -52,49 +53,24 @@ struct Upstream {
   std::string base;    // for messages: http[s]://host:port
 };
 
+// The upstream of a proxy: an http(s) URL (common/url.h) without a query, whose path (less a
+// trailing "/v1", which the agents' own targets carry) prefixes every forwarded target.
 Result<Upstream> ParseUpstream(const std::string& url) {
-  auto bad = [&url](const std::string& why) {
-    return Error{"bad upstream URL '" + url + "': " + why +
-                 " (expected http[s]://host[:port][/path])"};
-  };
+  auto parsed = parse_url(url);
+  if (!parsed) return Error{"upstream: " + parsed.error().message};
+  if (url.find('?') != std::string::npos) {
+    return Error{"bad upstream URL '" + url + "': a query is not allowed"};
+  }
   Upstream u;
-  std::string scheme;
-  if (url.rfind("https://", 0) == 0) {
-    scheme = "https://";
-    u.tls = true;
-  } else if (url.rfind("http://", 0) == 0) {
-    scheme = "http://";
-  } else {
-    return bad("only http:// and https:// are supported");
-  }
-  const std::string default_port = u.tls ? "443" : "80";
-  const std::string rest = url.substr(scheme.size());
-  const std::size_t slash = rest.find('/');
-  const std::string authority = rest.substr(0, slash);
-  std::string path = slash == std::string::npos ? "" : rest.substr(slash);
-  if (authority.empty() || authority.find_first_of("@?# ") != std::string::npos)
-    return bad("bad host");
-  if (authority.front() == '[') {
-    const std::size_t close = authority.find(']');
-    if (close == std::string::npos) return bad("unterminated IPv6 address");
-    u.host = authority.substr(1, close - 1);
-    const std::string after = authority.substr(close + 1);
-    u.port = after.size() > 1 && after[0] == ':' ? after.substr(1) : default_port;
-  } else {
-    const std::size_t colon = authority.find(':');
-    u.host = authority.substr(0, colon);
-    u.port = colon == std::string::npos ? default_port : authority.substr(colon + 1);
-  }
-  if (u.host.empty()) return bad("missing host");
-  if (u.port.empty() || u.port.size() > 5 ||
-      !std::all_of(u.port.begin(), u.port.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return bad("port is not a number");
+  u.tls = parsed->tls;
+  u.host = parsed->host;
+  u.port = parsed->port;
+  std::string path = parsed->path;
   while (!path.empty() && path.back() == '/') path.pop_back();
   if (path.size() >= 3 && path.compare(path.size() - 3, 3, "/v1") == 0)
     path.resize(path.size() - 3);
-  if (path.find_first_of("?# ") != std::string::npos) return bad("bad path");
   u.prefix = path;
-  u.base = scheme + authority;
+  u.base = parsed->origin();
   return u;
 }
 
@@ -445,91 +421,106 @@ struct MeteringProxy::Impl {
     return !ec && keep_alive;
   }
 
+  // One agent request being answered: its connection, route and record.
+  struct Exchange {
+    Conn& c;
+    beast::tcp_stream& client;
+    Route route;
+    bool keep_alive = false;
+    bool head = false;
+    Clock::time_point t0 = Clock::now();
+    RequestRecord rec;
+  };
+
   // One request; returns whether the connection may serve another.
   bool Handle(Conn& c, beast::tcp_stream& client, http::request<http::string_body>& req) {
-    const auto t0 = Clock::now();
-    RequestRecord rec;
-    rec.started_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count();
     const std::string target(req.target());
     const std::string path = target.substr(0, target.find('?'));
-    const Route route = RouteFor(path);
-    rec.api = route.api == Api::kAnthropic ? "anthropic" : "openai";
-    rec.endpoint = path;
-    const bool keep_alive = req.keep_alive();
-    const bool head = req.method() == http::verb::head;
-
-    std::string episode;
+    Exchange x{
+        c, client, RouteFor(path), req.keep_alive(), req.method() == http::verb::head, Clock::now(),
+        {}};
+    x.rec.started_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count();
+    x.rec.api = x.route.api == Api::kAnthropic ? "anthropic" : "openai";
+    x.rec.endpoint = path;
     {
       std::lock_guard lock(ep_mu);
-      episode = current_episode;
+      x.rec.episode = current_episode;
     }
-    rec.episode = episode;
-
-    if (path == "/hpcab/usage") return AnswerUsage(c, client, req, episode);
-
-    // Answers by the proxy itself: recorded like any other request.
-    auto answer = [&](int status, const std::string& type, const std::string& message) {
-      rec.status = status;
-      rec.error = message;
-      rec.latency_s = std::chrono::duration<double>(Clock::now() - t0).count();
-      Finish(rec);  // before answering, as for forwarded requests
-      return SendSimple(c, client, status, keep_alive, head, ErrorBody(route.api, type, message));
-    };
-
-    if (!route.known) {
-      return answer(404, route.api == Api::kAnthropic ? "not_found_error" : "not_found",
+    if (path == "/hpcab/usage") return AnswerUsage(c, client, req, x.rec.episode);
+    if (!x.route.known) {
+      return Answer(x, 404, x.route.api == Api::kAnthropic ? "not_found_error" : "not_found",
                     "the token-metering proxy does not forward " + path +
                         " (forwarded: /v1/chat/completions, /v1/completions, /v1/responses, "
                         "/v1/models, /v1/messages)");
     }
     // HEAD is allowed wherever GET is (RFC 9110 §9.3.2) and forwarded as HEAD.
-    const bool method_ok =
-        req.method_string() == route.method || (head && std::string_view(route.method) == "GET");
+    const bool method_ok = req.method_string() == x.route.method ||
+                           (x.head && std::string_view(x.route.method) == "GET");
     if (!method_ok) {
-      return answer(405, "invalid_request_error",
-                    path + " takes " + route.method + ", not " + std::string(req.method_string()));
+      return Answer(
+          x, 405, "invalid_request_error",
+          path + " takes " + x.route.method + ", not " + std::string(req.method_string()));
     }
-
-    std::string body = req.body();
-    if (route.metered || route.api == Api::kAnthropic) {
-      json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
-      if (j.is_object()) {
-        if (j.contains("model") && j["model"].is_string())
-          rec.model = j["model"].get<std::string>();
-        rec.stream = j.contains("stream") && j["stream"].is_boolean() && j["stream"].get<bool>();
-        // OpenAI streams carry usage only when asked; ask on the agent's behalf.
-        // (The Responses API always reports usage in its final event.)
-        if (route.api == Api::kOpenAI && route.metered && rec.stream && !route.responses) {
-          if (!j.contains("stream_options") || !j["stream_options"].is_object())
-            j["stream_options"] = json::object();
-          j["stream_options"]["include_usage"] = true;
-          body = j.dump();
-        }
+    std::string body = ReadModelRequest(x, req.body());
+    if (x.route.metered) {
+      if (std::string refusal = BudgetRefusal(x.rec.episode); !refusal.empty()) {
+        return Answer(x, 402, "budget_exceeded", refusal);
       }
     }
+    http::request<http::string_body> fwd = ForwardOf(req, target, std::move(body));
+    return ForwardWaitingOutOutages(x, fwd);
+  }
 
-    if (route.metered) {
-      std::string refusal;
-      {
-        std::lock_guard lock(ep_mu);
-        auto it = episodes.find(episode);
-        if (it != episodes.end() && it->second.exhausted()) {
-          const EpisodeState& s = it->second;
-          refusal = "token budget of " + FormatTokens(s.budget) +
-                    " weighted tokens exhausted for this episode (used " +
-                    FormatTokens(s.totals.weighted) + ": input " +
-                    std::to_string(s.totals.usage.input) + ", cached " +
-                    std::to_string(s.totals.usage.cached) + ", output " +
-                    std::to_string(s.totals.usage.output) +
-                    "); no further model requests are allowed and the episode is ending";
-        }
-      }
-      if (!refusal.empty()) return answer(402, "budget_exceeded", refusal);
+  // An answer by the proxy itself, recorded like any other request (before answering, as for
+  // forwarded requests).
+  bool Answer(Exchange& x, int status, const std::string& type, const std::string& message) {
+    x.rec.status = status;
+    x.rec.error = message;
+    x.rec.latency_s = std::chrono::duration<double>(Clock::now() - x.t0).count();
+    Finish(x.rec);
+    return SendSimple(x.c, x.client, status, x.keep_alive, x.head,
+                      ErrorBody(x.route.api, type, message));
+  }
+
+  // Notes the model and streaming of a model request in its record; the body to forward (an
+  // OpenAI stream asks for its usage).
+  std::string ReadModelRequest(Exchange& x, std::string body) {
+    if (!x.route.metered && x.route.api != Api::kAnthropic) return body;
+    json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) return body;
+    if (j.contains("model") && j["model"].is_string()) x.rec.model = j["model"].get<std::string>();
+    x.rec.stream = j.contains("stream") && j["stream"].is_boolean() && j["stream"].get<bool>();
+    // OpenAI streams carry usage only when asked; ask on the agent's behalf.
+    // (The Responses API always reports usage in its final event.)
+    if (x.route.api == Api::kOpenAI && x.route.metered && x.rec.stream && !x.route.responses) {
+      if (!j.contains("stream_options") || !j["stream_options"].is_object())
+        j["stream_options"] = json::object();
+      j["stream_options"]["include_usage"] = true;
+      return j.dump();
     }
+    return body;
+  }
 
-    // ---- upstream ----
+  // Why `episode` may send no more model requests; "" while its budget lasts.
+  std::string BudgetRefusal(const std::string& episode) {
+    std::lock_guard lock(ep_mu);
+    auto it = episodes.find(episode);
+    if (it == episodes.end() || !it->second.exhausted()) return "";
+    const EpisodeState& s = it->second;
+    return "token budget of " + FormatTokens(s.budget) + " weighted tokens exhausted for this " +
+           "episode (used " + FormatTokens(s.totals.weighted) + ": input " +
+           std::to_string(s.totals.usage.input) + ", cached " +
+           std::to_string(s.totals.usage.cached) + ", output " +
+           std::to_string(s.totals.usage.output) +
+           "); no further model requests are allowed and the episode is ending";
+  }
+
+  // The request sent upstream: the agent's without hop-by-hop fields, compression or (with an
+  // upstream key) the agent's credentials.
+  http::request<http::string_body> ForwardOf(const http::request<http::string_body>& req,
+                                             const std::string& target, std::string body) {
     http::request<http::string_body> fwd{req.method(), up.prefix + target, 11};
     for (const auto& f : req) {
       // Expect is answered here; forwarded, the upstream's "100 Continue" would be taken for
@@ -552,27 +543,32 @@ struct MeteringProxy::Impl {
     fwd.keep_alive(false);
     fwd.body() = std::move(body);
     fwd.prepare_payload();
+    return fwd;
+  }
 
-    // One try on a fresh upstream connection; an upstream that is not there, or answers 429,
-    // 502, 503 or 504 before anything was relayed, is waited out (below).
-    auto try_once = [&]() -> Forwarded {
-      if (up.tls) {
-        TlsStream upstream(c.ioc, *tls);
-        if (std::string why = ExpectPeer(upstream, up.host); !why.empty()) {
-          return Done(
-              answer(502, "upstream_error", "upstream inference server " + up.base + ": " + why),
-              false);
-        }
-        return Relay(c, client, upstream, fwd, route, keep_alive, t0, rec);
+  // One try on a fresh upstream connection.
+  Forwarded TryOnce(Exchange& x, http::request<http::string_body>& fwd) {
+    if (up.tls) {
+      TlsStream upstream(x.c.ioc, *tls);
+      if (std::string why = ExpectPeer(upstream, up.host); !why.empty()) {
+        return Done(
+            Answer(x, 502, "upstream_error", "upstream inference server " + up.base + ": " + why),
+            false);
       }
-      beast::tcp_stream upstream(c.ioc);
-      return Relay(c, client, upstream, fwd, route, keep_alive, t0, rec);
-    };
+      return Relay(x, upstream, fwd);
+    }
+    beast::tcp_stream upstream(x.c.ioc);
+    return Relay(x, upstream, fwd);
+  }
+
+  // Forwards `fwd`; an upstream that is not there, or answers 429, 502, 503 or 504 before
+  // anything was relayed, is waited out for up to the outage wait, then answered 502.
+  bool ForwardWaitingOutOutages(Exchange& x, http::request<http::string_body>& fwd) {
     const OutagePolicy& policy = opt.outage;
     Backoff backoff(policy);
     std::optional<Clock::time_point> first_failure;
     for (;;) {
-      Forwarded f = try_once();
+      Forwarded f = TryOnce(x, fwd);
       if (f.done) {
         if (f.upstream_answered) UpstreamBack();
         return f.keep;
@@ -582,16 +578,16 @@ struct MeteringProxy::Impl {
       const double waited = std::chrono::duration<double>(now - *first_failure).count();
       if (policy.wait_s > 0) UpstreamDown(f.failure);
       if (waited >= policy.wait_s || stopping) {
-        if (policy.wait_s > 0) UpstreamGaveUp(episode);
+        if (policy.wait_s > 0) UpstreamGaveUp(x.rec.episode);
         std::string message = f.failure;
         if (policy.wait_s > 0) {
           message += " (waited " + std::to_string(std::lround(waited)) + " s, the outage wait)";
         }
-        return answer(502, "upstream_error", message);
+        return Answer(x, 502, "upstream_error", message);
       }
       const double nap = std::min(backoff.next(f.retry_after_s), policy.wait_s - waited);
       if (!pause(nap, nullptr, [this] { return stopping.load(); })) {
-        return answer(502, "upstream_error", f.failure + " (the proxy is stopping)");
+        return Answer(x, 502, "upstream_error", f.failure + " (the proxy is stopping)");
       }
     }
   }
@@ -647,17 +643,55 @@ struct MeteringProxy::Impl {
     return SendSimple(c, client, 200, keep_alive, head, j.dump());
   }
 
-  // Connects to the upstream (TLS handshake for https), sends `fwd`, and relays the answer to
-  // the agent piece by piece. `Stream` is beast::tcp_stream or TlsStream. A failure before
-  // anything reached the agent (no connection, no answer, or a transient status while outages
-  // are waited out) is returned undone, for Handle to retry; nothing was recorded then.
+  // What the relayed body tells the meter: usage (streamed or whole) and, of a 4xx answer to a
+  // model request, whether it reports a context overflow.
+  struct BodyTap {
+    BodyTap(const Route& r, bool sse_body, bool keep_error_body, std::size_t max_whole)
+        : route(r),
+          sse(sse_body),
+          keep_error(keep_error_body),
+          max_whole_bytes(max_whole),
+          scanner(r.api == Api::kAnthropic ? SseUsageScanner::Api::kAnthropic
+                  : r.responses            ? SseUsageScanner::Api::kResponses
+                                           : SseUsageScanner::Api::kOpenAI) {}
+    void feed(std::string_view piece) {
+      if (route.metered) {
+        if (sse) {
+          scanner.feed(piece);
+        } else if (whole.size() + piece.size() <= max_whole_bytes) {
+          whole.append(piece);
+        }
+      }
+      if (keep_error && error_body.size() < kMaxErrorBody)
+        error_body.append(piece.substr(0, kMaxErrorBody - error_body.size()));
+    }
+    // Into the record, once the body has ended.
+    void finish(RequestRecord& rec) {
+      if (route.metered) {
+        if (sse) {
+          rec.usage = scanner.finish();
+        } else {
+          rec.usage = route.api == Api::kAnthropic ? anthropic_usage_from_body(whole)
+                      : route.responses            ? responses_usage_from_body(whole)
+                                                   : openai_usage_from_body(whole);
+        }
+      }
+      if (keep_error) rec.context_overflow = context_overflow_error(rec.status, error_body);
+    }
+    const Route& route;
+    bool sse, keep_error;
+    std::size_t max_whole_bytes;
+    SseUsageScanner scanner;
+    std::string whole;       // a non-streamed body, to read usage from at the end
+    std::string error_body;  // an error answer's body
+  };
+
+  // Connects to the upstream (TLS handshake for https) and sends `fwd`; the failure, or nullopt.
   template <typename Stream>
-  Forwarded Relay(Conn& c, beast::tcp_stream& client, Stream& upstream,
-                  http::request<http::string_body>& fwd, const Route& route, bool keep_alive,
-                  Clock::time_point t0, RequestRecord& rec) {
-    constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
+  std::optional<Forwarded> SendUpstream(Conn& c, Stream& upstream,
+                                        http::request<http::string_body>& fwd,
+                                        const std::string& where) {
     beast::tcp_stream& tcp_layer = beast::get_lowest_layer(upstream);
-    const std::string where = "upstream inference server " + up.base;
     tcp::resolver resolver(c.ioc);
     beast::error_code ec;
     const auto endpoints = resolver.resolve(up.host, up.port, ec);
@@ -665,7 +699,7 @@ struct MeteringProxy::Impl {
     tcp_layer.expires_after(Secs(opt.connect_timeout_s));
     ec = Await(c, [&](auto h) { tcp_layer.async_connect(endpoints, h); });
     if (ec) return Retry(where + " unreachable: connect: " + ec.message());
-    if constexpr (kTls) {
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
       tcp_layer.expires_after(Secs(opt.connect_timeout_s));
       ec = Await(c, [&](auto h) { upstream.async_handshake(asio::ssl::stream_base::client, h); });
       if (ec) {
@@ -680,6 +714,37 @@ struct MeteringProxy::Impl {
     tcp_layer.expires_after(Secs(opt.upstream_idle_s));
     ec = Await(c, [&](auto h) { http::async_write(upstream, fwd, h); });
     if (ec) return Retry(where + " failed: sending: " + ec.message());
+    return std::nullopt;
+  }
+
+  // The header relayed to the agent: the upstream's without hop-by-hop fields, chunked (a HEAD
+  // answer keeps the Content-Length GET would send).
+  static http::response<http::empty_body> RelayedHead(const http::response<http::buffer_body>& uh,
+                                                      bool head, bool keep_alive) {
+    http::response<http::empty_body> res{uh.result(), 11};
+    for (const auto& f : uh) {
+      if (HopByHop(f.name_string())) continue;
+      res.insert(f.name_string(), f.value());
+    }
+    if (!head) {
+      res.chunked(true);
+    } else if (uh.count(http::field::content_length) > 0 && !uh.chunked()) {
+      res.set(http::field::content_length, uh[http::field::content_length]);
+    }
+    res.keep_alive(keep_alive);
+    return res;
+  }
+
+  // Connects to the upstream, sends `fwd`, and relays the answer to the agent piece by piece.
+  // `Stream` is beast::tcp_stream or TlsStream. A failure before anything reached the agent (no
+  // connection, no answer, or a transient status while outages are waited out) is returned
+  // undone, for Handle to retry; nothing was recorded then.
+  template <typename Stream>
+  Forwarded Relay(Exchange& x, Stream& upstream, http::request<http::string_body>& fwd) {
+    Conn& c = x.c;
+    beast::tcp_stream& tcp_layer = beast::get_lowest_layer(upstream);
+    const std::string where = "upstream inference server " + up.base;
+    if (auto failed = SendUpstream(c, upstream, fwd, where)) return std::move(*failed);
 
     beast::flat_buffer ubuf;
     http::response_parser<http::buffer_body> rp;
@@ -689,7 +754,8 @@ struct MeteringProxy::Impl {
     rp.skip(head);
     rp.header_limit(static_cast<std::uint32_t>(opt.max_header_bytes));
     tcp_layer.expires_after(Secs(opt.upstream_idle_s));
-    ec = Await(c, [&](auto h) { http::async_read_header(upstream, ubuf, rp, h); });
+    beast::error_code ec =
+        Await(c, [&](auto h) { http::async_read_header(upstream, ubuf, rp, h); });
     if (ec) {
       return Retry(where + " gave no response: " +
                    (ec == beast::error::timeout ? std::string("timed out") : ec.message()));
@@ -707,44 +773,53 @@ struct MeteringProxy::Impl {
       f.retry_after_s = retry_after_s(h);
       return f;
     }
-    rec.first_byte_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    RequestRecord& rec = x.rec;
+    rec.first_byte_s = std::chrono::duration<double>(Clock::now() - x.t0).count();
     rec.status = static_cast<int>(uh.result_int());
-
-    http::response<http::empty_body> res{uh.result(), 11};
-    for (const auto& f : uh) {
-      if (HopByHop(f.name_string())) continue;
-      res.insert(f.name_string(), f.value());
-    }
-    if (!head) {
-      res.chunked(true);
-    } else if (uh.count(http::field::content_length) > 0 && !uh.chunked()) {
-      res.set(http::field::content_length, uh[http::field::content_length]);  // what GET sends
-    }
-    res.keep_alive(keep_alive);
-    const bool sse =
-        beast::iequals(uh[http::field::content_type].substr(0, 17), "text/event-stream");
-    SseUsageScanner scanner(route.api == Api::kAnthropic ? SseUsageScanner::Api::kAnthropic
-                            : route.responses            ? SseUsageScanner::Api::kResponses
-                                                         : SseUsageScanner::Api::kOpenAI);
-    std::string whole;  // non-streamed bodies, to read usage from at the end
-    // An error answer's body, to tell a context overflow from other refusals.
-    const bool keep_error = route.metered && rec.status >= 400 && rec.status <= 499;
-    std::string error_body;
+    http::response<http::empty_body> res = RelayedHead(uh, head, x.keep_alive);
+    BodyTap tap(
+        x.route, beast::iequals(uh[http::field::content_type].substr(0, 17), "text/event-stream"),
+        x.route.metered && rec.status >= 400 && rec.status <= 499, opt.max_usage_body_bytes);
 
     http::response_serializer<http::empty_body> sr{res};
-    client.expires_after(Secs(opt.client_timeout_s));
-    ec = Await(c, [&](auto h) { http::async_write_header(client, sr, h); });
+    x.client.expires_after(Secs(opt.client_timeout_s));
+    ec = Await(c, [&](auto h) { http::async_write_header(x.client, sr, h); });
     bool client_ok = !ec;
-    bool upstream_ok = true;
+    const bool upstream_ok = client_ok ? RelayBody(x, upstream, ubuf, rp, tap, &client_ok) : true;
+    tap.finish(rec);
+    beast::error_code ignored;
+    tcp_layer.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    tcp_layer.close();
+    // Recorded before the last chunk goes out: once the agent (or a test) has the whole
+    // response, its tokens are in the totals and an exhausted budget or a context overflow has
+    // been reported.
+    rec.latency_s = std::chrono::duration<double>(Clock::now() - x.t0).count();
+    Finish(rec);
+    if (client_ok && upstream_ok && !head) {
+      x.client.expires_after(Secs(opt.client_timeout_s));
+      beast::error_code wec =
+          Await(c, [&](auto h) { asio::async_write(x.client, http::make_chunk_last(), h); });
+      if (wec) client_ok = false;
+    }
+    // A truncated response must not look complete: the connection closes without the last chunk.
+    return Done(client_ok && upstream_ok && x.keep_alive, true);
+  }
 
+  // Relays the upstream's body to the agent as chunks through `tap`; whether the upstream
+  // finished it. `client_ok` turns false when the agent went away.
+  template <typename Stream>
+  bool RelayBody(Exchange& x, Stream& upstream, beast::flat_buffer& ubuf,
+                 http::response_parser<http::buffer_body>& rp, BodyTap& tap, bool* client_ok) {
+    beast::tcp_stream& tcp_layer = beast::get_lowest_layer(upstream);
     char buf[16384];
-    while (client_ok && !rp.is_done()) {
+    while (*client_ok && !rp.is_done()) {
       rp.get().body().data = buf;
       rp.get().body().size = sizeof buf;
       tcp_layer.expires_after(Secs(opt.upstream_idle_s));
-      ec = Await(c, [&](auto h) { http::async_read_some(upstream, ubuf, rp, h); });
+      beast::error_code ec =
+          Await(x.c, [&](auto h) { http::async_read_some(upstream, ubuf, rp, h); });
       if (ec == http::error::need_buffer) ec = {};
-      if constexpr (kTls) {
+      if constexpr (std::is_same_v<Stream, TlsStream>) {
         // A server that ends its body by closing without close_notify: complete if the body
         // was delimited by the connection's end, an error otherwise.
         if (ec == asio::ssl::error::stream_truncated) {
@@ -754,57 +829,23 @@ struct MeteringProxy::Impl {
       }
       const std::size_t n = sizeof buf - rp.get().body().size;
       if (n > 0) {
-        const std::string_view piece(buf, n);
-        if (route.metered) {
-          if (sse) {
-            scanner.feed(piece);
-          } else if (whole.size() + n <= opt.max_usage_body_bytes) {
-            whole.append(piece);
-          }
-        }
-        if (keep_error && error_body.size() < kMaxErrorBody)
-          error_body.append(piece.substr(0, kMaxErrorBody - error_body.size()));
-        client.expires_after(Secs(opt.client_timeout_s));
-        beast::error_code wec = Await(c, [&](auto h) {
-          asio::async_write(client, http::make_chunk(asio::buffer(buf, n)), h);
+        tap.feed(std::string_view(buf, n));
+        x.client.expires_after(Secs(opt.client_timeout_s));
+        beast::error_code wec = Await(x.c, [&](auto h) {
+          asio::async_write(x.client, http::make_chunk(asio::buffer(buf, n)), h);
         });
         if (wec) {
-          client_ok = false;
-          rec.error = "agent disconnected during the response: " + wec.message();
+          *client_ok = false;
+          x.rec.error = "agent disconnected during the response: " + wec.message();
         }
       }
       if (ec) {
-        upstream_ok = false;
-        rec.error = where + " broke off the response: " + ec.message();
-        break;
+        x.rec.error =
+            "upstream inference server " + up.base + " broke off the response: " + ec.message();
+        return false;
       }
     }
-    if (route.metered) {
-      if (sse) {
-        rec.usage = scanner.finish();
-      } else {
-        rec.usage = route.api == Api::kAnthropic ? anthropic_usage_from_body(whole)
-                    : route.responses            ? responses_usage_from_body(whole)
-                                                 : openai_usage_from_body(whole);
-      }
-    }
-    if (keep_error) rec.context_overflow = context_overflow_error(rec.status, error_body);
-    beast::error_code ignored;
-    tcp_layer.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    tcp_layer.close();
-    // Recorded before the last chunk goes out: once the agent (or a test) has the whole
-    // response, its tokens are in the totals and an exhausted budget or a context overflow has
-    // been reported.
-    rec.latency_s = std::chrono::duration<double>(Clock::now() - t0).count();
-    Finish(rec);
-    if (client_ok && upstream_ok && !head) {
-      client.expires_after(Secs(opt.client_timeout_s));
-      beast::error_code wec =
-          Await(c, [&](auto h) { asio::async_write(client, http::make_chunk_last(), h); });
-      if (wec) client_ok = false;
-    }
-    // A truncated response must not look complete: the connection closes without the last chunk.
-    return Done(client_ok && upstream_ok && keep_alive, true);
+    return true;
   }
 
   static Forwarded Done(bool keep, bool upstream_answered) {

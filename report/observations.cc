@@ -104,261 +104,354 @@ std::string fmt_int(const std::optional<T>& v) {
   return v ? std::to_string(*v) : "";
 }
 
+// The judge's records, by run id (every attempt of every episode), from every shard.
+struct JudgeRecords {
+  std::map<std::string, std::vector<JudgeSubmission>> by_run;
+  std::map<std::string, int64_t> submits_by_episode, scores_by_episode;
+  std::map<std::string, std::vector<ScoreCall>> scores_by_run;
+  std::set<std::pair<int, int64_t>> seen_ids;  // (rank, id): a submission read once
+};
+
+// The submissions of one judge database. A merged file (hpcab db merge) renumbers
+// submissions; episodes name the shard's id, which its merged_submissions table keeps.
+Status read_submissions(db::Connection& db, bool merged, JudgeRecords& records,
+                        std::vector<std::string>& warnings) {
+  namespace S = js::submissions;
+  namespace M = js::merged_submissions;
+  const std::string sql =
+      std::string("SELECT ") +
+      select_list("s", {S::kRank, S::kKernel, S::kVerdict, S::kRunId, S::kSpeedup, S::kSuspect,
+                        S::kFinishedAt}) +
+      ", " +
+      (merged ? std::string("COALESCE(m.") + M::kShardSubmissionId + ", s." + S::kId + ")"
+              : std::string("s.") + S::kId) +
+      " AS " + S::kId + " FROM " + S::kTable + " AS s" +
+      (merged ? std::string(" LEFT JOIN ") + M::kTable + " AS m ON m." + M::kId + " = s." + S::kId
+              : std::string());
+  return each(db, sql, [&](db::Query& q) {
+    JudgeSubmission j;
+    j.rank = static_cast<int>(q.col_int(S::kRank));
+    j.id = q.col_int(S::kId);
+    j.kernel = q.col_text(S::kKernel);
+    j.verdict = q.col_text(S::kVerdict);
+    j.run_id = q.col_text(S::kRunId);
+    j.speedup = q.col_opt_real(S::kSpeedup);
+    j.suspect = q.col_int(S::kSuspect) != 0;
+    j.finished_at = q.col_real(S::kFinishedAt);
+    if (!records.seen_ids.insert({j.rank, j.id}).second) {
+      warnings.push_back("submission " + std::to_string(j.id) + " of rank " +
+                         std::to_string(j.rank) + " is in more than one judge database; " +
+                         "counted once");
+      return;
+    }
+    if (j.run_id.empty()) return;
+    ++records.submits_by_episode[episode_of(j.run_id)];
+    records.by_run[j.run_id].push_back(std::move(j));
+  });
+}
+
+Status read_score_calls(db::Connection& db, JudgeRecords& records) {
+  namespace C = js::score_calls;
+  return each(db,
+              std::string("SELECT ") + C::kRunId + ", " + C::kVerdict + ", " + C::kSpeedup + ", " +
+                  C::kFinishedAt + " FROM " + C::kTable,
+              [&](db::Query& q) {
+                ScoreCall c;
+                c.verdict = q.col_text(C::kVerdict);
+                c.speedup = q.col_opt_real(C::kSpeedup);
+                c.finished_at = q.col_real(C::kFinishedAt);
+                const std::string run = q.col_text(C::kRunId);
+                if (run.empty()) return;
+                ++records.scores_by_episode[episode_of(run)];
+                records.scores_by_run[run].push_back(std::move(c));
+              });
+}
+
+Status read_judge_db(const fs::path& path, JudgeRecords& records,
+                     std::vector<std::string>& warnings) {
+  auto db = open_readonly(path);
+  if (!db) return Error{db.error().message};
+  auto is_judge = has_table(*db, js::submissions::kTable);
+  if (!is_judge) return Error{is_judge.error().message};
+  if (!*is_judge) return Error{path.string() + ": not a judge database (no submissions table)"};
+  auto merged = has_table(*db, js::merged_submissions::kTable);
+  if (!merged) return Error{merged.error().message};
+  auto st = read_submissions(*db, *merged, records, warnings);
+  if (!st) return Error{st.error().message};
+  auto has_scores = has_table(*db, js::score_calls::kTable);
+  if (!has_scores) return Error{has_scores.error().message};
+  if (*has_scores) {
+    st = read_score_calls(*db, records);
+    if (!st) return Error{st.error().message};
+  }
+  return Ok{};
+}
+
+Result<std::map<std::string, Manifest>> load_kernels(const fs::path& corpus_dir) {
+  std::map<std::string, Manifest> kernels;
+  if (corpus_dir.empty()) return kernels;
+  auto corpus = load_corpus(corpus_dir);
+  if (!corpus) return Error{"corpus " + corpus_dir.string() + ": " + corpus.error().message};
+  for (auto& m : *corpus) kernels.emplace(m.id, m);
+  return kernels;
+}
+
+// Each arm's setup JSON by arm name (none when the database has no arms table).
+Result<std::map<std::string, json>> read_arm_setups(db::Connection& db) {
+  namespace A = hs::arms;
+  std::map<std::string, json> setups;
+  auto has_arms = has_table(db, A::kTable);
+  if (!has_arms) return Error{has_arms.error().message};
+  if (*has_arms) {
+    auto st = each(
+        db, std::string("SELECT ") + A::kName + ", " + A::kSetupJson + " FROM " + A::kTable,
+        [&](db::Query& q) {
+          setups[q.col_text(A::kName)] = json::parse(q.col_text(A::kSetupJson), nullptr, false);
+        });
+    if (!st) return Error{st.error().message};
+  }
+  return setups;
+}
+
+// Arms in first-seen order (the smallest rowid of their episodes), then plan order.
+std::string episodes_sql() {
+  namespace E = hs::episodes;
+  return std::string("SELECT ") +
+         select_list("e", {E::kId, E::kArm, E::kKernel, E::kRepetition, E::kAttempt, E::kRank,
+                           E::kStartedAt, E::kEndedAt, E::kStatus, E::kExitReason, E::kExitCode,
+                           E::kInputTokens, E::kCachedTokens, E::kOutputTokens, E::kWeightedTokens,
+                           E::kRequests, E::kFinalSubmissionId, E::kFinalVerdict}) +
+         " FROM " + E::kTable + " AS e ORDER BY (SELECT min(rowid) FROM " + E::kTable +
+         " AS e2 WHERE e2." + E::kArm + " = e." + E::kArm + "), e." + E::kSeq;
+}
+
+// What the harness recorded of one episode row: the columns episodes_sql selects.
+struct EpisodeRow {
+  std::string id;
+  Observation o;
+  std::optional<int64_t> rank, final_id;
+};
+
+EpisodeRow read_episode(db::Query& q) {
+  namespace E = hs::episodes;
+  EpisodeRow row;
+  Observation& o = row.o;
+  row.id = q.col_text(E::kId);
+  o.arm = q.col_text(E::kArm);
+  o.kernel = q.col_text(E::kKernel);
+  o.repetition = static_cast<int>(q.col_int(E::kRepetition));
+  o.attempts = static_cast<int>(q.col_int(E::kAttempt));
+  row.rank = q.col_opt_int(E::kRank);
+  if (row.rank) o.judge_rank = static_cast<int>(*row.rank);
+  auto started = q.col_opt_real(E::kStartedAt), ended = q.col_opt_real(E::kEndedAt);
+  if (started && ended) o.wall_s = *ended - *started;
+  o.status = q.col_text(E::kStatus);
+  o.exit_reason = q.col_text(E::kExitReason);
+  if (auto c = q.col_opt_int(E::kExitCode)) o.exit_code = static_cast<int>(*c);
+  o.input_tokens = q.col_int(E::kInputTokens);
+  o.cached_tokens = q.col_int(E::kCachedTokens);
+  o.output_tokens = q.col_int(E::kOutputTokens);
+  o.weighted_cost = q.col_real(E::kWeightedTokens);
+  o.requests = q.col_int(E::kRequests);
+  row.final_id = q.col_opt_int(E::kFinalSubmissionId);
+  if (o.attempts > 0) o.run_id = row.id + "#" + std::to_string(o.attempts);
+  return row;
+}
+
+// The kernel's track, dwarf and level, and the arm's setup.
+void describe(Observation& o, const std::map<std::string, Manifest>& kernels,
+              const std::map<std::string, json>& setups) {
+  if (auto k = kernels.find(o.kernel); k != kernels.end()) {
+    o.track = k->second.track;
+    o.dwarf = k->second.dwarf;
+    o.level = k->second.level;
+  }
+  if (auto a = setups.find(o.arm); a != setups.end() && a->second.is_object()) {
+    const json& j = a->second;
+    o.agent = j.value("agent", "");
+    o.model = j.value("model", "");
+    o.language = j.value("language", "");
+    o.submission_policy = j.value("submission_policy", "");
+    o.token_budget = j.value("token_budget", int64_t{0});
+    o.wall_budget_s = j.value("wall_budget_s", int64_t{0});
+  }
+}
+
+int64_t count_of(const std::map<std::string, int64_t>& counts, const std::string& key) {
+  auto it = counts.find(key);
+  return it == counts.end() ? 0 : it->second;
+}
+
+// The final submission: among the judge's records of the last attempt's run id, the one the
+// harness named (same rank and id), else the last one graded. An id the harness names that
+// the judge holds under another run id is not trusted, and draws a warning.
+const JudgeSubmission* final_submission(const EpisodeRow& row, const JudgeRecords& records,
+                                        std::vector<std::string>& warnings) {
+  const Observation& o = row.o;
+  const JudgeSubmission* pick = nullptr;
+  if (auto it = records.by_run.find(o.run_id); it != records.by_run.end()) {
+    for (const auto& j : it->second) {
+      if (row.final_id && row.rank && j.id == *row.final_id && j.rank == *row.rank) pick = &j;
+    }
+    if (!pick) {
+      for (const auto& j : it->second) {
+        if (!pick || j.finished_at > pick->finished_at) pick = &j;
+      }
+    }
+  }
+  if (row.final_id && (!pick || pick->id != *row.final_id)) {
+    warnings.push_back(
+        "episode " + row.id + ": its final submission " + std::to_string(*row.final_id) +
+        " is not a judge record of run " + o.run_id +
+        (pick ? "; using submission " + std::to_string(pick->id) : "; treated as unsolved"));
+  }
+  return pick;
+}
+
+// The best submission of the same attempt; the final one when none is better, so an
+// episode's best is never worse than its final.
+const JudgeSubmission* best_submission(const Observation& o, const JudgeSubmission* pick,
+                                       const JudgeRecords& records) {
+  const JudgeSubmission* best = pick;
+  if (auto it = records.by_run.find(o.run_id); it != records.by_run.end()) {
+    for (const auto& j : it->second) {
+      if (!best || best_class(j) > best_class(*best) ||
+          (best_class(j) == 2 && best_class(*best) == 2 && *j.speedup > *best->speedup)) {
+        best = &j;
+      }
+    }
+  }
+  return best;
+}
+
+// Every grade of every attempt, each attempt's in the order the judge finished them.
+std::vector<Candidate> history_of(const std::string& id, int attempts,
+                                  const JudgeRecords& records) {
+  std::vector<Candidate> history;
+  for (int a = 1; a <= attempts; ++a) {
+    const std::string run = id + "#" + std::to_string(a);
+    std::vector<std::pair<double, Candidate>> calls;
+    if (auto it = records.by_run.find(run); it != records.by_run.end()) {
+      for (const auto& j : it->second) {
+        calls.push_back({j.finished_at, Candidate{a, "submit", j.verdict,
+                                                  j.verdict == "ok" ? j.speedup : std::nullopt}});
+      }
+    }
+    if (auto it = records.scores_by_run.find(run); it != records.scores_by_run.end()) {
+      for (const auto& c : it->second) {
+        calls.push_back({c.finished_at, Candidate{a, "score", c.verdict,
+                                                  c.verdict == "ok" ? c.speedup : std::nullopt}});
+      }
+    }
+    std::stable_sort(calls.begin(), calls.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (auto& [t, c] : calls) history.push_back(std::move(c));
+  }
+  return history;
+}
+
+// Sets the final and best submissions' fields of `o`.
+void credit(Observation& o, const JudgeSubmission* pick, const JudgeSubmission* best) {
+  if (pick) {
+    o.submission_id = pick->id;
+    o.verdict = pick->verdict;
+    o.suspect = pick->suspect;
+    o.solved = pick->verdict == "ok";
+    if (o.solved) o.speedup = pick->speedup;
+  }
+  if (best) {
+    o.best_submission_id = best->id;
+    o.best_verdict = best->verdict;
+    o.best_solved = best->verdict == "ok";
+    if (o.best_solved) o.best_speedup = best->speedup;
+  }
+}
+
+// Only episodes whose agent ran to an end count (docs/research.md). An infrastructure failure
+// that the judge nevertheless graded (its answer was lost on the way back) did reach a grade
+// and counts with it. Returns whether `o` counts; `ex` tallies its arm's excluded episodes.
+bool counts(const Observation& o, const std::string& id, bool graded, Excluded& ex,
+            std::vector<std::string>& warnings) {
+  if (o.status == "infra_failed" && !graded) {
+    ++ex.infrastructure;
+    return false;
+  }
+  const bool never_ran =
+      o.status == "queued" || o.status == "interrupted" || o.status == "running" ||
+      (o.status == "failed" &&
+       (o.exit_reason == "task_unavailable" || o.exit_reason == "harness_error"));
+  if (never_ran && !graded) {
+    ++ex.not_run;
+    return false;
+  }
+  if (o.status == "infra_failed") {
+    warnings.push_back("episode " + id + " is infra_failed (" + o.exit_reason +
+                       ") but the judge graded run " + o.run_id + ": counted with that " + "grade");
+  }
+  return true;
+}
+
+Excluded& excluded_of(ExtractResult& out, const std::string& arm) {
+  for (auto& [a, e] : out.excluded) {
+    if (a == arm) return e;
+  }
+  return out.excluded.emplace_back(arm, Excluded{}).second;
+}
+
+// What every harness database is read against.
+struct ExtractContext {
+  const JudgeRecords& records;
+  const std::map<std::string, Manifest>& kernels;
+  std::set<std::string>& seen_episodes;  // an episode in several databases counts once
+};
+
+Status read_harness_db(const fs::path& path, ExtractContext& ctx, ExtractResult& out) {
+  auto db = open_readonly(path);
+  if (!db) return Error{db.error().message};
+  auto is_harness = has_table(*db, hs::episodes::kTable);
+  if (!is_harness) return Error{is_harness.error().message};
+  if (!*is_harness) {
+    return Error{path.string() + ": not a harness episode database (no episodes table)"};
+  }
+  auto setups = read_arm_setups(*db);
+  if (!setups) return setups.error();
+  auto st = each(*db, episodes_sql(), [&](db::Query& q) {
+    EpisodeRow row = read_episode(q);
+    if (!ctx.seen_episodes.insert(row.id).second) {
+      out.warnings.push_back("episode " + row.id + " is in more than one harness database; " +
+                             "the first is used");
+      return;
+    }
+    Observation& o = row.o;
+    describe(o, ctx.kernels, *setups);
+    o.submissions = count_of(ctx.records.submits_by_episode, row.id);
+    o.score_calls = count_of(ctx.records.scores_by_episode, row.id);
+    const JudgeSubmission* pick = final_submission(row, ctx.records, out.warnings);
+    credit(o, pick, best_submission(o, pick, ctx.records));
+    o.history = history_of(row.id, o.attempts, ctx.records);
+    if (counts(o, row.id, pick != nullptr, excluded_of(out, o.arm), out.warnings)) {
+      out.rows.push_back(std::move(o));
+    }
+  });
+  if (!st) return Error{st.error().message};
+  return Ok{};
+}
+
 }  // namespace
 
 Result<ExtractResult> extract_observations(const ExtractOptions& opt) {
   if (opt.harness_dbs.empty()) return Error{"no harness database given (--harness-db)"};
   ExtractResult out;
-
-  // Judge records by run id (every attempt of every episode), from every shard.
-  std::map<std::string, std::vector<JudgeSubmission>> by_run;
-  std::map<std::string, int64_t> submits_by_episode, scores_by_episode;
-  std::map<std::string, std::vector<ScoreCall>> scores_by_run;
-  std::set<std::pair<int, int64_t>> seen_ids;
+  JudgeRecords records;
   for (const auto& path : opt.judge_dbs) {
-    auto db = open_readonly(path);
-    if (!db) return Error{db.error().message};
-    auto is_judge = has_table(*db, js::submissions::kTable);
-    if (!is_judge) return Error{is_judge.error().message};
-    if (!*is_judge) {
-      return Error{path.string() + ": not a judge database (no submissions table)"};
-    }
-    // A merged file (hpcab db merge) renumbers submissions; episodes name the shard's id.
-    auto merged = has_table(*db, js::merged_submissions::kTable);
-    if (!merged) return Error{merged.error().message};
-    namespace S = js::submissions;
-    namespace M = js::merged_submissions;
-    const std::string sql =
-        std::string("SELECT ") +
-        select_list("s", {S::kRank, S::kKernel, S::kVerdict, S::kRunId, S::kSpeedup, S::kSuspect,
-                          S::kFinishedAt}) +
-        ", " +
-        (*merged ? std::string("COALESCE(m.") + M::kShardSubmissionId + ", s." + S::kId + ")"
-                 : std::string("s.") + S::kId) +
-        " AS " + S::kId + " FROM " + S::kTable + " AS s" +
-        (*merged
-             ? std::string(" LEFT JOIN ") + M::kTable + " AS m ON m." + M::kId + " = s." + S::kId
-             : std::string());
-    auto st = each(*db, sql, [&](db::Query& q) {
-      JudgeSubmission j;
-      j.rank = static_cast<int>(q.col_int(S::kRank));
-      j.id = q.col_int(S::kId);
-      j.kernel = q.col_text(S::kKernel);
-      j.verdict = q.col_text(S::kVerdict);
-      j.run_id = q.col_text(S::kRunId);
-      j.speedup = q.col_opt_real(S::kSpeedup);
-      j.suspect = q.col_int(S::kSuspect) != 0;
-      j.finished_at = q.col_real(S::kFinishedAt);
-      if (!seen_ids.insert({j.rank, j.id}).second) {
-        out.warnings.push_back("submission " + std::to_string(j.id) + " of rank " +
-                               std::to_string(j.rank) + " is in more than one judge database; " +
-                               "counted once");
-        return;
-      }
-      if (j.run_id.empty()) return;
-      ++submits_by_episode[episode_of(j.run_id)];
-      by_run[j.run_id].push_back(std::move(j));
-    });
-    if (!st) return Error{st.error().message};
-    auto has_scores = has_table(*db, js::score_calls::kTable);
-    if (!has_scores) return Error{has_scores.error().message};
-    if (*has_scores) {
-      namespace C = js::score_calls;
-      st = each(*db,
-                std::string("SELECT ") + C::kRunId + ", " + C::kVerdict + ", " + C::kSpeedup +
-                    ", " + C::kFinishedAt + " FROM " + C::kTable,
-                [&](db::Query& q) {
-                  ScoreCall c;
-                  c.verdict = q.col_text(C::kVerdict);
-                  c.speedup = q.col_opt_real(C::kSpeedup);
-                  c.finished_at = q.col_real(C::kFinishedAt);
-                  const std::string run = q.col_text(C::kRunId);
-                  if (run.empty()) return;
-                  ++scores_by_episode[episode_of(run)];
-                  scores_by_run[run].push_back(std::move(c));
-                });
-      if (!st) return Error{st.error().message};
-    }
+    if (auto st = read_judge_db(path, records, out.warnings); !st) return st.error();
   }
-
-  std::map<std::string, Manifest> kernels;
-  if (!opt.corpus_dir.empty()) {
-    auto corpus = load_corpus(opt.corpus_dir);
-    if (!corpus) return Error{"corpus " + opt.corpus_dir.string() + ": " + corpus.error().message};
-    for (auto& m : *corpus) kernels.emplace(m.id, m);
-  }
-
+  auto kernels = load_kernels(opt.corpus_dir);
+  if (!kernels) return kernels.error();
   std::set<std::string> seen_episodes;
+  ExtractContext ctx{records, *kernels, seen_episodes};
   for (const auto& path : opt.harness_dbs) {
-    auto db = open_readonly(path);
-    if (!db) return Error{db.error().message};
-    namespace E = hs::episodes;
-    namespace A = hs::arms;
-    auto is_harness = has_table(*db, E::kTable);
-    if (!is_harness) return Error{is_harness.error().message};
-    if (!*is_harness) {
-      return Error{path.string() + ": not a harness episode database (no episodes table)"};
-    }
-    std::map<std::string, json> setups;
-    auto has_arms = has_table(*db, A::kTable);
-    if (!has_arms) return Error{has_arms.error().message};
-    if (*has_arms) {
-      auto st = each(
-          *db, std::string("SELECT ") + A::kName + ", " + A::kSetupJson + " FROM " + A::kTable,
-          [&](db::Query& q) {
-            setups[q.col_text(A::kName)] = json::parse(q.col_text(A::kSetupJson), nullptr, false);
-          });
-      if (!st) return Error{st.error().message};
-    }
-    // Arms in first-seen order (the smallest rowid of their episodes), then plan order.
-    const std::string sql =
-        std::string("SELECT ") +
-        select_list("e", {E::kId, E::kArm, E::kKernel, E::kRepetition, E::kAttempt, E::kRank,
-                          E::kStartedAt, E::kEndedAt, E::kStatus, E::kExitReason, E::kExitCode,
-                          E::kInputTokens, E::kCachedTokens, E::kOutputTokens, E::kWeightedTokens,
-                          E::kRequests, E::kFinalSubmissionId, E::kFinalVerdict}) +
-        " FROM " + E::kTable + " AS e ORDER BY (SELECT min(rowid) FROM " + E::kTable +
-        " AS e2 WHERE e2." + E::kArm + " = e." + E::kArm + "), e." + E::kSeq;
-    auto excluded_of = [&](const std::string& arm) -> Excluded& {
-      for (auto& [a, e] : out.excluded) {
-        if (a == arm) return e;
-      }
-      return out.excluded.emplace_back(arm, Excluded{}).second;
-    };
-    auto st = each(*db, sql, [&](db::Query& q) {
-      Observation o;
-      const std::string id = q.col_text(E::kId);
-      if (!seen_episodes.insert(id).second) {
-        out.warnings.push_back("episode " + id + " is in more than one harness database; " +
-                               "the first is used");
-        return;
-      }
-      o.arm = q.col_text(E::kArm);
-      o.kernel = q.col_text(E::kKernel);
-      o.repetition = static_cast<int>(q.col_int(E::kRepetition));
-      o.attempts = static_cast<int>(q.col_int(E::kAttempt));
-      auto rank = q.col_opt_int(E::kRank);
-      if (rank) o.judge_rank = static_cast<int>(*rank);
-      auto started = q.col_opt_real(E::kStartedAt), ended = q.col_opt_real(E::kEndedAt);
-      if (started && ended) o.wall_s = *ended - *started;
-      o.status = q.col_text(E::kStatus);
-      o.exit_reason = q.col_text(E::kExitReason);
-      if (auto c = q.col_opt_int(E::kExitCode)) o.exit_code = static_cast<int>(*c);
-      o.input_tokens = q.col_int(E::kInputTokens);
-      o.cached_tokens = q.col_int(E::kCachedTokens);
-      o.output_tokens = q.col_int(E::kOutputTokens);
-      o.weighted_cost = q.col_real(E::kWeightedTokens);
-      o.requests = q.col_int(E::kRequests);
-      const auto final_id = q.col_opt_int(E::kFinalSubmissionId);
-      if (o.attempts > 0) o.run_id = id + "#" + std::to_string(o.attempts);
-
-      if (auto k = kernels.find(o.kernel); k != kernels.end()) {
-        o.track = k->second.track;
-        o.dwarf = k->second.dwarf;
-        o.level = k->second.level;
-      }
-      if (auto a = setups.find(o.arm); a != setups.end() && a->second.is_object()) {
-        const json& j = a->second;
-        o.agent = j.value("agent", "");
-        o.model = j.value("model", "");
-        o.language = j.value("language", "");
-        o.submission_policy = j.value("submission_policy", "");
-        o.token_budget = j.value("token_budget", int64_t{0});
-        o.wall_budget_s = j.value("wall_budget_s", int64_t{0});
-      }
-      o.submissions = submits_by_episode.count(id) ? submits_by_episode[id] : 0;
-      o.score_calls = scores_by_episode.count(id) ? scores_by_episode[id] : 0;
-
-      // The final submission: among the judge's records of the last attempt's run id, the
-      // one the harness named (same rank and id), else the last one graded. An id the
-      // harness names that the judge holds under another run id is not trusted.
-      const JudgeSubmission* pick = nullptr;
-      if (auto it = by_run.find(o.run_id); it != by_run.end()) {
-        for (const auto& j : it->second) {
-          if (final_id && rank && j.id == *final_id && j.rank == *rank) pick = &j;
-        }
-        if (!pick) {
-          for (const auto& j : it->second) {
-            if (!pick || j.finished_at > pick->finished_at) pick = &j;
-          }
-        }
-      }
-      if (final_id && (!pick || pick->id != *final_id)) {
-        out.warnings.push_back(
-            "episode " + id + ": its final submission " + std::to_string(*final_id) +
-            " is not a judge record of run " + o.run_id +
-            (pick ? "; using submission " + std::to_string(pick->id) : "; treated as unsolved"));
-      }
-      if (pick) {
-        o.submission_id = pick->id;
-        o.verdict = pick->verdict;
-        o.suspect = pick->suspect;
-        o.solved = pick->verdict == "ok";
-        if (o.solved) o.speedup = pick->speedup;
-      }
-      // The best submission of the same attempt; the final one when none is better, so an
-      // episode's best is never worse than its final.
-      const JudgeSubmission* best = pick;
-      if (auto it = by_run.find(o.run_id); it != by_run.end()) {
-        for (const auto& j : it->second) {
-          if (!best || best_class(j) > best_class(*best) ||
-              (best_class(j) == 2 && best_class(*best) == 2 && *j.speedup > *best->speedup)) {
-            best = &j;
-          }
-        }
-      }
-      if (best) {
-        o.best_submission_id = best->id;
-        o.best_verdict = best->verdict;
-        o.best_solved = best->verdict == "ok";
-        if (o.best_solved) o.best_speedup = best->speedup;
-      }
-      // Every grade of every attempt, each attempt's in the order the judge finished them.
-      for (int a = 1; a <= o.attempts; ++a) {
-        const std::string run = id + "#" + std::to_string(a);
-        std::vector<std::pair<double, Candidate>> calls;
-        if (auto it = by_run.find(run); it != by_run.end()) {
-          for (const auto& j : it->second) {
-            calls.push_back(
-                {j.finished_at,
-                 Candidate{a, "submit", j.verdict, j.verdict == "ok" ? j.speedup : std::nullopt}});
-          }
-        }
-        if (auto it = scores_by_run.find(run); it != scores_by_run.end()) {
-          for (const auto& c : it->second) {
-            calls.push_back(
-                {c.finished_at,
-                 Candidate{a, "score", c.verdict, c.verdict == "ok" ? c.speedup : std::nullopt}});
-          }
-        }
-        std::stable_sort(calls.begin(), calls.end(),
-                         [](const auto& x, const auto& y) { return x.first < y.first; });
-        for (auto& [t, c] : calls) o.history.push_back(std::move(c));
-      }
-      // Only episodes whose agent ran to an end count (docs/research.md). An infrastructure
-      // failure that the judge nevertheless graded (its answer was lost on the way back) did
-      // reach a grade and counts with it.
-      Excluded& ex = excluded_of(o.arm);
-      if (o.status == "infra_failed" && !pick) {
-        ++ex.infrastructure;
-        return;
-      }
-      const bool never_ran =
-          o.status == "queued" || o.status == "interrupted" || o.status == "running" ||
-          (o.status == "failed" &&
-           (o.exit_reason == "task_unavailable" || o.exit_reason == "harness_error"));
-      if (never_ran && !pick) {
-        ++ex.not_run;
-        return;
-      }
-      if (o.status == "infra_failed") {
-        out.warnings.push_back("episode " + id + " is infra_failed (" + o.exit_reason +
-                               ") but the judge graded run " + o.run_id + ": counted with that " +
-                               "grade");
-      }
-      out.rows.push_back(std::move(o));
-    });
-    if (!st) return Error{st.error().message};
+    if (auto st = read_harness_db(path, ctx, out); !st) return st.error();
   }
   if (opt.judge_dbs.empty()) {
     out.warnings.push_back("no judge database given (--judge-db): no episode can count as solved");

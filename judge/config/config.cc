@@ -175,6 +175,19 @@ Status take_gpu_devices(const json& j, JudgeConfig& c, const std::string& origin
   return Ok{};
 }
 
+}  // namespace
+
+std::vector<std::string> config_setting_names() {
+  std::vector<std::string> names;
+  for (const auto& f : kFields) names.emplace_back(f.name);
+  names.emplace_back("gpu_devices");
+  names.emplace_back("server");
+  for (const auto& f : kServerFields) names.push_back(std::string("server.") + f.name);
+  return names;
+}
+
+namespace {
+
 bool known_setting(const std::string& key) {
   if (key == "gpu_devices" || key == "server") return true;
   for (const auto& f : kFields) {

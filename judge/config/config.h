@@ -257,5 +257,9 @@ struct JudgeConfig {
 Status apply_config_json(JudgeConfig& c, const std::string& json_text, const std::string& origin);
 // Applies HPCAB_* variables from `env` ("NAME=value" entries), e.g. HPCAB_PORT, HPCAB_RANK.
 Status apply_config_env(JudgeConfig& c, const std::vector<std::string>& env);
+// Every key a config file may hold, in the order they are read, then "server" and the limits
+// of its object as "server.<name>". docs/operations.md's settings table lists exactly these
+// (tests/judge/config_test.cc checks it).
+std::vector<std::string> config_setting_names();
 
 }  // namespace hpcab::judge

@@ -15,10 +15,10 @@
 #include "common/ndarray.h"
 #include "common/process.h"
 #include "common/result.h"
-#include "judge/build/build.h"
+#include "judge/build/request.h"
 #include "judge/runner/protocol.h"
 #include "judge/sandbox/proctree.h"
-#include "judge/store/store.h"
+#include "judge/store/records.h"
 
 namespace hpcab::judge {
 

@@ -6,9 +6,11 @@
 #include <memory>
 #include <string>
 
+#include "judge/build/build.h"
 #include "judge/config/config.h"
 #include "judge/grade/effects.h"
 #include "judge/grade/slot_watch.h"
+#include "judge/store/store.h"
 
 namespace hpcab::judge {
 

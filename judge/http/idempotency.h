@@ -27,7 +27,7 @@
 #include "common/result.h"
 #include "judge/grade/request.h"
 #include "judge/http/server.h"
-#include "judge/store/store.h"
+#include "judge/store/records.h"
 
 namespace hpcab::judge {
 

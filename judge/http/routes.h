@@ -23,7 +23,7 @@
 #include "judge/http/job_queue.h"
 #include "judge/http/metrics.h"
 #include "judge/http/server.h"
-#include "judge/store/store.h"
+#include "judge/store/records.h"
 #include "judge/views/task_view.h"
 
 namespace hpcab::judge {

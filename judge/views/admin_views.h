@@ -9,7 +9,7 @@
 #include "judge/config/config.h"
 #include "judge/http/http_errors.h"
 #include "judge/http/server.h"
-#include "judge/store/store.h"
+#include "judge/store/records.h"
 
 namespace hpcab::judge {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "judge/http/server.h"
-#include "judge/store/store.h"
+#include "judge/store/records.h"
 
 namespace hpcab::judge {
 

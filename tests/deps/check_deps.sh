@@ -18,6 +18,10 @@
 #   9. The sandbox knows nothing of grading: judge/sandbox/ includes only common/ and itself.
 #  10. judge/store/ is the only part of the judge that talks to the database layer
 #      (common/db.h), and it includes nothing else of the judge's: records are plain values.
+#  11. The routes, the views and the grade pipeline's interfaces see the records
+#      (judge/store/records.h), not the database: judge/http/, judge/views/ and
+#      judge/grade/effects.h never include judge/store/store.h, and effects.h names builds by
+#      judge/build/request.h, not the builder. Fakes of them then need no SQLite or sandbox.
 # Usage: check_deps.sh SOURCE_DIR [RUNNER_BINARY]. Exit status 1 names every violation.
 set -u
 src=${1:?usage: check_deps.sh SOURCE_DIR [RUNNER_BINARY]}
@@ -62,6 +66,12 @@ hits=$(sources judge/grade judge/build judge/sandbox judge/host judge/store judg
 hits=$(sources judge/sandbox | xargs grep -nE '#include[[:space:]]*"[a-z]+/' 2>/dev/null |
   grep -vE '#include[[:space:]]*"(common|judge/sandbox)/')
 [ -n "$hits" ] && violation "judge/sandbox/ includes something other than common/ and itself" "$hits"
+
+hits=$( { sources judge/http judge/views; [ -f judge/grade/effects.h ] && echo judge/grade/effects.h; } |
+  xargs grep -nE '#include[[:space:]]*"judge/store/store\.h"' 2>/dev/null)
+[ -n "$hits" ] && violation "the routes, views or grade interfaces include the database (use judge/store/records.h)" "$hits"
+hits=$( [ -f judge/grade/effects.h ] && grep -nE '#include[[:space:]]*"judge/build/build\.h"' judge/grade/effects.h)
+[ -n "$hits" ] && violation "judge/grade/effects.h includes the builder (use judge/build/request.h)" "judge/grade/effects.h:$hits"
 
 hits=$(sources judge | grep -v '^judge/store/' | xargs grep -nE '#include[[:space:]]*"common/db\.h"' 2>/dev/null)
 [ -n "$hits" ] && violation "a part of the judge other than judge/store/ uses common/db.h" "$hits"

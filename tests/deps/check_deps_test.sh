@@ -38,6 +38,9 @@ expect 1 "report/ reading the judge's store" report/x.cc '#include "judge/store/
 expect 1 "harness/ reaching the judge" harness/x.cc '#include "judge/http/request.h"'
 expect 1 "common/ reaching the judge" common/x.cc '#include "judge/config/config.h"'
 expect 1 "the SQLite API outside common/db" judge/store/x.cc 'sqlite3_open(p, &db);'
+expect 1 "a route holding the database" judge/http/x.h '#include "judge/store/store.h"'
+expect 1 "the grade interfaces holding the database" judge/grade/effects.h '#include "judge/store/store.h"'
+expect 1 "the grade interfaces holding the builder" judge/grade/effects.h '#include "judge/build/build.h"'
 expect 1 "a comment citing an issue" cli/x.cc '// see iss''ue 12'
 [ "$failures" -eq 0 ] && echo "every rule can fail"
 exit "$failures"

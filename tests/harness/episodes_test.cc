@@ -277,6 +277,70 @@ TEST(ArmFile, EnvErrorsNameFileLineKeyAndExpectation) {
   EXPECT_NE(e.find("expected one of"), std::string::npos) << e;
 }
 
+// Every group of keys rejects its bad values with the key's location, and the checks of the
+// arm as a whole name their keys as the file spells them (upper case in env, lower in JSON).
+TEST(ArmFile, EveryKeyGroupAndWholeArmCheckNamesItsKey) {
+  const std::string head = "NAME=x\nKERNELS=all\nAGENT=identity\n";
+  const std::vector<std::pair<std::string, std::string>> bad_values = {
+      {"REPETITIONS=100001", "arm.env:4 (REPETITIONS): 100001 is implausibly large (max 100000)"},
+      {"TOKEN_BUDGET=-1", "arm.env:4 (TOKEN_BUDGET): expected an integer >= 0, got -1"},
+      {"TOKEN_WEIGHTS=1,-1,1", "arm.env:4 (TOKEN_WEIGHTS): weights must be >= 0, got -1"},
+      {"TOKEN_BUDGET_KIND=all", "arm.env:4 (TOKEN_BUDGET_KIND): expected weighted"},
+      {"PROMPT_TEMPLATE=", "arm.env:4 (PROMPT_TEMPLATE): expected a file path"},
+      {"PROMPT_FRAGMENTS=Base", "arm.env:4 (PROMPT_FRAGMENTS): fragment name 'Base' must be"},
+      {"SKILLS=", "arm.env:4 (SKILLS): expected a folder path"},
+      {"AGENT_MAX_TURNS=100001", "arm.env:4 (AGENT_MAX_TURNS): 100001 is implausibly large"},
+      {"AGENT_DISALLOWED_TOOLS=a b", "arm.env:4 (AGENT_DISALLOWED_TOOLS): tool name 'a b'"},
+      {"OUTAGE_BACKOFF_MAX_S=0.001",
+       "arm.env:4 (OUTAGE_BACKOFF_MAX_S): expected seconds between 0.01 and 604800, got 0.001"},
+      {"OUTAGE_WAIT_S=604801", "arm.env:4 (OUTAGE_WAIT_S): expected seconds between 0 and 604800"},
+      {"INFRA_RETRIES=101", "arm.env:4 (INFRA_RETRIES): 101 is implausibly large (max 100)"},
+      {"STATE_DB=", "arm.env:4 (STATE_DB): expected a file path"},
+      {"LIBRARY_DIR=", "arm.env:4 (LIBRARY_DIR): expected a folder path"},
+      {"JUDGE_PORT=70000", "arm.env:4 (JUDGE_PORT): expected a port between 1 and 65535"},
+      {"MIN_COVERAGE=2", "arm.env:4 (MIN_COVERAGE): expected a share of the arm's kernels"},
+  };
+  for (const auto& [line, want] : bad_values) {
+    std::string e = parse_error(head + line + "\n");
+    EXPECT_NE(e.find(want), std::string::npos) << line << ": " << e;
+  }
+
+  const std::vector<std::pair<std::string, std::string>> bad_arms = {
+      {head + "LANGUAGE=c\nRESIDENCY=device\n",
+       "arm.env: RESIDENCY=device is for LANGUAGE cuda or hip"},
+      {head + "PROMPT_FRAGMENTS_DIR=f\n",
+       "arm.env: PROMPT_FRAGMENTS is required when PROMPT_FRAGMENTS_DIR is set"},
+      {"NAME=x\nKERNELS=all\nAGENT=replay\n",
+       "arm.env: AGENT_COMMAND is required for AGENT=replay (the folder of prepared sources)"},
+      {head + "AGENT_DISALLOWED_TOOLS=x\n",
+       "arm.env: AGENT_DISALLOWED_TOOLS is not supported for AGENT=identity"},
+      {"NAME=x\nKERNELS=all\nAGENT=command\nAGENT_COMMAND=run\nAGENT_ARGS=--x\n",
+       "arm.env: AGENT_ARGS and AGENT_COMMAND exclude each other"},
+      {head + "INFERENCE_NODES=1\n",
+       "arm.env: INFERENCE_COMMAND is required when INFERENCE_NODES > 0"},
+      {"NAME=x\nKERNELS=all\nAGENT=codex\nMODEL=m\nINFERENCE_URLS=http://m:1\n"
+       "INFERENCE_NODES=1\nINFERENCE_COMMAND=serve\n",
+       "arm.env: INFERENCE_URLS and INFERENCE_NODES > 0 exclude each other"},
+  };
+  for (const auto& [text, want] : bad_arms) {
+    std::string e = parse_error(text);
+    EXPECT_NE(e.find(want), std::string::npos) << text << ": " << e;
+  }
+
+  std::string e = parse_error(
+      R"({"name":"x","kernels":"all","agent":"identity","agent_max_turns":3})", "a.json");
+  EXPECT_NE(e.find("a.json: agent_max_turns is not supported for AGENT=identity"),
+            std::string::npos)
+      << e;
+  e = parse_error(R"({"name":"x","kernels":"all","agent":"identity","residency":"device"})",
+                  "a.json");
+  EXPECT_NE(e.find("a.json: residency=device is for LANGUAGE cuda or hip"), std::string::npos) << e;
+  e = parse_error(R"({"name":"x","kernels":"all","agent":"identity","inference_command":"s"})",
+                  "a.json");
+  EXPECT_NE(e.find("a.json: inference_command is set but inference_nodes is 0"), std::string::npos)
+      << e;
+}
+
 TEST(ArmFile, JsonErrorsNameTheKey) {
   std::string e =
       parse_error(R"({"name":"x","kernels":"all","agent":"identity","workers":-2})", "a.json");

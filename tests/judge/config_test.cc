@@ -6,6 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "common/build_info.h"
 
 namespace hpcab::judge {
 namespace {
@@ -108,6 +114,30 @@ TEST_F(FinalizeTest, SecretsInsideWhatAgentsCanReadAreRefused) {
   EXPECT_FALSE(Finalized(R"({"key_file": ")" + key + "\"}").ok());
   EXPECT_FALSE(Finalized(R"({"agent_tokens_file": ")" + key + "\"}").ok());
   EXPECT_FALSE(Finalized(R"({"state_dir": ")" + (dir_ / "scratch" / "s").string() + "\"}").ok());
+}
+
+// The settings table of docs/operations.md ("Config file") lists every key a config file may
+// hold and nothing else: a setting added to the reader without its documentation, or a row left
+// behind by a removed one, fails here.
+TEST(JudgeConfigTest, OperationsDocListsExactlyTheSettings) {
+  std::ifstream doc(fs::path(::hpcab::source_dir()) / "docs" / "operations.md");
+  ASSERT_TRUE(doc) << "docs/operations.md";
+  std::set<std::string> documented;
+  const std::regex row(R"(^\| `([a-z_.]+)` \|)");
+  bool in_table = false;
+  for (std::string line; std::getline(doc, line);) {
+    if (line.rfind("### ", 0) == 0) in_table = line.rfind("### Config file", 0) == 0;
+    std::smatch m;
+    if (in_table && std::regex_search(line, m, row)) documented.insert(m[1]);
+  }
+  std::set<std::string> read;
+  for (const auto& name : config_setting_names()) {
+    EXPECT_TRUE(read.insert(name).second) << name << " is read twice";
+    EXPECT_EQ(documented.count(name), 1u) << name << " is not in docs/operations.md";
+  }
+  for (const auto& name : documented) {
+    EXPECT_EQ(read.count(name), 1u) << name << " is documented but not a setting";
+  }
 }
 
 }  // namespace

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "common/db.h"
+#include "common/manifest.h"
 #include "report/csv.h"
 #include "report/observations.h"
 
@@ -41,6 +44,202 @@ TEST(Csv, MalformedInputIsAnErrorNamingTheLine) {
   auto ragged = parse_csv_table("a,b\n1\n", "t.csv");
   ASSERT_FALSE(ragged);
   EXPECT_NE(ragged.error().message.find("row 2 has 1 fields"), std::string::npos);
+}
+
+// A scratch folder, removed with everything in it.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "hpcab-obs-XXXXXX").string();
+    path_ = mkdtemp(tmpl.data());
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Writes a SQLite file holding what `sql` creates: the columns extraction reads of the judge's
+// and the harness's tables, with hand-made rows.
+std::filesystem::path write_db(const std::filesystem::path& file, const std::string& sql) {
+  db::Options options;
+  options.owner = file.string();
+  auto c = db::Connection::open(file.string(), options);
+  EXPECT_TRUE(c) << c.error().message;
+  if (c) {
+    auto st = c->exec(sql, "writing");
+    EXPECT_TRUE(st) << st.error().message;
+  }
+  return file;
+}
+
+constexpr const char* kSubmissionsTable =
+    "CREATE TABLE submissions (id INTEGER PRIMARY KEY, rank INTEGER, kernel TEXT, verdict TEXT, "
+    "run_id TEXT, speedup REAL, suspect INTEGER, finished_at REAL);";
+constexpr const char* kEpisodesTable =
+    "CREATE TABLE episodes (id TEXT, arm TEXT, kernel TEXT, repetition INTEGER, seq INTEGER, "
+    "attempt INTEGER, rank INTEGER, started_at REAL, ended_at REAL, status TEXT, exit_reason TEXT, "
+    "exit_code INTEGER, input_tokens INTEGER, cached_tokens INTEGER, output_tokens INTEGER, "
+    "weighted_tokens REAL, requests INTEGER, final_submission_id INTEGER, final_verdict TEXT);";
+
+// A merged judge file (ids renumbered, merged_submissions naming each shard id), a plain shard,
+// and two harness files; every rule of extraction has an episode here.
+ExtractOptions extraction_fixture(const std::filesystem::path& dir) {
+  ExtractOptions opt;
+  opt.judge_dbs.push_back(write_db(dir / "merged.db", std::string(kSubmissionsTable) + R"sql(
+    CREATE TABLE merged_submissions (id INTEGER PRIMARY KEY, shard_submission_id INTEGER);
+    CREATE TABLE score_calls (run_id TEXT, verdict TEXT, speedup REAL, finished_at REAL);
+    INSERT INTO submissions VALUES (1, 0, 'gemm', 'ok', 'e1#1', 2.0, 0, 10),
+      (2, 0, 'gemm', 'ok', 'e1#2', 1.5, 0, 20), (3, 0, 'gemm', 'wrong', 'e1#2', NULL, 0, 30),
+      (4, 0, 'gemm', 'ok', 'e1#2', 3.0, 0, 25);
+    INSERT INTO merged_submissions VALUES (1, 11), (2, 12), (3, 13);
+    INSERT INTO score_calls VALUES ('e1#2', 'ok', 1.2, 15), ('e1#2', 'wrong', NULL, 26),
+      ('', 'ok', 9, 1);
+  )sql"));
+  opt.judge_dbs.push_back(write_db(dir / "shard.db", std::string(kSubmissionsTable) + R"sql(
+    INSERT INTO submissions VALUES (12, 0, 'gemm', 'ok', 'e1#2', 1.5, 0, 20),
+      (5, 1, 'softmax', 'ok', 'e2#1', 1.1, 1, 5), (6, 1, 'softmax', 'ok', '', 1.0, 0, 6),
+      (7, 0, 'gemm', 'ok', 'e5#1', 1.3, 0, 40);
+  )sql"));
+  opt.harness_dbs.push_back(write_db(dir / "h1.db", std::string(kEpisodesTable) + R"sql(
+    CREATE TABLE arms (name TEXT, setup_json TEXT);
+    INSERT INTO arms VALUES ('A', '{"agent": "claude-code", "model": "m", "language": "cpp",
+      "submission_policy": "multiple", "token_budget": 1000, "wall_budget_s": 60}'),
+      ('B', 'not json');
+    INSERT INTO episodes VALUES
+      ('e1', 'A', 'gemm', 0, 1, 2, 0, 100, 160, 'finished', 'submitted', 0, 10, 2, 3, 4.5, 6, 12, 'ok'),
+      ('e2', 'B', 'softmax', 0, 2, 1, 1, 0, NULL, 'finished', 'submitted', NULL, 0, 0, 0, 0, 0, 99, 'ok'),
+      ('e3', 'A', 'gemm', 1, 3, 1, 0, 0, 1, 'infra_failed', 'judge_unreachable', -1, 0, 0, 0, 0, 0, NULL, NULL),
+      ('e4', 'B', 'softmax', 1, 4, 0, NULL, NULL, NULL, 'queued', '', NULL, 0, 0, 0, 0, 0, NULL, NULL),
+      ('e5', 'A', 'gemm', 2, 5, 1, 0, 0, 1, 'infra_failed', 'judge_unreachable', -1, 0, 0, 0, 0, 0, NULL, NULL),
+      ('e6', 'C', 'gemm', 0, 6, 1, 0, 0, 1, 'failed', 'harness_error', -1, 0, 0, 0, 0, 0, NULL, NULL);
+  )sql"));
+  opt.harness_dbs.push_back(write_db(dir / "h2.db", std::string(kEpisodesTable) + R"sql(
+    INSERT INTO episodes VALUES
+      ('e1', 'A', 'gemm', 0, 1, 1, 0, 0, 1, 'finished', 'no_submission', 0, 0, 0, 0, 0, 0, NULL, NULL),
+      ('e7', 'A', 'gemm', 3, 2, 1, 0, 0, 1, 'finished', 'no_submission', 0, 0, 0, 0, 0, 0, NULL, NULL);
+  )sql"));
+  opt.corpus_dir = std::string(HPCAB_SOURCE_DIR) + "/corpus";
+  return opt;
+}
+
+TEST(Observations, ExtractPicksTheFinalAndBestSubmissionAndLeavesOutEpisodesThatNeverRan) {
+  ScratchDir dir;
+  auto got = extract_observations(extraction_fixture(dir.path()));
+  ASSERT_TRUE(got) << got.error().message;
+  const std::vector<std::string> warnings = {
+      "submission 12 of rank 0 is in more than one judge database; counted once",
+      "episode e5 is infra_failed (judge_unreachable) but the judge graded run e5#1: counted "
+      "with that grade",
+      "episode e2: its final submission 99 is not a judge record of run e2#1; using submission 5",
+      "episode e1 is in more than one harness database; the first is used"};
+  EXPECT_EQ(got->warnings, warnings);
+  ASSERT_EQ(got->excluded.size(), 3u);
+  EXPECT_EQ(got->excluded[0].first, "A");
+  EXPECT_EQ(got->excluded[0].second.infrastructure, 1);
+  EXPECT_EQ(got->excluded[0].second.not_run, 0);
+  EXPECT_EQ(got->excluded[1].first, "B");
+  EXPECT_EQ(got->excluded[1].second.not_run, 1);
+  EXPECT_EQ(got->excluded[2].first, "C");
+  EXPECT_EQ(got->excluded[2].second.not_run, 1);
+
+  // Arms in first-seen order, episodes in plan order, the second harness file after the first.
+  ASSERT_EQ(got->rows.size(), 4u);
+  std::vector<std::string> ids;
+  for (const auto& o : got->rows) ids.push_back(o.run_id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"e1#2", "e5#1", "e2#1", "e7#1"}));
+
+  auto gemm = load_manifest(std::string(HPCAB_SOURCE_DIR) +
+                            "/corpus/scientific_computing/dense_linear_algebra/gemm");
+  ASSERT_TRUE(gemm) << gemm.error().message;
+  const Observation& e1 = got->rows[0];
+  EXPECT_EQ(e1.arm, "A");
+  EXPECT_EQ(e1.track, "scientific_computing");
+  EXPECT_EQ(e1.dwarf, "dense_linear_algebra");
+  EXPECT_EQ(e1.level, gemm->level);
+  EXPECT_EQ(e1.agent, "claude-code");
+  EXPECT_EQ(e1.language, "cpp");
+  EXPECT_EQ(e1.submission_policy, "multiple");
+  EXPECT_EQ(e1.token_budget, 1000);
+  EXPECT_EQ(e1.wall_budget_s, 60);
+  EXPECT_EQ(e1.attempts, 2);
+  EXPECT_EQ(e1.judge_rank, 0);
+  EXPECT_EQ(e1.wall_s, 60);
+  EXPECT_EQ(e1.exit_code, 0);
+  EXPECT_EQ(e1.input_tokens, 10);
+  EXPECT_EQ(e1.requests, 6);
+  EXPECT_DOUBLE_EQ(e1.weighted_cost, 4.5);
+  EXPECT_EQ(e1.submissions, 4);
+  EXPECT_EQ(e1.score_calls, 2);
+  // The final one is the shard id the harness named; the best is the fastest of that attempt.
+  EXPECT_EQ(e1.submission_id, 12);
+  EXPECT_TRUE(e1.solved);
+  EXPECT_EQ(e1.speedup, 1.5);
+  EXPECT_EQ(e1.best_submission_id, 4);
+  EXPECT_EQ(e1.best_speedup, 3.0);
+  const std::vector<Candidate> history = {{1, "submit", "ok", 2.0},
+                                          {2, "score", "ok", 1.2},
+                                          {2, "submit", "ok", 1.5},
+                                          {2, "submit", "ok", 3.0},
+                                          {2, "score", "wrong", std::nullopt},
+                                          {2, "submit", "wrong", std::nullopt}};
+  EXPECT_EQ(e1.history, history);
+
+  const Observation& e5 = got->rows[1];
+  EXPECT_EQ(e5.status, "infra_failed");
+  EXPECT_EQ(e5.submission_id, 7);
+  EXPECT_EQ(e5.speedup, 1.3);
+
+  // The named id is no record of the run: the last graded one stands in; a suspect grade keeps
+  // its speedup. An arm setup that is not JSON leaves the setup columns empty.
+  const Observation& e2 = got->rows[2];
+  EXPECT_EQ(e2.agent, "");
+  EXPECT_EQ(e2.track, "machine_learning");
+  EXPECT_EQ(e2.submission_id, 5);
+  EXPECT_TRUE(e2.suspect);
+  EXPECT_EQ(e2.speedup, 1.1);
+  EXPECT_FALSE(e2.wall_s);
+  EXPECT_FALSE(e2.exit_code);
+  EXPECT_EQ(e2.submissions, 1);
+
+  const Observation& e7 = got->rows[3];
+  EXPECT_FALSE(e7.solved);
+  EXPECT_EQ(e7.verdict, "");
+  EXPECT_FALSE(e7.submission_id);
+  EXPECT_FALSE(e7.best_submission_id);
+  EXPECT_TRUE(e7.history.empty());
+}
+
+TEST(Observations, ExtractErrorsNameTheDatabase) {
+  ScratchDir dir;
+  const ExtractOptions fixture = extraction_fixture(dir.path());
+  EXPECT_EQ(extract_observations({}).error().message, "no harness database given (--harness-db)");
+
+  ExtractOptions opt;
+  opt.harness_dbs = {fixture.harness_dbs[0]};
+  auto alone = extract_observations(opt);
+  ASSERT_TRUE(alone) << alone.error().message;
+  EXPECT_EQ(alone->warnings.back(),
+            "no judge database given (--judge-db): no episode can count as solved");
+  EXPECT_EQ(alone->rows.size(), 2u);  // e1 (unsolved); e5 has no grade now and is left out
+  EXPECT_EQ(alone->rows[0].track, "");
+
+  opt.judge_dbs = {fixture.harness_dbs[0]};
+  EXPECT_EQ(extract_observations(opt).error().message,
+            fixture.harness_dbs[0].string() + ": not a judge database (no submissions table)");
+  opt.judge_dbs = {dir.path() / "missing.db"};
+  EXPECT_EQ(extract_observations(opt).error().message,
+            (dir.path() / "missing.db").string() + ": no such database file");
+  opt.judge_dbs = {};
+  opt.harness_dbs = {fixture.judge_dbs[0]};
+  EXPECT_EQ(extract_observations(opt).error().message,
+            fixture.judge_dbs[0].string() + ": not a harness episode database (no episodes table)");
+  opt.harness_dbs = {fixture.harness_dbs[0]};
+  opt.corpus_dir = dir.path() / "no-corpus";
+  EXPECT_EQ(extract_observations(opt).error().message,
+            "corpus " + (dir.path() / "no-corpus").string() + ": corpus directory '" +
+                (dir.path() / "no-corpus").string() + "' not found");
 }
 
 TEST(Observations, CsvRoundTripsEveryColumn) {

@@ -110,6 +110,87 @@ TEST(Manifest, ErrorsNameFileFieldAndExpectation) {
   expect_error(j, "initializers[0].array", "must be int32 or int64");
 }
 
+// Each section of kernel.json reports its own mistakes under its own field, and a manifest with
+// mistakes in several sections reports the first in file order (identity, tags, precisions,
+// sizes, fuzzed, scalars, arrays, initializers, expressions, constraints, then the presets).
+TEST(Manifest, EachSectionReportsItsFieldAndTheFirstSectionWins) {
+  auto j = minimal_manifest();
+  j["precisions"] = {"fp16"};
+  j["sizes"].erase("XL");
+  j["arrays"]["b"]["dtype"] = "complex128";
+  expect_error(j, "precisions", "\"fp64\" or \"fp32\"");
+
+  j = minimal_manifest();
+  j["sizes"].erase("XL");
+  j["fuzzed"] = {{"K", {1, 2}}};
+  expect_error(j, "sizes.XL", "missing");
+
+  j = minimal_manifest();
+  j["fuzzed"] = {{"K", {1, 2}}};
+  expect_error(j, "fuzzed.K", "not a size symbol of the presets");
+
+  j = minimal_manifest();
+  j["fuzzed"] = {{"N", {{"one_of", {3, 3}}}}};
+  expect_error(j, "fuzzed.N.one_of", "duplicate 3");
+
+  j = minimal_manifest();
+  j["scalars"] = {{"alpha", {{"dtype", "complex"}, {"value", 1}}}};
+  expect_error(j, "scalars.alpha.dtype", "expected \"real\" or \"int64\"");
+
+  j = minimal_manifest();
+  j["scalars"] = {{"K", {{"dtype", "int64"}, {"value", 1.5}}}};
+  expect_error(j, "scalars.K.value", "expected an integer");
+
+  j = minimal_manifest();
+  j["arrays"]["b"]["dtype"] = "int32";
+  j["arrays"]["b"]["domain"] = "positive";
+  expect_error(j, "arrays.b.domain", "only real arrays have a domain");
+
+  j = minimal_manifest();
+  j["arrays"]["b"]["intent"] = "through";
+  expect_error(j, "arrays.b.intent", "expected \"in\", \"out\" or \"inout\"");
+
+  j = minimal_manifest();
+  j["initializers"] = json::array({{{"kind", "spd"}, {"array", "a"}}});
+  expect_error(j, "initializers[0].array", "'a' is an output; initializers fill inputs");
+
+  j = minimal_manifest();
+  j["initializers"] = json::array({{{"kind", "banded"}, {"array", "b"}}});
+  expect_error(j, "initializers[0].array", "banded needs a 2-D array");
+
+  j = minimal_manifest();
+  j["arrays"]["p"] = {{"shape", {"N", "N"}}, {"dtype", "int32"}, {"intent", "in"}};
+  j["arrays"]["i"] = {{"shape", {"N"}}, {"dtype", "int32"}, {"intent", "in"}};
+  j["initializers"] = json::array(
+      {{{"kind", "csr"}, {"indptr", "p"}, {"indices", "i"}, {"data", "b"}, {"cols", "N"}}});
+  expect_error(j, "initializers[0]", "'p' must be 1-D");
+
+  j = minimal_manifest();
+  j["flops"] = "N * K";
+  expect_error(j, "flops", "unknown symbol 'K'");
+
+  j = minimal_manifest();
+  j["constraints"] = {"N >= K"};
+  expect_error(j, "constraints[0]", "unknown symbol 'K'");
+
+  j = minimal_manifest();
+  j["arrays"]["b"]["shape"] = {"N - 50"};
+  expect_error(j, "arrays.b.shape", "negative extent at preset S");
+
+  j = minimal_manifest();
+  j["arrays"]["b"]["dtype"] = "int32";
+  j["arrays"]["b"]["range"] = {"N", "20"};
+  expect_error(j, "arrays.b.range", "empty or invalid at preset M");
+
+  TempDir tmp;
+  testing::write_file(tmp.path() / "k" / "kernel.json", "[1, 2]");
+  auto m = load_manifest(tmp.path() / "k");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("kernel.json: expected a JSON object at the top level"),
+            std::string::npos)
+      << m.error().message;
+}
+
 TEST(Manifest, IdMustMatchFolder) {
   TempDir tmp;
   auto j = minimal_manifest("k");
