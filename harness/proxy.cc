@@ -651,9 +651,12 @@ struct MeteringProxy::Impl {
           sse(sse_body),
           keep_error(keep_error_body),
           max_whole_bytes(max_whole),
-          scanner(r.api == Api::kAnthropic ? SseUsageScanner::Api::kAnthropic
-                  : r.responses            ? SseUsageScanner::Api::kResponses
-                                           : SseUsageScanner::Api::kOpenAI) {}
+          scanner(FormatOf(r)) {}
+    static WireFormat FormatOf(const Route& r) {
+      return r.api == Api::kAnthropic ? WireFormat::kAnthropic
+             : r.responses            ? WireFormat::kResponses
+                                      : WireFormat::kOpenAI;
+    }
     void feed(std::string_view piece) {
       if (route.metered) {
         if (sse) {
@@ -671,9 +674,7 @@ struct MeteringProxy::Impl {
         if (sse) {
           rec.usage = scanner.finish();
         } else {
-          rec.usage = route.api == Api::kAnthropic ? anthropic_usage_from_body(whole)
-                      : route.responses            ? responses_usage_from_body(whole)
-                                                   : openai_usage_from_body(whole);
+          rec.usage = usage_from_body(FormatOf(route), whole);
         }
       }
       if (keep_error) rec.context_overflow = context_overflow_error(rec.status, error_body);

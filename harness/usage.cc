@@ -58,25 +58,38 @@ EpisodeTotals MemoryUsageSink::totals(const std::string& episode) const {
   return t;
 }
 
-TokenUsage openai_usage_from_json(const json& usage) {
+namespace {
+
+// OpenAI's two forms: an input count that includes the cached part, which `details_key`'s
+// object names.
+TokenUsage input_including_cached(const json& usage, const char* input_key, const char* details_key,
+                                  const char* output_key) {
   TokenUsage u;
-  if (!usage.is_object()) return u;
   u.seen = true;
-  const std::int64_t prompt = Count(usage, "prompt_tokens");
+  const std::int64_t input = Count(usage, input_key);
   std::int64_t cached = 0;
-  if (auto it = usage.find("prompt_tokens_details"); it != usage.end()) {
-    cached = Count(*it, "cached_tokens");
-  }
-  cached = std::min(cached, prompt);
+  if (auto it = usage.find(details_key); it != usage.end()) cached = Count(*it, "cached_tokens");
+  cached = std::min(cached, input);
   u.cached = cached;
-  u.input = prompt - cached;
-  u.output = Count(usage, "completion_tokens");
+  u.input = input - cached;
+  u.output = Count(usage, output_key);
   return u;
 }
 
-TokenUsage anthropic_usage_from_json(const json& usage) {
+}  // namespace
+
+TokenUsage usage_from_json(WireFormat format, const json& usage) {
+  if (!usage.is_object()) return {};
+  switch (format) {
+    case WireFormat::kOpenAI:
+      return input_including_cached(usage, "prompt_tokens", "prompt_tokens_details",
+                                    "completion_tokens");
+    case WireFormat::kResponses:
+      return input_including_cached(usage, "input_tokens", "input_tokens_details", "output_tokens");
+    case WireFormat::kAnthropic:
+      break;
+  }
   TokenUsage u;
-  if (!usage.is_object()) return u;
   u.seen = true;
   u.input = Count(usage, "input_tokens") + Count(usage, "cache_creation_input_tokens");
   u.cached = Count(usage, "cache_read_input_tokens");
@@ -84,38 +97,10 @@ TokenUsage anthropic_usage_from_json(const json& usage) {
   return u;
 }
 
-TokenUsage responses_usage_from_json(const json& usage) {
-  TokenUsage u;
-  if (!usage.is_object()) return u;
-  u.seen = true;
-  const std::int64_t input = Count(usage, "input_tokens");
-  std::int64_t cached = 0;
-  if (auto it = usage.find("input_tokens_details"); it != usage.end()) {
-    cached = Count(*it, "cached_tokens");
-  }
-  cached = std::min(cached, input);
-  u.cached = cached;
-  u.input = input - cached;
-  u.output = Count(usage, "output_tokens");
-  return u;
-}
-
-TokenUsage responses_usage_from_body(std::string_view body) {
+TokenUsage usage_from_body(WireFormat format, std::string_view body) {
   json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || !j.contains("usage")) return {};
-  return responses_usage_from_json(j["usage"]);
-}
-
-TokenUsage openai_usage_from_body(std::string_view body) {
-  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("usage")) return {};
-  return openai_usage_from_json(j["usage"]);
-}
-
-TokenUsage anthropic_usage_from_body(std::string_view body) {
-  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("usage")) return {};
-  return anthropic_usage_from_json(j["usage"]);
+  return usage_from_json(format, j["usage"]);
 }
 
 void SseUsageScanner::feed(std::string_view bytes) {
@@ -159,18 +144,18 @@ void SseUsageScanner::data(std::string_view d) {
   if (d.empty() || d.front() != '{') return;  // "[DONE]" and the like
   json j = json::parse(d, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return;
-  if (api_ == Api::kOpenAI) {
+  if (api_ == WireFormat::kOpenAI) {
     auto it = j.find("usage");
-    if (it != j.end() && it->is_object()) usage_ = openai_usage_from_json(*it);
+    if (it != j.end() && it->is_object()) usage_ = usage_from_json(api_, *it);
     return;
   }
-  if (api_ == Api::kResponses) {
+  if (api_ == WireFormat::kResponses) {
     // The terminal events (response.completed, .incomplete, .failed) carry the whole response
     // with its usage; earlier events carry none.
     auto it = j.find("response");
     if (it != j.end() && it->is_object()) {
       auto u = it->find("usage");
-      if (u != it->end() && u->is_object()) usage_ = responses_usage_from_json(*u);
+      if (u != it->end() && u->is_object()) usage_ = usage_from_json(api_, *u);
     }
     return;
   }

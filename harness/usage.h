@@ -95,23 +95,24 @@ class CallbackUsageSink : public UsageSink {
   std::function<void(const RequestRecord&)> fn_;
 };
 
+// The wire formats that report token usage, one reader each: OpenAI chat and completions
+// (`usage.prompt_tokens` including `prompt_tokens_details.cached_tokens`,
+// `usage.completion_tokens`), Anthropic messages (`input_tokens` + `cache_creation_input_tokens`,
+// `cache_read_input_tokens`, `output_tokens`), and OpenAI's Responses API (/v1/responses, what
+// Codex speaks: `input_tokens` including `input_tokens_details.cached_tokens`,
+// `output_tokens`).
+enum class WireFormat { kOpenAI, kAnthropic, kResponses };
+
+// A raw `usage` object of `format` as a TokenUsage (seen == false when it is not an object).
+TokenUsage usage_from_json(WireFormat format, const nlohmann::json& usage);
 // Usage of a whole (non-streamed) response body. Unparsable bodies and bodies without `usage`
 // give a usage with seen == false.
-TokenUsage openai_usage_from_body(std::string_view body);
-TokenUsage anthropic_usage_from_body(std::string_view body);
-// OpenAI Responses API (/v1/responses, what Codex speaks): `usage.input_tokens` includes the
-// cached ones (`usage.input_tokens_details.cached_tokens`), `usage.output_tokens`.
-TokenUsage responses_usage_from_body(std::string_view body);
+TokenUsage usage_from_body(WireFormat format, std::string_view body);
 
-// Reads usage from an SSE stream fed in arbitrary pieces (chunk boundaries need not match event
-// boundaries). OpenAI: every `data:` JSON with a non-null `usage` replaces the previous one (the
-// final chunk carries it when stream_options.include_usage is set). Anthropic: `message_start`
-// carries message.usage (input side, and a provisional output count), `message_delta` carries
-// usage with the cumulative output count; each field takes its latest value.
 class SseUsageScanner {
  public:
-  enum class Api { kOpenAI, kAnthropic, kResponses };
-  explicit SseUsageScanner(Api api) : api_(api) {}
+  using Api = WireFormat;
+  explicit SseUsageScanner(WireFormat format) : api_(format) {}
   void feed(std::string_view bytes);
   // Flushes a last line without a newline.
   TokenUsage finish();
@@ -121,17 +122,12 @@ class SseUsageScanner {
   void line(std::string_view l);
   void data(std::string_view d);
 
-  Api api_;
+  WireFormat api_;
   std::string pending_;
   TokenUsage usage_;
   // Anthropic raw fields, combined into usage_ after each event.
   std::int64_t a_input_ = 0, a_creation_ = 0, a_read_ = 0, a_output_ = 0;
   static constexpr std::size_t kMaxLine = 16u << 20;
 };
-
-// Applies the raw usage object of either API to a TokenUsage (exposed for tests).
-TokenUsage openai_usage_from_json(const nlohmann::json& usage);
-TokenUsage anthropic_usage_from_json(const nlohmann::json& usage);
-TokenUsage responses_usage_from_json(const nlohmann::json& usage);
 
 }  // namespace hpcab::harness

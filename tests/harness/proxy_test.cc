@@ -1040,6 +1040,35 @@ TEST_F(ProxyTlsTest, UnreadableCaFileOrBadSchemeFailsStart) {
   EXPECT_NE(p2.error().message.find("https://"), std::string::npos) << p2.error().message;
 }
 
+// One reader per wire format: the cached part of an OpenAI or Responses input count is taken
+// out of it (and never exceeds it); Anthropic's cache writes count as input.
+TEST(UsageFromBody, EachWireFormatSplitsInputCachedAndOutput) {
+  const TokenUsage chat = usage_from_body(
+      WireFormat::kOpenAI,
+      R"({"usage":{"prompt_tokens":10,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":4}}})");
+  EXPECT_TRUE(chat.seen);
+  EXPECT_EQ(chat.input, 6);
+  EXPECT_EQ(chat.cached, 4);
+  EXPECT_EQ(chat.output, 3);
+  const TokenUsage responses = usage_from_body(
+      WireFormat::kResponses,
+      R"({"usage":{"input_tokens":5,"output_tokens":2,"input_tokens_details":{"cached_tokens":9}}})");
+  EXPECT_EQ(responses.input, 0);
+  EXPECT_EQ(responses.cached, 5);
+  EXPECT_EQ(responses.output, 2);
+  const TokenUsage messages = usage_from_body(
+      WireFormat::kAnthropic,
+      R"({"usage":{"input_tokens":5,"cache_creation_input_tokens":2,"cache_read_input_tokens":7,"output_tokens":1}})");
+  EXPECT_EQ(messages.input, 7);
+  EXPECT_EQ(messages.cached, 7);
+  EXPECT_EQ(messages.output, 1);
+  for (const WireFormat f : {WireFormat::kOpenAI, WireFormat::kAnthropic, WireFormat::kResponses}) {
+    EXPECT_FALSE(usage_from_body(f, "not json").seen);
+    EXPECT_FALSE(usage_from_body(f, R"({"usage":null})").seen);
+    EXPECT_FALSE(usage_from_body(f, R"({"id":"x"})").seen);
+  }
+}
+
 TEST(SseUsageScanner, ByteByByteEqualsWhole) {
   const std::string stream =
       "event: message_start\r\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":"
@@ -1047,9 +1076,9 @@ TEST(SseUsageScanner, ByteByByteEqualsWhole) {
       "\"output_tokens\":1}}}\r\n\r\n"
       "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":12}}"
       "\n\n";
-  SseUsageScanner whole(SseUsageScanner::Api::kAnthropic);
+  SseUsageScanner whole(WireFormat::kAnthropic);
   whole.feed(stream);
-  SseUsageScanner bytes(SseUsageScanner::Api::kAnthropic);
+  SseUsageScanner bytes(WireFormat::kAnthropic);
   for (char c : stream) bytes.feed(std::string_view(&c, 1));
   for (SseUsageScanner* s : {&whole, &bytes}) {
     const TokenUsage u = s->finish();
@@ -1060,7 +1089,7 @@ TEST(SseUsageScanner, ByteByByteEqualsWhole) {
 }
 
 TEST(SseUsageScanner, OpenAIFinalChunkWithoutTrailingNewline) {
-  SseUsageScanner s(SseUsageScanner::Api::kOpenAI);
+  SseUsageScanner s(WireFormat::kOpenAI);
   s.feed("data: {\"choices\":[],\"usage\":null}\n\n");
   EXPECT_FALSE(s.usage().seen);
   s.feed(
