@@ -22,34 +22,6 @@ namespace hpcab::judge {
 
 using json = nlohmann::json;
 
-// ---------------------------------------------------------------------------------------------
-// Slots
-
-SlotPool::SlotPool(std::vector<std::vector<int>> slots)
-    : slots_(std::move(slots)), busy_(slots_.size(), false) {}
-
-SlotPool::Lease SlotPool::acquire() {
-  std::unique_lock<std::mutex> lock(mu_);
-  for (;;) {
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
-      if (!busy_[i]) {
-        busy_[i] = true;
-        return Lease(this, i);
-      }
-    }
-    cv_.wait(lock);
-  }
-}
-
-SlotPool::Lease::~Lease() {
-  if (pool_ == nullptr) return;
-  {
-    std::lock_guard<std::mutex> lock(pool_->mu_);
-    pool_->busy_[index_] = false;
-  }
-  pool_->cv_.notify_one();
-}
-
 // Bumped whenever the runner changes how fast the same code runs on the same machine (2: large
 // arrays on transparent huge pages; 3: huge pages from 512 KiB instead of 4 MiB), so
 // calibrations and baseline samples measured before are not reused.

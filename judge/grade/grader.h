@@ -6,7 +6,6 @@
 // response; only a fault of the judge itself becomes `judge_error` with harness_fault = true.
 #pragma once
 
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -22,37 +21,12 @@
 #include "judge/grade/request.h"
 #include "judge/grade/service.h"
 #include "judge/grade/sizes.h"
+#include "judge/grade/slot_pool.h"
 #include "judge/grade/verdict.h"
 #include "judge/host/bandwidth.h"
 #include "judge/store/store.h"
 
 namespace hpcab::judge {
-
-// CPU sets for timed work: a grade holds one for its whole run phase, so two clocks never share
-// cores (SPEC §5.10).
-class SlotPool {
- public:
-  explicit SlotPool(std::vector<std::vector<int>> slots);
-  class Lease {
-   public:
-    Lease(SlotPool* pool, std::size_t index) : pool_(pool), index_(index) {}
-    Lease(Lease&& o) noexcept : pool_(o.pool_), index_(o.index_) { o.pool_ = nullptr; }
-    Lease(const Lease&) = delete;
-    ~Lease();
-    const std::vector<int>& cpus() const { return pool_->slots_[index_]; }
-
-   private:
-    SlotPool* pool_;
-    std::size_t index_;
-  };
-  Lease acquire();
-
- private:
-  std::vector<std::vector<int>> slots_;
-  std::vector<bool> busy_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-};
 
 // "host | cpu model | N cpus | compiler | Python, NumPy and Numba versions | timing protocol":
 // what baseline samples, calibrations and bandwidth figures are keyed by, so a baseline timed

@@ -1,6 +1,6 @@
 // Where the judge's own work for a configuration runs: on the CPUs of the slot its runners hold
-// (judge/grade/grader.h, SlotPool). With several slots, work left unpinned (the judge's polling of
-// a runner, the comparison of outputs and its OpenMP team) runs wherever the scheduler puts it,
+// (judge/grade/slot_pool.h, SlotPool). With several slots, work left unpinned (the judge's polling
+// of a runner, the comparison of outputs and its OpenMP team) runs wherever the scheduler puts it,
 // which includes CPUs another slot is timing a candidate on: interference in that grade's
 // samples that no audit attributes to anyone. With the default single slot (every CPU) nothing
 // changes.

@@ -1,0 +1,39 @@
+// SlotPool (judge/grade/slot_pool.h): a grade holds a whole CPU slot; a grade that finds every
+// slot taken waits until one is given back, and then gets exactly that one.
+#include "judge/grade/slot_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <optional>
+#include <thread>
+
+namespace hpcab::judge {
+namespace {
+
+TEST(SlotPool, LeasesAreExclusiveAndAWaiterGetsTheReturnedSlot) {
+  SlotPool pool({{0, 1}, {2, 3}});
+  std::optional<SlotPool::Lease> a(pool.acquire());
+  std::optional<SlotPool::Lease> b(pool.acquire());
+  EXPECT_NE(a->cpus(), b->cpus());
+
+  std::atomic<bool> got{false};
+  std::vector<int> third_cpus;
+  std::thread waiter([&] {
+    SlotPool::Lease c = pool.acquire();
+    third_cpus = c.cpus();
+    got = true;
+  });
+  // Not a timing assertion: whatever the scheduling, the waiter cannot hold a slot while both
+  // are leased, so `got` is false until one is returned.
+  std::this_thread::yield();
+  EXPECT_FALSE(got.load());
+  const std::vector<int> returned = a->cpus();
+  a.reset();
+  waiter.join();
+  EXPECT_TRUE(got.load());
+  EXPECT_EQ(third_cpus, returned);
+}
+
+}  // namespace
+}  // namespace hpcab::judge
