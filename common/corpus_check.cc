@@ -561,15 +561,18 @@ Status numba_and_lint(const Manifest& m, const CheckOptions& o, const KernelRun&
   return Ok{};
 }
 
+// `r`, failed for `why`.
+KernelCheck failed(KernelCheck r, std::string why) {
+  r.ok = false;
+  r.reason = std::move(why);
+  return r;
+}
+
 }  // namespace
 
 KernelCheck check_kernel(const Manifest& m, const CheckOptions& o) {
   KernelCheck r = new_check(m);
-  auto fail = [&](std::string why) {
-    r.ok = false;
-    r.reason = std::move(why);
-    return r;
-  };
+  auto fail = [&r](std::string why) { return failed(std::move(r), std::move(why)); };
   if (auto st = check_kernel_files(m); !st) return fail(st.error().message);
   if (auto st = check_presets(m, o, r); !st) return fail(st.error().message);
   KernelRun run;
@@ -594,11 +597,7 @@ KernelCheck check_kernel(const Manifest& m, const CheckOptions& o) {
 
 KernelCheck check_numba(const Manifest& m, const CheckOptions& o) {
   KernelCheck r = new_check(m);
-  auto fail = [&](std::string why) {
-    r.ok = false;
-    r.reason = std::move(why);
-    return r;
-  };
+  auto fail = [&r](std::string why) { return failed(std::move(r), std::move(why)); };
   if (auto st = check_kernel_files(m); !st) return fail(st.error().message);
   fs::path work = o.work_dir / m.id;
   if (auto st = fresh_dir(work); !st) return fail(st.error().message);

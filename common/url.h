@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "common/result.h"
 
@@ -27,5 +28,9 @@ struct Url {
 // fragment, spaces or control bytes, a port that is not 1..65535) is an Error naming the URL
 // and why, rather than guessed at. The scheme is case-insensitive.
 Result<Url> parse_url(const std::string& url);
+
+// `s` as a query value or path segment: RFC 3986 unreserved characters (ASCII letters, digits,
+// - . _ ~) stay, every other byte is %XX (upper-case hex).
+std::string percent_encode(std::string_view s);
 
 }  // namespace hpcab

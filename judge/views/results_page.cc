@@ -9,6 +9,8 @@
 #include <ctime>
 #include <sstream>
 
+#include "common/url.h"
+
 namespace hpcab::judge {
 namespace {
 
@@ -36,24 +38,6 @@ std::string base64(const unsigned char* data, std::size_t n) {
   const int len =
       EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), data, static_cast<int>(n));
   out.resize(static_cast<std::size_t>(len));
-  return out;
-}
-
-// RFC 3986 unreserved characters stay; everything else is %XX (for query values in links).
-std::string percent_encode(std::string_view s) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                            (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
-    if (unreserved) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
   return out;
 }
 

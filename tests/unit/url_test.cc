@@ -50,5 +50,12 @@ TEST(ParseUrl, RefusesWhatItWouldHaveToGuessAt) {
   }
 }
 
+TEST(PercentEncode, UnreservedStayEverythingElseIsUpperHex) {
+  EXPECT_EQ(percent_encode("tsvc_2-s000.x~"), "tsvc_2-s000.x~");
+  EXPECT_EQ(percent_encode("a b/c?d&e=f"), "a%20b%2Fc%3Fd%26e%3Df");
+  EXPECT_EQ(percent_encode(std::string("\xff\x00", 2)), "%FF%00");
+  EXPECT_EQ(percent_encode(""), "");
+}
+
 }  // namespace
 }  // namespace hpcab
