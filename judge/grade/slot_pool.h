@@ -8,11 +8,20 @@
 
 namespace hpcab::judge {
 
+// How many slots are leased now, of how many.
+struct SlotOccupancy {
+  std::size_t busy = 0;
+  std::size_t total = 0;
+};
+
 // CPU sets for timed work: a grade holds one for its whole run phase, so two clocks never share
 // cores (SPEC §5.10).
 class SlotPool {
  public:
   explicit SlotPool(std::vector<std::vector<int>> slots);
+  ~SlotPool();
+  SlotPool(const SlotPool&) = delete;
+  SlotPool& operator=(const SlotPool&) = delete;
   class Lease {
    public:
     Lease(SlotPool* pool, std::size_t index) : pool_(pool), index_(index) {}
@@ -26,11 +35,19 @@ class SlotPool {
     std::size_t index_;
   };
   Lease acquire();
+  // This pool's slots now.
+  SlotOccupancy occupancy() const;
+  // The slots of every SlotPool alive in this process, and how many of them are leased: what
+  // GET /metrics reports (hpcab_slots, hpcab_slots_busy), read there without reaching into the
+  // Grader that owns the pool. A serving judge has one pool, its Grader's; the graders of a
+  // start-up self-check add theirs while the check runs. Each figure is exact; the pair is read
+  // without a common lock, so a lease taken between the two reads may show in one only.
+  static SlotOccupancy process_occupancy();
 
  private:
   std::vector<std::vector<int>> slots_;
   std::vector<bool> busy_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
 };
 

@@ -2,6 +2,7 @@
 // docs/operations.md#metrics). Thread-safe: I/O threads count requests, workers count grades.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -10,6 +11,29 @@
 #include <utility>
 
 namespace hpcab::judge {
+
+// A Prometheus histogram of seconds with fixed bucket bounds (kBounds, then +Inf): fixed so that
+// every judge's series aggregate (sum by (le)) and histogram_quantile sees the same buckets.
+struct SecondsHistogram {
+  static constexpr std::array<double, 11> kBounds = {0.1, 0.25, 0.5, 1,   2.5, 5,
+                                                     10,  30,   60,  120, 300};
+  void observe(double seconds);
+  // Observations in each bucket alone (not cumulative); those over the last bound are only in
+  // `count`.
+  std::array<uint64_t, kBounds.size()> in_bucket{};
+  double sum = 0;
+  uint64_t count = 0;
+};
+
+// The gauges read at render time from the queue, the configuration and the slot pools.
+struct MetricsGauges {
+  std::size_t queue_waiting = 0;
+  int queue_running = 0;
+  int queue_capacity = 0;  // the queue_depth setting: a grade waiting beyond it is a 429
+  int grade_workers = 0;   // the grade_workers setting: jobs run at once
+  std::size_t slots_busy = 0;
+  std::size_t slots_total = 0;
+};
 
 class Metrics {
  public:
@@ -22,16 +46,15 @@ class Metrics {
   // baseline job threw and was answered 500 judge_error) or the resource a judge_error grade
   // names (scratch, state, runner, sandbox, database, compiler, internal).
   void fault(const std::string& kind);
-  std::string render(std::size_t queue_waiting, int queue_running) const;
+  std::string render(const MetricsGauges& gauges) const;
 
  private:
   mutable std::mutex mu_;
   std::map<std::pair<std::string, int>, uint64_t> requests_;
   std::map<std::pair<std::string, std::string>, uint64_t> grades_;
   std::map<std::string, uint64_t> faults_;
-  double grade_seconds_sum_ = 0;
-  uint64_t grade_seconds_count_ = 0;
-  std::map<std::string, std::pair<double, uint64_t>> stage_seconds_;
+  SecondsHistogram grade_seconds_;
+  std::map<std::string, SecondsHistogram> stage_seconds_;
 };
 
 }  // namespace hpcab::judge

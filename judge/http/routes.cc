@@ -10,6 +10,7 @@
 #include <set>
 
 #include "judge/build/build.h"
+#include "judge/grade/slot_pool.h"
 #include "judge/http/grade_request.h"
 #include "judge/http/idempotency.h"
 #include "judge/http/request.h"
@@ -105,6 +106,18 @@ HttpResponse Routes::health() {
                         {"machine", grader_->machine()},
                         {"blas", blas_in_fingerprint(grader_->machine())},
                         {"selfcheck", selfcheck_ ? selfcheck_->get() : json{{"state", "off"}}}});
+}
+
+MetricsGauges Routes::metrics_gauges() const {
+  MetricsGauges g;
+  g.queue_waiting = queue_->waiting();
+  g.queue_running = queue_->running();
+  g.queue_capacity = config_.queue_depth;
+  g.grade_workers = config_.grade_workers;
+  const SlotOccupancy slots = SlotPool::process_occupancy();
+  g.slots_busy = slots.busy;
+  g.slots_total = slots.total;
+  return g;
 }
 
 void Routes::baseline(const std::string& id, const std::map<std::string, std::string>& q,
@@ -266,7 +279,7 @@ void Routes::handle(HttpRequest req, Responder respond) {
     if (!get) return fail(ErrorCode::kMethodNotAllowed, "use GET /metrics");
     HttpResponse r;
     r.content_type = "text/plain; version=0.0.4";
-    r.body = metrics_->render(queue_->waiting(), queue_->running());
+    r.body = metrics_->render(metrics_gauges());
     return counted(r);
   }
   if (route == "/task") {

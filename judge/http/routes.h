@@ -43,6 +43,8 @@ class Routes {
 
  private:
   HttpResponse health();
+  // What /metrics reads at the moment of the request: the queue, the settings, the slots.
+  MetricsGauges metrics_gauges() const;
   void baseline(const std::string& kernel, const std::map<std::string, std::string>& query,
                 Responder respond);
   void grade(const std::string& route, const HttpRequest& request, Responder respond);

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <optional>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace hpcab::judge {
 namespace {
@@ -33,6 +35,32 @@ TEST(SlotPool, LeasesAreExclusiveAndAWaiterGetsTheReturnedSlot) {
   waiter.join();
   EXPECT_TRUE(got.load());
   EXPECT_EQ(third_cpus, returned);
+}
+
+TEST(SlotPool, OccupancyCountsLeasesHereAndAcrossTheProcess) {
+  // Relative to what other pools of this process hold: only this test's pools change it.
+  const SlotOccupancy before = SlotPool::process_occupancy();
+  {
+    SlotPool pool({{0}, {1}, {2}});
+    SlotPool other(std::vector<std::vector<int>>{{3}});
+    EXPECT_EQ(pool.occupancy().busy, 0u);
+    EXPECT_EQ(pool.occupancy().total, 3u);
+    EXPECT_EQ(SlotPool::process_occupancy().total, before.total + 4);
+    std::optional<SlotPool::Lease> a(pool.acquire());
+    SlotPool::Lease b = pool.acquire();
+    SlotPool::Lease c = other.acquire();
+    EXPECT_EQ(pool.occupancy().busy, 2u);
+    EXPECT_EQ(other.occupancy().busy, 1u);
+    EXPECT_EQ(SlotPool::process_occupancy().busy, before.busy + 3);
+    a.reset();
+    EXPECT_EQ(pool.occupancy().busy, 1u);
+    EXPECT_EQ(SlotPool::process_occupancy().busy, before.busy + 2);
+    // A moved lease is returned once, by its new holder.
+    SlotPool::Lease moved = std::move(b);
+    EXPECT_EQ(pool.occupancy().busy, 1u);
+  }
+  EXPECT_EQ(SlotPool::process_occupancy().busy, before.busy);
+  EXPECT_EQ(SlotPool::process_occupancy().total, before.total);
 }
 
 }  // namespace
