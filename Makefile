@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all deps configure build run test bench validity fuzz format clean corpus-check adversarial
+.PHONY: all deps configure build run test bench bench-throughput validity fuzz format clean corpus-check adversarial
 
 all: build
 
@@ -46,13 +46,25 @@ adversarial: build
 # clients, 30 s, mixed /health /task /score), which fails on any 5xx or lost grade, then the
 # outage drill (an identity arm whose judge is killed and restarted mid-arm; fails on a lost
 # episode, a double grade or a success rate below 100%; DRILL_* variables shorten it, see
-# scripts/outage-drill.sh), then the validity benchmark (below).
+# scripts/outage-drill.sh), then the validity benchmark (below), then the throughput benchmark
+# (below).
 bench: build
 	@$(BUILD_DIR)/hpcab-bench
 	@BUILD_DIR=$(BUILD_DIR) scripts/bench-judge.sh
 	@BUILD_DIR=$(BUILD_DIR) LOAD_DURATION=30 LOAD_CLIENTS=64 scripts/load-judge.sh
 	@BUILD_DIR=$(BUILD_DIR) scripts/outage-drill.sh
 	@BUILD_DIR=$(BUILD_DIR) python3 scripts/validity.py $(VALIDITY_ARGS)
+	@BUILD_DIR=$(BUILD_DIR) python3 scripts/bench-throughput.py $(BENCH_THROUGHPUT_ARGS)
+
+# The throughput benchmark alone (also the last step of bench): per kernel class the overhead of
+# /submit and /score, grades per hour of a mixed stream from 4 concurrent clients (latency, queue
+# wait, the judge's CPU and memory) under three slot settings with the A/A credits, and the judges
+# a campaign needs (docs/deploy.md "Sizing a campaign"); ~10-15 min on 2 CPUs. Prints figures (and
+# $(BUILD_DIR)/bench-throughput.json), asserts nothing about them. Options:
+# BENCH_THROUGHPUT_ARGS='--quick' (smoke, ~2-5 min), '--duration 300 --clients 8',
+# '--original-url http://host:port' (side by side with an original judge), '--help'.
+bench-throughput: build
+	@BUILD_DIR=$(BUILD_DIR) python3 scripts/bench-throughput.py $(BENCH_THROUGHPUT_ARGS)
 
 # The validity benchmark alone (also the last step of bench): references resubmitted (A/A),
 # honest faster and 2x-slower candidates against their directly timed true ratios (A/B), /submit
