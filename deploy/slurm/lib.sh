@@ -18,6 +18,37 @@ hpcab_read_arm() {
     [ -n "$line" ] || continue
     ARM[${line%%=*}]=${line#*=}
   done <<<"$out"
+  # The judge count submit.sh chose (--judges N|auto) replaces the arm's JUDGE_NODES.
+  if [ -n "${HPCAB_JUDGE_NODES:-}" ]; then
+    if ! [[ $HPCAB_JUDGE_NODES =~ ^[1-9][0-9]{0,3}$ ]]; then
+      hpcab_log "HPCAB_JUDGE_NODES=$HPCAB_JUDGE_NODES: expected a whole number from 1 to 9999"
+      return 2
+    fi
+    ARM[JUDGE_NODES]=$HPCAB_JUDGE_NODES
+  fi
+}
+
+# The judges a campaign needs (docs/deploy.md "Sizing a campaign"; scripts/bench-throughput.py
+# --sizing computes the same): ceil(AGENTS x SUBMITS_PER_AGENT_HOUR / (GRADES_PER_JUDGE_HOUR x
+# UTILISATION)), at least 1. Prints the count; returns 2 with a message on a bad number.
+# Usage: hpcab_auto_judges AGENTS SUBMITS_PER_AGENT_HOUR GRADES_PER_JUDGE_HOUR UTILISATION
+hpcab_auto_judges() {
+  local agents=$1 rate=$2 gph=$3 util=$4 name value
+  local number='^([0-9]+([.][0-9]*)?|[.][0-9]+)$'
+  for name in agents rate gph util; do
+    value=${!name}
+    if ! [[ $value =~ $number ]]; then
+      hpcab_log "judge sizing: $name '$value' is not a non-negative number"
+      return 2
+    fi
+  done
+  awk -v a="$agents" -v r="$rate" -v g="$gph" -v u="$util" 'BEGIN {
+    if (a < 1 || r <= 0 || g <= 0 || u <= 0 || u > 1) exit 1
+    x = a * r / (g * u); n = int(x); if (x - n > 1e-9) n++; if (n < 1) n = 1
+    print n }' || {
+    hpcab_log "judge sizing: need agents >= 1, submits per agent-hour > 0, grades per judge-hour > 0 and a utilisation in (0, 1] (got $agents, $rate, $gph, $util)"
+    return 2
+  }
 }
 
 # The network address of a Slurm node: its NodeAddr (what slurmd talks on), else its name.

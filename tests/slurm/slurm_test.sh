@@ -8,7 +8,9 @@
 # start/stop bring the cluster up and down (ctest fixture). The cases:
 #   dry-run       submit.sh --dry-run on deploy/arms/slurm-identity.env prints the plan (no
 #                 cluster needed), the same arm with AGENT_NODES=3 prints one harness command per
-#                 agent node, and a plain run outside an allocation refuses with exit 2
+#                 agent node, --judges auto sizes the judges for 100 agents (arithmetic, no
+#                 timing) and --judges N replaces JUDGE_NODES, and a plain run outside an
+#                 allocation refuses with exit 2
 #   smoke         a 3-node arm (1 inference node running hpcab-fake-llm, 1 agent node, 1 judge
 #                 node), 2 kernels, submitted with `submit.sh ... --wait`: exit 0, episodes
 #                 recorded, the model metered, submissions in the merged database, a summary,
@@ -456,11 +458,50 @@ AGENT
       grep -qF -- "$want" <<<"$plan" || fail "the 3-agent-node plan lacks '$want': $plan"
     done
     [ "$(grep -c '^harness-[0-9]* on ' <<<"$plan")" = 3 ] || fail "expected 3 harness lines: $plan"
+    # --judges auto: 100 agents (4 agent nodes x 25 workers) x 12 grades/agent-hour (the
+    # default) over 300 grades/judge-hour at the default utilisation 0.7 need
+    # ceil(1200 / 210) = 6 judges: 4 + 6 = 10 nodes, judge ranks 0..5 on node5..node10.
+    sed -e 's/^AGENT_NODES=.*/AGENT_NODES=4/' -e 's/^WORKERS=.*/WORKERS=25/' "$arm" >"$work/hundred.env"
+    plan=$(env -u HPCAB_SUBMITS_PER_AGENT_HOUR -u HPCAB_TARGET_UTILISATION -u HPCAB_JUDGES \
+      -u HPCAB_JUDGE_NODES HPCAB_GRADES_PER_JUDGE_HOUR=300 \
+      "$root/deploy/slurm/submit.sh" --dry-run --judges auto "$work/hundred.env" 2>&1) ||
+      fail "dry run with --judges auto failed: $plan"
+    for want in "judges: auto: 100 agents (AGENT_NODES 4 x WORKERS 25) x 12 grades/agent-hour over 300 grades/judge-hour at utilisation 0.7 -> 6 judge(s)" \
+      "would run: sbatch --nodes=10" "nodes: 0 inference + 4 agent + 6 judge = 10" \
+      "judge rank 0 on node5: http://node5:8800" "judge rank 5 on node10: http://node10:8805" \
+      "-> judge rank w % 6"; do
+      grep -qF -- "$want" <<<"$plan" || fail "the --judges auto plan lacks '$want': $plan"
+    done
+    # The same from the environment, with the rate and utilisation overridden:
+    # 100 x 6 / (300 x 0.5) = 4 judges.
+    plan=$(env -u HPCAB_JUDGE_NODES HPCAB_JUDGES=auto HPCAB_GRADES_PER_JUDGE_HOUR=300 \
+      HPCAB_SUBMITS_PER_AGENT_HOUR=6 HPCAB_TARGET_UTILISATION=0.5 \
+      "$root/deploy/slurm/submit.sh" --dry-run "$work/hundred.env" 2>&1) ||
+      fail "dry run with HPCAB_JUDGES=auto failed: $plan"
+    grep -qF -- "would run: sbatch --nodes=8" <<<"$plan" || fail "HPCAB_JUDGES=auto: $plan"
+    # A given count replaces JUDGE_NODES; a bad one or a bad sizing figure is refused (exit 2).
+    plan=$(env -u HPCAB_JUDGES -u HPCAB_JUDGE_NODES "$root/deploy/slurm/submit.sh" --dry-run \
+      --judges 3 "$arm" 2>&1) || fail "dry run with --judges 3 failed: $plan"
+    for want in "would run: sbatch --nodes=4" "judge rank 2 on node4: http://node4:8802"; do
+      grep -qF -- "$want" <<<"$plan" || fail "the --judges 3 plan lacks '$want': $plan"
+    done
+    for bad in "--judges 0" "--judges many" "--judges"; do
+      rc=0
+      # shellcheck disable=SC2086 # the option and its value, split on purpose
+      out=$(env -u HPCAB_JUDGES -u HPCAB_JUDGE_NODES "$root/deploy/slurm/submit.sh" --dry-run \
+        $bad "$arm" 2>&1) || rc=$?
+      [ "$rc" -eq 2 ] || fail "submit.sh $bad: exit $rc, $out"
+    done
+    rc=0
+    out=$(env -u HPCAB_JUDGE_NODES HPCAB_GRADES_PER_JUDGE_HOUR=fast "$root/deploy/slurm/submit.sh" \
+      --dry-run --judges auto "$arm" 2>&1) || rc=$?
+    [ "$rc" -eq 2 ] && grep -qF "is not a non-negative number" <<<"$out" ||
+      fail "HPCAB_GRADES_PER_JUDGE_HOUR=fast: exit $rc, $out"
     rc=0
     (unset SLURM_JOB_NODELIST SLURM_JOB_ID; "$root/deploy/slurm/hpcab-arm.sbatch" "$arm") >"$build/slurm-dry-run.out" 2>&1 || rc=$?
     [ "$rc" -eq 2 ] && grep -q "not inside a Slurm allocation" "$build/slurm-dry-run.out" ||
       fail "outside an allocation: exit $rc, $(cat "$build/slurm-dry-run.out")"
-    say "PASS: the plan of deploy/arms/slurm-identity.env and of 3 agent nodes; exit 2 outside an allocation"
+    say "PASS: the plan of deploy/arms/slurm-identity.env and of 3 agent nodes; --judges auto (6 judges for 100 agents at 300 grades/judge-hour) and --judges 3; exit 2 outside an allocation"
     ;;
   *)
     echo "usage: $0 start|smoke|two-agents|mismatch|judge-killed|judge-killed-no-restart|harness-rerun|stop|dry-run" >&2
