@@ -34,6 +34,13 @@ std::string_view distribution_name(Distribution d) {
   return "?";
 }
 
+std::optional<Distribution> distribution_named(std::string_view name) {
+  if (name == "uniform") return Distribution::kUniform;
+  if (name == "normal") return Distribution::kNormal;
+  if (name == "lognormal") return Distribution::kLognormal;
+  return std::nullopt;
+}
+
 Distribution distribution_for_seed(uint64_t seed) { return static_cast<Distribution>(seed % 3); }
 
 Result<SymbolTable> preset_sizes(const Manifest& m, const std::string& preset) {
@@ -721,8 +728,9 @@ void poison_outputs(const Manifest& m, Draw& draw) {
   constexpr uint64_t kNan64 = std::bit_cast<uint64_t>(std::numeric_limits<double>::quiet_NaN());
   constexpr uint64_t kNan32 = std::bit_cast<uint32_t>(std::numeric_limits<float>::quiet_NaN());
   for (const auto& spec : m.arrays) {
-    if (spec.intent != Intent::kOut) continue;
-    NdArray& a = draw.arrays.at(spec.name);
+    auto it = draw.arrays.find(spec.name);
+    if (spec.intent != Intent::kOut || it == draw.arrays.end()) continue;
+    NdArray& a = it->second;
     if (a.dtype() == DType::kFloat64) {
       fill_poison(a.data(), a.nbytes(), kNan64);
     } else if (a.dtype() == DType::kFloat32) {
@@ -787,6 +795,37 @@ Result<Draw> allocate_draw(const Manifest& m, const DrawSpec& spec) {
   return d;
 }
 
+Result<SharedDrawLayout> shared_draw_layout(const Manifest& m, Precision p,
+                                            const SymbolTable& sizes) {
+  constexpr uint64_t kPage = 4096;
+  const SymbolTable symbols = m.symbols(sizes);
+  SharedDrawLayout layout;
+  for (const auto& a : m.arrays) {
+    if (a.intent == Intent::kOut) continue;
+    auto shape = shape_of(a, symbols);
+    if (!shape) return shape.error();
+    SharedDrawLayout::Entry e{a.name, layout.total_bytes, a.dtype(p), std::move(*shape), 0};
+    e.bytes = dtype_size(e.dtype);
+    for (int64_t n : e.shape) e.bytes *= static_cast<uint64_t>(n);
+    layout.total_bytes += (e.bytes + kPage - 1) / kPage * kPage;
+    layout.entries.push_back(std::move(e));
+  }
+  if (layout.total_bytes == 0) layout.total_bytes = kPage;
+  return layout;
+}
+
+Draw shared_draw_view(const Manifest& m, Precision p, const SymbolTable& sizes,
+                      const SharedDrawLayout& layout, void* base) {
+  Draw d;
+  d.precision = p;
+  d.symbols = m.symbols(sizes);
+  for (const auto& e : layout.entries) {
+    d.arrays.emplace(e.name,
+                     NdArray::view(e.dtype, e.shape, static_cast<unsigned char*>(base) + e.offset));
+  }
+  return d;
+}
+
 Status regenerate_draw(const Manifest& m, const DrawSpec& spec, Draw& d) {
   if (auto st = check_spec(m, spec); !st) return st;
   const SymbolTable symbols = m.symbols(spec.sizes);
@@ -794,6 +833,7 @@ Status regenerate_draw(const Manifest& m, const DrawSpec& spec, Draw& d) {
     auto shape = shape_of(a, symbols);
     if (!shape) return shape.error();
     auto it = d.arrays.find(a.name);
+    if (it == d.arrays.end() && a.intent == Intent::kOut) continue;
     if (it == d.arrays.end() || it->second.shape() != *shape ||
         it->second.dtype() != a.dtype(spec.precision)) {
       return Error{"regenerate_draw: array '" + a.name + "' does not have the draw's shape"};

@@ -18,6 +18,9 @@ namespace hpcab {
 
 enum class Distribution { kUniform, kNormal, kLognormal };
 std::string_view distribution_name(Distribution d);
+// The distribution a name ("uniform", "normal", "lognormal") forces; nullopt for "auto" (and
+// any other word): the seed chooses (distribution_for_seed).
+std::optional<Distribution> distribution_named(std::string_view name);
 
 // The distribution a seed selects when the caller does not force one (cycles over the three).
 Distribution distribution_for_seed(uint64_t seed);
@@ -55,8 +58,31 @@ Result<Draw> allocate_draw(const Manifest& m, const DrawSpec& spec);
 
 // Refills an existing draw (same sizes and precision, e.g. from generate_draw) with the values
 // of `spec` without allocating: the per-call fresh draw of a timing loop. The result is
-// bit-identical to generate_draw(m, spec).
+// bit-identical to generate_draw(m, spec). Output arrays the draw lacks (a shared draw's) are
+// left out; those it holds are poisoned.
 Status regenerate_draw(const Manifest& m, const DrawSpec& spec, Draw& draw);
+
+// One draw shared by every runner of a configuration (docs/grading.md, "One draw per call"):
+// the arrays the generator writes (every array but the pure outputs) at page-aligned offsets
+// of one buffer, in manifest order. The judge generates each call's draw there once and each
+// runner maps the buffer read-only, instead of every side generating the same values itself.
+struct SharedDrawLayout {
+  struct Entry {
+    std::string name;
+    uint64_t offset = 0;
+    DType dtype = DType::kFloat64;
+    std::vector<int64_t> shape;
+    uint64_t bytes = 0;
+  };
+  std::vector<Entry> entries;
+  uint64_t total_bytes = 0;  // a whole number of pages, at least one
+};
+Result<SharedDrawLayout> shared_draw_layout(const Manifest& m, Precision p,
+                                            const SymbolTable& sizes);
+// A draw whose generated arrays are views of `base` at the layout's offsets and which holds no
+// output array: regenerate_draw fills it in place (outputs left out).
+Draw shared_draw_view(const Manifest& m, Precision p, const SymbolTable& sizes,
+                      const SharedDrawLayout& layout, void* base);
 
 // Writes the poison pattern into every `out` array: a quiet NaN for reals, 0xA5 bytes for
 // integers and bools, so an output the kernel never writes cannot match the reference.

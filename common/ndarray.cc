@@ -68,12 +68,12 @@ void* allocate(std::size_t bytes, bool zero = true) {
 }
 }  // namespace
 
-void NdArray::Free::operator()(void* p) const {
-  if (p != nullptr) std::free(static_cast<unsigned char*>(p) - kGuardBytes);
+void NdArrayFree::operator()(void* p) const {
+  if (p != nullptr && owned) std::free(static_cast<unsigned char*>(p) - kGuardBytes);
 }
 
 std::optional<int64_t> NdArray::guard_violation() const {
-  if (!data_) return std::nullopt;
+  if (!data_ || is_view()) return std::nullopt;
   const auto* data = static_cast<const unsigned char*>(data_.get());
   // Nearest damaged byte first: the likeliest culprit is an off-by-a-few loop bound.
   for (std::size_t i = 1; i <= kGuardBytes; ++i) {
@@ -96,6 +96,15 @@ NdArray::NdArray(DType dtype, std::vector<int64_t> shape)
 
 NdArray NdArray::uninitialized(DType dtype, std::vector<int64_t> shape) {
   return NdArray(dtype, std::move(shape), false);
+}
+
+NdArray NdArray::view(DType dtype, std::vector<int64_t> shape, void* data) {
+  NdArray a;
+  a.dtype_ = dtype;
+  a.shape_ = std::move(shape);
+  a.size_ = element_count(a.shape_);
+  a.data_ = std::unique_ptr<void, Free>(data, Free{false});
+  return a;
 }
 
 NdArray::NdArray(const NdArray& other)

@@ -11,6 +11,14 @@
 
 namespace hpcab {
 
+// How an NdArray lets go of its bytes: freed with their guard zones, or (a view) left alone.
+// Outside the class so that it is complete, and default-constructible, where NdArray's
+// members are declared.
+struct NdArrayFree {
+  bool owned = true;
+  void operator()(void* p) const;
+};
+
 class NdArray {
  public:
   NdArray() = default;
@@ -19,6 +27,11 @@ class NdArray {
   // every byte before anything reads one (read_npy). Saves a pass over the memory, which for a
   // DRAM-sized output read back after every call is a third of the work.
   static NdArray uninitialized(DType dtype, std::vector<int64_t> shape);
+  // A view of `nbytes()` bytes at `data`, owned elsewhere (a shared draw mapped read-only):
+  // freed by nobody, without guard zones (guard_violation is always nullopt). `data` must be
+  // 64-byte aligned and outlive the view. A copy of a view is an ordinary owned array.
+  static NdArray view(DType dtype, std::vector<int64_t> shape, void* data);
+  bool is_view() const { return !data_.get_deleter().owned; }
   NdArray(const NdArray& other);
   NdArray& operator=(const NdArray& other);
   NdArray(NdArray&&) noexcept = default;
@@ -54,9 +67,7 @@ class NdArray {
 
  private:
   NdArray(DType dtype, std::vector<int64_t> shape, bool zero);
-  struct Free {
-    void operator()(void* p) const;
-  };
+  using Free = NdArrayFree;
   DType dtype_ = DType::kFloat64;
   std::vector<int64_t> shape_;
   int64_t size_ = 0;

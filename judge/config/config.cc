@@ -88,6 +88,7 @@ const Field kFields[] = {
     {"hidden_preset_reference_s", &take_field<&JudgeConfig::hidden_preset_reference_s>},
     {"check_all_bytes", &take_field<&JudgeConfig::check_all_bytes>},
     {"output_memory_bytes", &take_field<&JudgeConfig::output_memory_bytes>},
+    {"shared_draw", &take_field<&JudgeConfig::shared_draw>},
     {"suspect_speedup", &take_field<&JudgeConfig::suspect_speedup>},
     {"clock_audit_slack_ns", &take_field<&JudgeConfig::clock_audit_slack_ns>},
     {"thread_settle_s", &take_field<&JudgeConfig::thread_settle_s>},

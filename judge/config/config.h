@@ -123,6 +123,10 @@ struct JudgeConfig {
   // this. 512 MiB holds every call of tsvc_2_s000's timed configurations (33 MB per call).
   // 0: always saved.
   uint64_t output_memory_bytes = uint64_t{512} << 20;
+  // One draw per call (docs/grading.md, "One draw per call"): the judge generates each call's
+  // inputs once into a sealed memfd every runner of the configuration maps read-only, instead
+  // of each side generating the same values. false: each runner generates its own.
+  bool shared_draw = true;
   double suspect_speedup = 1000;              // above: marked suspect, not credited (SPEC §5.9)
   double baseline_max_age_s = 7 * 24 * 3600;  // cached baseline samples older: re-measured
   // Clock audit (SPEC §5.7, docs/security.md): the judge's own view of a call (from sending "go"

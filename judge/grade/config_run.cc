@@ -61,7 +61,7 @@ RunFailure launch_fault(const std::string& role, const Error& e) {
 // Spawns one side's runner; `out` holds the session once launched (it has not said hello yet).
 MaybeFailure launch_session(RunContext& ctx, const std::string& role, bool candidate,
                             const std::string& lib, const SymbolTable& sizes, int64_t workspace,
-                            int threads, double call_timeout_s,
+                            int threads, double call_timeout_s, int draw_fd,
                             std::unique_ptr<RunnerSession>& out) {
   RunnerSpec spec;
   spec.manifest = &ctx.m;
@@ -75,6 +75,7 @@ MaybeFailure launch_session(RunContext& ctx, const std::string& role, bool candi
   spec.threads = threads;
   spec.work_dir = ctx.work_dir;
   spec.serial = ctx.sessions++;
+  spec.draw_fd = draw_fd;
   // Library name, not role: a baseline measured alone runs in the candidate's role.
   if (lib == ctx.cand_lib && !ctx.cand_gpu_runtime.empty()) {
     spec.gpu_runtime = ctx.cand_gpu_runtime;
@@ -152,6 +153,7 @@ struct Sides {
   RunContext& ctx;
   const ConfigPlan& plan;
   std::unique_ptr<RunnerSession> cand, base, oracle;
+  std::unique_ptr<SharedDraw> draw;  // nullptr: each runner generates its own draws
 
   // The runners end with the configuration; their saved outputs, read by the comparison
   // before this runs, go with them (RunnerChannel::discard_outputs).
@@ -177,6 +179,19 @@ struct Sides {
   // visible to the candidate before it runs.
   MaybeFailure call(RunnerSession& s, uint64_t seed, double* ns, bool save,
                     const std::string& tag) {
+    if (draw) {
+      // Written while every runner is stopped (or idle before its first call): the draw a
+      // call sees never changes under another side's call.
+      PhaseTimer inputs(ctx, "inputs");
+      DrawSpec spec;
+      spec.seed = seed;
+      spec.distribution = distribution_named(plan.dist);
+      spec.scale = plan.scale;
+      if (auto st = draw->fill(spec); !st) {
+        return judge_fault(Resource::kSandbox,
+                           "judge fault: the shared draw: " + st.error().message);
+      }
+    }
     s.resume();
     if (s.candidate()) {
       // SIGCONT wakes every thread of the paused runner, and an honest OpenMP pool then burns
@@ -239,6 +254,13 @@ struct Sides {
       std::function<MaybeFailure()> launch;  // (re)launches the side into *session
       MaybeFailure launched;
     };
+    auto shared = ctx.launcher->shared_draw(ctx.m, ctx.precision, plan.sizes, ctx.cpus);
+    if (!shared) {
+      return judge_fault(Resource::kSandbox,
+                         "judge fault: cannot make the shared draw: " + shared.error().message);
+    }
+    draw = std::move(*shared);
+    const int draw_fd = draw ? draw->fd() : -1;
     std::vector<Side> sides;
     auto add = [&sides](std::unique_ptr<RunnerSession>* session,
                         std::function<MaybeFailure()> launch) {
@@ -247,7 +269,7 @@ struct Sides {
     };
     add(&cand, [&] {
       return launch_session(ctx, "candidate", true, ctx.cand_lib, plan.sizes, workspace,
-                            cand_threads, call_s, cand);
+                            cand_threads, call_s, draw_fd, cand);
     });
     // A side after a failed launch is not launched at all: the failure, or an earlier side's,
     // is the outcome whatever the later sides would do.
@@ -256,13 +278,13 @@ struct Sides {
       const int threads = sequential_baseline(ctx.base_name) ? 1 : slot_threads;
       add(&base, [&, threads] {
         return launch_session(ctx, "baseline " + ctx.base_name, false, ctx.base_lib, plan.sizes, 0,
-                              threads, call_s, base);
+                              threads, call_s, draw_fd, base);
       });
     }
     if (plan.check && !(plan.paired && base_is_oracle()) && launched()) {
       add(&oracle, [&] {
         return launch_session(ctx, "oracle", false, ctx.oracle_lib, plan.sizes, 0, 1, reference_s,
-                              oracle);
+                              draw_fd, oracle);
       });
     }
     // Startup includes loading the library (its constructors run) and allocating the draw.
@@ -300,6 +322,12 @@ struct Sides {
   RunnerSession& reference() { return oracle ? *oracle : *base; }
 
   bool oracle_done = false;  // the oracle's checked calls ran already (reference_first)
+  // Each call compared as soon as both sides ran it (the baseline is the oracle and every call
+  // is checked, so the comparison's gap before the next call tells the candidate nothing): the
+  // outputs are then released pair by pair instead of a configuration's piling up.
+  bool pairwise = false;
+  std::size_t compared = 0;  // calls compared so far (pairwise)
+  bool settled = false;      // a pairwise comparison settled the outcome; no more calls run
 };
 
 // The oracle's checked calls (saved under the calls' tags).
@@ -330,6 +358,76 @@ MaybeFailure reference_first(Sides& sides, const std::vector<bool>& checked, Con
     return std::nullopt;
   }
   return f;
+}
+
+// The reduction length at the configuration's sizes, when the kernel declares one.
+std::optional<int64_t> reduction_length(const RunContext& ctx, const ConfigPlan& plan) {
+  if (!ctx.m.reduction_length) return std::nullopt;
+  auto l = ctx.m.reduction_length->eval(ctx.m.symbols(plan.sizes));
+  if (!l) return std::nullopt;
+  return *l;
+}
+
+// Call k's outputs against the reference's, in the judge (SPEC §5.6). Returns true once the
+// configuration's outcome is settled (a failure, a mismatch, an ungradeable comparison); the
+// compared outputs go back to their sessions (RunnerSession::recycle).
+bool compare_call(Sides& sides, std::size_t k, ConfigOutcome& out) {
+  RunContext& ctx = sides.ctx;
+  const ConfigPlan& plan = sides.plan;
+  PhaseTimer comparing(ctx, "compare");
+  const std::string tag = "call" + std::to_string(k);
+  auto want = sides.reference().outputs(tag);
+  if (!want) {
+    out.failure = judge_fault(Resource::kScratch, "oracle outputs: " + want.error().message);
+    return true;
+  }
+  auto got = sides.cand->outputs(tag);
+  if (!got) {
+    out.failure =
+        RunFailure{Verdict::kCrash, "candidate outputs unreadable: " + got.error().message};
+    return true;
+  }
+  std::vector<NamedArray> e, a;
+  for (auto& [name, arr] : *want) e.push_back({name, &arr});
+  for (auto& [name, arr] : *got) a.push_back({name, &arr});
+  auto cmp = compare_outputs(e, a, CompareOptions{ctx.precision, reduction_length(ctx, plan)});
+  if (cmp.status == CompareResult::Status::kUngradeable) {
+    out.ungradeable = "ungradeable: " + cmp.detail;
+    return true;
+  }
+  out.max_rel_error = std::max(out.max_rel_error, cmp.max_rel_error);
+  if (!cmp.passed()) {
+    out.correct = false;
+    out.failed_output = cmp.first_failure ? cmp.first_failure->output : "?";
+    out.detail = plan.label + " " + sizes_json(plan.sizes) + ", call " + std::to_string(k) + ": " +
+                 cmp.detail;
+    return true;
+  }
+  if (k == 0 && plan.determinism) {
+    auto again = sides.cand->outputs("again");
+    if (!again) {
+      out.failure =
+          RunFailure{Verdict::kCrash, "candidate outputs unreadable: " + again.error().message};
+      return true;
+    }
+    std::string problem = determinism_problem(*got, *again, ctx.precision);
+    if (!problem.empty()) {
+      out.correct = false;
+      out.failed_output = "(nondeterministic)";
+      out.detail = plan.label + ": " + problem;
+      return true;
+    }
+  }
+  sides.reference().recycle(std::move(*want));
+  sides.cand->recycle(std::move(*got));
+  return false;
+}
+
+// The checked calls not compared yet, in call order.
+void compare_calls(Sides& sides, const std::vector<bool>& checked, ConfigOutcome& out) {
+  for (std::size_t k = sides.compared; k < sides.plan.seeds.size(); ++k) {
+    if (checked[k] && compare_call(sides, k, out)) return;
+  }
 }
 
 // Warm-up, then the timed (or checked) calls alternating candidate and baseline, the
@@ -378,71 +476,19 @@ MaybeFailure run_calls(Sides& sides, const std::vector<bool>& checked, ConfigOut
     if (!baseline_first) {
       if (auto f = baseline_call()) return f;
     }
+    if (sides.pairwise) {
+      // On a thread of its own, as compare_calls: the comparison's OpenMP team ends with it
+      // and spins through none of the next calls.
+      run_on_cpus(sides.ctx.cpus, [&] { sides.settled = compare_call(sides, k, out); });
+      sides.compared = k + 1;
+      if (sides.settled) return std::nullopt;
+    }
   }
   if (plan.determinism) {
     if (auto f = sides.call(*sides.cand, plan.seeds[0], nullptr, true, "again")) return f;
   }
   if (sides.oracle && !sides.oracle_done) return oracle_calls(sides, checked);
   return std::nullopt;
-}
-
-// The checked calls' outputs against the oracle's, in the judge (SPEC §5.6).
-void compare_calls(Sides& sides, const std::vector<bool>& checked, ConfigOutcome& out) {
-  RunContext& ctx = sides.ctx;
-  const ConfigPlan& plan = sides.plan;
-  const Manifest& m = ctx.m;
-  PhaseTimer comparing(ctx, "compare");
-  std::optional<int64_t> red;
-  if (m.reduction_length) {
-    auto l = m.reduction_length->eval(m.symbols(plan.sizes));
-    if (l) red = *l;
-  }
-  for (std::size_t k = 0; k < plan.seeds.size(); ++k) {
-    if (!checked[k]) continue;
-    const std::string tag = "call" + std::to_string(k);
-    auto want = sides.reference().outputs(tag);
-    if (!want) {
-      out.failure = judge_fault(Resource::kScratch, "oracle outputs: " + want.error().message);
-      return;
-    }
-    auto got = sides.cand->outputs(tag);
-    if (!got) {
-      out.failure =
-          RunFailure{Verdict::kCrash, "candidate outputs unreadable: " + got.error().message};
-      return;
-    }
-    std::vector<NamedArray> e, a;
-    for (auto& [name, arr] : *want) e.push_back({name, &arr});
-    for (auto& [name, arr] : *got) a.push_back({name, &arr});
-    auto cmp = compare_outputs(e, a, CompareOptions{ctx.precision, red});
-    if (cmp.status == CompareResult::Status::kUngradeable) {
-      out.ungradeable = "ungradeable: " + cmp.detail;
-      return;
-    }
-    out.max_rel_error = std::max(out.max_rel_error, cmp.max_rel_error);
-    if (!cmp.passed()) {
-      out.correct = false;
-      out.failed_output = cmp.first_failure ? cmp.first_failure->output : "?";
-      out.detail = plan.label + " " + sizes_json(plan.sizes) + ", call " + std::to_string(k) +
-                   ": " + cmp.detail;
-      return;
-    }
-    if (k == 0 && plan.determinism) {
-      auto again = sides.cand->outputs("again");
-      if (!again) {
-        out.failure =
-            RunFailure{Verdict::kCrash, "candidate outputs unreadable: " + again.error().message};
-        return;
-      }
-      std::string problem = determinism_problem(*got, *again, ctx.precision);
-      if (!problem.empty()) {
-        out.correct = false;
-        out.failed_output = "(nondeterministic)";
-        out.detail = plan.label + ": " + problem;
-        return;
-      }
-    }
-  }
 }
 
 // The slot watch over a configuration's timed calls: what the scheduler accounted to the timed
@@ -506,7 +552,7 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
     out.failure = RunFailure{Verdict::kRejected, "workspace_bytes: " + ws.error().message};
     return out;
   }
-  Sides sides{ctx, plan, nullptr, nullptr, nullptr};
+  Sides sides{ctx, plan, nullptr, nullptr, nullptr, nullptr};
   if (auto f = sides.start(*ws)) {
     out.failure = f;
     return out;
@@ -528,6 +574,8 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
   for (auto* s : {sides.cand.get(), sides.base.get(), sides.oracle.get()}) {
     if (s) s->allow_memory_outputs(every_call);
   }
+  sides.pairwise = plan.check && every_call && sides.base && !sides.oracle &&
+                   sides.base_is_oracle() && !plan.determinism;
   SlotWindow watch(ctx, sides);
   if (plan.reference_limit_s > 0 && sides.oracle) {
     if (auto f = reference_first(sides, checked, out)) {
@@ -554,7 +602,7 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
   out.judge_median_ns = median(sides.cand->judge_seen_ns());
   out.reported_median_ns = median(sides.cand->reported_ns());
   out.overshoot_min_ns = candidate_min_excess_ns(sides.cand->overshoot_ns(), noise);
-  if (plan.check) {
+  if (plan.check && !sides.settled) {
     // On a thread of its own so that the comparison's OpenMP team starts on the slot's CPUs and
     // ends with it (run_on_cpus).
     run_on_cpus(ctx.cpus, [&] { compare_calls(sides, checked, out); });

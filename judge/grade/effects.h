@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/inputs.h"
 #include "common/manifest.h"
 #include "common/ndarray.h"
 #include "common/process.h"
@@ -63,6 +64,11 @@ class RunnerChannel {
   // fails (the submission unmapped its copy-out) is kept as the tag's error and returned by
   // outputs(tag), so it is attributed exactly as an unreadable saved file is.
   virtual void capture(const std::string& tag) = 0;
+  // Outputs handed over by outputs(tag) and compared, given back: their memory may hold a later
+  // call's capture (a DRAM-sized output read into fresh pages cost more than the call itself,
+  // the kernel clearing every page first), and they no longer count against the bound of
+  // can_capture. Default: dropped.
+  virtual void recycle(std::map<std::string, NdArray>&& outputs) { (void)outputs; }
   // Deletes every output the runner saved. Called once per runner, after it finished and the
   // configuration's comparisons are done, never per call: what stays on disk (and in the page
   // cache, which a candidate can watch in /proc/meminfo) then never depends on which calls the
@@ -105,6 +111,21 @@ struct RunnerSpec {
   // GradeRequest::residency once the request carries it).
   std::string gpu_runtime;
   std::string residency = "host";
+  // >= 0: the configuration's shared draw (SharedDraw::fd), mapped read-only by the runner.
+  int draw_fd = -1;
+};
+
+// One draw per call for every runner of a configuration (docs/grading.md, "One draw per
+// call"): the judge generates it once into memory each runner maps read-only, instead of each
+// side generating the same values. Only the judge writes it, and only while every runner that
+// maps it is stopped or idle between calls.
+class SharedDraw {
+ public:
+  virtual ~SharedDraw() = default;
+  // Makes the buffer hold the draw of `spec` (a no-op when it already does).
+  virtual Status fill(const DrawSpec& spec) = 0;
+  // The descriptor a runner maps (RunnerSpec::draw_fd).
+  virtual int fd() const = 0;
 };
 
 class RunnerLauncher {
@@ -114,6 +135,15 @@ class RunnerLauncher {
   // kNoSpace / kReadOnly (staging into the scratch dir), kNotFound (the runner binary),
   // kResource (fork, pipes).
   virtual Result<std::unique_ptr<RunnerChannel>> launch(const RunnerSpec& spec) = 0;
+  // A shared draw for runners of `m` at `sizes` and precision `p`, generated on `cpus` (the
+  // slot's); nullptr where the launcher has none (each runner then generates its own draws).
+  // An Error is the judge's fault (memory for the buffer).
+  virtual Result<std::unique_ptr<SharedDraw>> shared_draw(const Manifest& m, Precision p,
+                                                          const SymbolTable& sizes,
+                                                          const std::vector<int>& cpus) {
+    (void)m, (void)p, (void)sizes, (void)cpus;
+    return std::unique_ptr<SharedDraw>();
+  }
 };
 
 // Builds submissions and references (judge/build/build.h's Builder is the real one).

@@ -24,6 +24,7 @@
 #include "common/inputs.h"
 #include "common/manifest.h"
 #include "common/npy.h"
+#include "judge/grade/memfd_draw.h"
 #include "judge/sandbox/proctree.h"
 #include "judge/sandbox/sandbox.h"
 
@@ -230,7 +231,7 @@ class SandboxRunnerChannel : public RunnerChannel {
   void capture(const std::string& tag) override {
     std::map<std::string, NdArray> out;
     for (const auto& s : layout_) {
-      NdArray a = NdArray::uninitialized(s.dtype, s.shape);
+      NdArray a = take_spare(s);
       if (auto st = read_process_memory(runner_pid_, s.address, a.data(), a.nbytes()); !st) {
         captured_.insert_or_assign(tag, Result<std::map<std::string, NdArray>>(st.error()));
         return;
@@ -249,8 +250,18 @@ class SandboxRunnerChannel : public RunnerChannel {
     captured_.insert_or_assign(tag, Result<std::map<std::string, NdArray>>(std::move(out)));
   }
 
+  void recycle(std::map<std::string, NdArray>&& outputs) override {
+    uint64_t bytes = 0;
+    for (auto& [name, a] : outputs) {
+      bytes += a.nbytes();
+      spare_.insert_or_assign(name, std::move(a));
+    }
+    held_bytes_ -= std::min(held_bytes_, bytes);
+  }
+
   void discard_outputs() override {
     captured_.clear();
+    spare_.clear();
     held_bytes_ = 0;
     std::error_code ec;
     fs::remove_all(dir_ / "out", ec);  // best effort: the grade's scratch dir goes at its end
@@ -293,10 +304,23 @@ class SandboxRunnerChannel : public RunnerChannel {
     DType dtype;
     std::vector<int64_t> shape;
   };
+  // A recycled array of the slot's dtype and shape, else a new one. Every byte of it is
+  // overwritten by the read, so a recycled array needs no clearing.
+  NdArray take_spare(const Slot& s) {
+    auto it = spare_.find(s.name);
+    if (it != spare_.end() && it->second.dtype() == s.dtype && it->second.shape() == s.shape) {
+      NdArray a = std::move(it->second);
+      spare_.erase(it);
+      return a;
+    }
+    return NdArray::uninitialized(s.dtype, s.shape);
+  }
+
   std::vector<Slot> layout_;  // the manifest's outputs, where the runner keeps their copy-out
   int readable_ = 0;          // 0: not probed yet; 1: the judge may read the runner's memory
   uint64_t held_bytes_ = 0;   // captured so far (handed-over outputs still count)
   std::map<std::string, Result<std::map<std::string, NdArray>>> captured_;
+  std::map<std::string, NdArray> spare_;  // recycled outputs, one per output name
 };
 
 // The session dir: the library and the manifest (the loader checks folder == id), so the
@@ -357,6 +381,8 @@ Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const Runne
              "--gen-threads",
              spec.candidate ? "1" : "0"};
   if (python) sb.argv.insert(sb.argv.end(), {"--function", m.id});
+  if (spec.draw_fd >= 0) sb.argv.insert(sb.argv.end(), {"--draw-fd", "4"});
+  sb.pass_fd = spec.draw_fd;
   const bool gpu = !spec.gpu_runtime.empty();
   if (gpu && python) {
     return Error{"a GPU grade runs a C-ABI library, not a Python module", Errc::kInvalid};
@@ -424,6 +450,12 @@ Result<std::unique_ptr<RunnerChannel>> SandboxRunnerLauncher::launch(const Runne
   return std::unique_ptr<RunnerChannel>(
       std::make_unique<SandboxRunnerChannel>(std::move(*proc), dir, out ? *out : 0, &m, spec.sizes,
                                              spec.precision, cfg.output_memory_bytes));
+}
+
+Result<std::unique_ptr<SharedDraw>> SandboxRunnerLauncher::shared_draw(
+    const Manifest& m, Precision p, const SymbolTable& sizes, const std::vector<int>& cpus) {
+  if (!config_.shared_draw) return std::unique_ptr<SharedDraw>();
+  return make_memfd_draw(m, p, sizes, cpus);
 }
 
 double SystemClock::now_unix() {

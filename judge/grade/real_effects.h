@@ -20,6 +20,10 @@ class SandboxRunnerLauncher : public RunnerLauncher {
  public:
   explicit SandboxRunnerLauncher(const JudgeConfig& config) : config_(config) {}
   Result<std::unique_ptr<RunnerChannel>> launch(const RunnerSpec& spec) override;
+  // A sealed memfd (judge/grade/memfd_draw.h) unless the judge's shared_draw setting is off.
+  Result<std::unique_ptr<SharedDraw>> shared_draw(const Manifest& m, Precision p,
+                                                  const SymbolTable& sizes,
+                                                  const std::vector<int>& cpus) override;
 
  private:
   const JudgeConfig& config_;

@@ -76,6 +76,7 @@ class RunnerSession {
   Result<std::map<std::string, NdArray>> outputs(const std::string& tag) {
     return channel_->outputs(tag);
   }
+  void recycle(std::map<std::string, NdArray>&& outputs) { channel_->recycle(std::move(outputs)); }
   const std::string& role() const { return role_; }
   bool candidate() const { return candidate_; }
 

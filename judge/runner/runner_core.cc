@@ -1,6 +1,8 @@
 #include "judge/runner/runner_core.h"
 
 #include <seccomp.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -62,6 +64,10 @@ void add_options(CLI::App& app, Options& o) {
                  "threads generating draws (0: OpenMP default); the judge asks for 1 in the "
                  "candidate's runner, so any other thread busy between calls is the kernel's")
       ->capture_default_str();
+  app.add_option("--draw-fd", o.draw_fd,
+                 "the judge's shared draw: a sealed memfd holding each call's inputs, mapped "
+                 "read-only (-1: generate every draw here)")
+      ->capture_default_str();
 }
 
 void add_gpu_options(CLI::App& app, Options& o) {
@@ -116,8 +122,11 @@ int Runner::setup(const char* program) {
   auto draw = allocate_draw(*manifest_, spec_);
   if (!draw) return fail(setup, draw.error().message);
   draw_ = std::move(*draw);
+  if (int rc = map_shared_draw()) return rc;
   for (const auto& a : manifest_->arrays) {
-    if (a.intent == Intent::kIn) snapshot_.emplace(a.name, draw_->arrays.at(a.name));
+    if (a.intent == Intent::kIn && shared_ == nullptr) {
+      snapshot_.emplace(a.name, draw_->arrays.at(a.name));
+    }
     if (a.is_output()) copied_out_.emplace(a.name, draw_->arrays.at(a.name));
   }
   // Guarded like the arrays, so a kernel overrunning its scratch space is reported as well.
@@ -132,6 +141,38 @@ int Runner::setup(const char* program) {
     slots.push_back({name, reinterpret_cast<uint64_t>(copy.data()), copy.nbytes()});
   }
   reply(proto::layout_reply(slots));
+  return 0;
+}
+
+// The judge's shared draw, mapped read-only: the inputs' snapshot is the mapping itself, which
+// nothing in this process can write (the judge sealed the memfd against writes, shrinking and
+// growing before passing it, so neither a writable mapping nor a write through a reopened
+// descriptor can reach the draw the other sides read), and the descriptor is closed at once.
+int Runner::map_shared_draw() {
+  if (options_.draw_fd < 0) return 0;
+  const auto setup = proto::Fault::kSetup;
+  auto layout = shared_draw_layout(*manifest_, spec_.precision, spec_.sizes);
+  if (!layout) return fail(setup, "shared draw: " + layout.error().message);
+  struct stat st {};
+  if (fstat(options_.draw_fd, &st) != 0 ||
+      static_cast<uint64_t>(st.st_size) < layout->total_bytes) {
+    return fail(setup, "shared draw: descriptor " + std::to_string(options_.draw_fd) +
+                           " is not a draw of " + std::to_string(layout->total_bytes) + " bytes");
+  }
+  void* p =
+      mmap(nullptr, layout->total_bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, options_.draw_fd, 0);
+  ::close(options_.draw_fd);
+  if (p == MAP_FAILED)
+    return fail(setup, std::string("shared draw: mmap: ") + std::strerror(errno));
+  shared_ = p;
+  shared_bytes_ = layout->total_bytes;
+  Draw view = shared_draw_view(*manifest_, spec_.precision, spec_.sizes, *layout, p);
+  for (const auto& a : manifest_->arrays) {
+    if (a.intent == Intent::kIn) snapshot_.emplace(a.name, std::move(view.arrays.at(a.name)));
+    if (a.intent == Intent::kInout) {
+      shared_inout_.emplace(a.name, std::move(view.arrays.at(a.name)));
+    }
+  }
   return 0;
 }
 
@@ -258,13 +299,29 @@ Status Runner::save_outputs(const std::string& tag) const {
   return Ok{};
 }
 
+// With a shared draw the judge has written this call's inputs into the mapping before the
+// runner was resumed; what stays the runner's is what the kernel sees until "go": its input
+// arrays poisoned (the values appear at "go", as with a draw of its own), the in-out arrays'
+// values copied in, the outputs poisoned and the workspace zeroed.
+std::optional<int> Runner::prep_shared() {
+  for (auto& [name, copy] : snapshot_) {
+    NdArray& visible = draw_->arrays.at(name);
+    fill_poison(visible.data(), visible.nbytes(), ~uint64_t{0});
+  }
+  for (const auto& [name, values] : shared_inout_) {
+    std::memcpy(draw_->arrays.at(name).data(), values.data(), values.nbytes());
+  }
+  poison_outputs(*manifest_, *draw_);
+  std::memset(workspace_.data(), 0, workspace_.nbytes());
+  reply(proto::ready_reply());
+  return std::nullopt;
+}
+
 std::optional<int> Runner::prep(const runner_protocol::Command& cmd) {
+  if (shared_ != nullptr) return prep_shared();
   spec_.seed = cmd.seed;
   spec_.scale = cmd.scale;
-  spec_.distribution.reset();
-  if (cmd.dist == "uniform") spec_.distribution = Distribution::kUniform;
-  if (cmd.dist == "normal") spec_.distribution = Distribution::kNormal;
-  if (cmd.dist == "lognormal") spec_.distribution = Distribution::kLognormal;
+  spec_.distribution = distribution_named(cmd.dist);
   // The draw's inputs are kept in the snapshot and hidden from the kernel until "go": the
   // arrays it can see hold a poison pattern meanwhile, so a helper thread cannot compute
   // the next answer from them between calls (outside the clock). Honest code sees the

@@ -43,6 +43,10 @@ struct Options {
   std::string out_dir = ".";
   int64_t workspace_bytes = 0;
   int gen_threads = 0;
+  // >= 0: the judge's shared draw (docs/grading.md, "One draw per call"), a sealed memfd the
+  // runner maps read-only and closes; every prep then takes its inputs from there instead of
+  // generating them.
+  int draw_fd = -1;
   // GPU runs only (add_gpu_options): the runtime to open ("none": a CPU run, nothing GPU is
   // loaded), its library (dlopen name or path; empty: the runtime's default), the device,
   // the residency ("host" or "device", judge/runner/residency.h) and the census threshold.
@@ -53,7 +57,8 @@ struct Options {
   int64_t device_idle_ns = 200000;
 };
 
-// Registers --manifest, --precision, --sizes, --workspace-bytes, --out-dir and --gen-threads.
+// Registers --manifest, --precision, --sizes, --workspace-bytes, --out-dir, --gen-threads and
+// --draw-fd.
 void add_options(CLI::App& app, Options& options);
 // Registers --gpu, --gpu-lib, --gpu-index, --residency and --device-idle-ns (hpcab-runner only:
 // a Python kernel has no C-ABI device entry).
@@ -119,6 +124,13 @@ class Runner {
   DrawSpec spec_;
   std::optional<Draw> draw_;
   std::map<std::string, NdArray> snapshot_, copied_out_;
+  // With a shared draw: the mapping, and views of its in-out arrays (its input arrays are the
+  // views in snapshot_).
+  void* shared_ = nullptr;
+  std::size_t shared_bytes_ = 0;
+  std::map<std::string, NdArray> shared_inout_;
+  int map_shared_draw();
+  std::optional<int> prep_shared();
   NdArray workspace_;
   // GPU runs: the device (nullptr on CPU runs), the residency and, with device residency,
   // the device buffers. device_left_running_: a host-residency census found pending work.

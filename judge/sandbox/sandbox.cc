@@ -151,12 +151,14 @@ struct ChildPlan {
   int seccomp_fd = -1;    // owned; closed by the parent after fork
   pid_t parent = 0;       // the judge; the child gives up if it is already gone
   bool keep_fd3 = false;  // the interactive reply channel
+  int pass_fd = -1;       // owned copy (>= 64) of SandboxSpec::pass_fd, for fd 4; closed after fork
   std::string error;      // non-empty: the plan could not be made
   ChildPlan() = default;
   ChildPlan(const ChildPlan&) = delete;
   ChildPlan& operator=(const ChildPlan&) = delete;
   ~ChildPlan() {
     if (seccomp_fd >= 0) close(seccomp_fd);
+    if (pass_fd >= 0) close(pass_fd);
   }
 };
 
@@ -173,6 +175,16 @@ void make_plan(const SandboxPolicy& policy, const SandboxSpec& spec, ChildPlan& 
     close(*fd);
     if (p.seccomp_fd < 0) {
       p.error = "seccomp: cannot move the program fd";
+      return;
+    }
+  }
+  if (spec.pass_fd >= 0) {
+    // Above the low descriptors the child rearranges, like the seccomp program's: dup2 onto 4
+    // then clears close-on-exec whatever number the caller's descriptor had.
+    p.pass_fd = fcntl(spec.pass_fd, F_DUPFD_CLOEXEC, 64);
+    if (p.pass_fd < 0) {
+      p.error = std::string("cannot duplicate the descriptor passed to the sandbox: ") +
+                std::strerror(errno);
       return;
     }
   }
@@ -211,12 +223,13 @@ void make_plan(const SandboxPolicy& policy, const SandboxSpec& spec, ChildPlan& 
 [[noreturn]] void exec_child(ChildPlan& p) {
   if (setsid() < 0) child_fail("setsid");
   // Only what the sandbox is meant to have crosses exec: stdin, stdout, stderr, the reply
-  // channel (interactive runs) and the seccomp program. Everything else the judge had open at
-  // fork time goes, whatever its close-on-exec flag: other threads open descriptors
-  // concurrently, and Asio's sockets are not close-on-exec. An inherited listening socket would
-  // let submitted code accept the judge's own clients and answer them with forged verdicts.
+  // channel and the passed descriptor (interactive runs) and the seccomp program. Everything else
+  // the judge had open at fork time goes, whatever its close-on-exec flag: other threads open
+  // descriptors concurrently, and Asio's sockets are not close-on-exec. An inherited listening
+  // socket would let submitted code accept the judge's own clients and answer them with forged
+  // verdicts.
   {
-    const unsigned first = p.keep_fd3 ? 4 : 3;
+    const unsigned first = p.keep_fd3 ? (p.pass_fd >= 0 ? 5 : 4) : 3;
     auto close_from_to = [](unsigned lo, unsigned hi) {
       if (lo > hi) return;
       if (close_range(lo, hi, 0) != 0) {
@@ -324,6 +337,7 @@ Result<std::unique_ptr<SandboxedProcess>> SandboxedProcess::start(const SandboxP
     dup2(log, 2);
     dup2(reply[1], 3);  // dup2 clears FD_CLOEXEC: fd 3 survives exec into the runner
     plan.keep_fd3 = true;
+    if (plan.pass_fd >= 0 && dup2(plan.pass_fd, 4) < 0) child_fail("dup2 of the passed fd");
     exec_child(plan);
   }
   close(in[0]);

@@ -39,6 +39,9 @@ struct SandboxSpec {
   std::string cwd = "/sandbox";
   std::vector<std::string> env;  // the complete environment ("NAME=value"); nothing inherited
   std::vector<int> cpus;         // CPU affinity; empty: inherit
+  // >= 0: a descriptor of the caller's the program gets as fd 4 (the runner's shared draw, a
+  // sealed memfd); interactive runs only. The caller keeps its own descriptor.
+  int pass_fd = -1;
   SandboxLimits limits;
   // GPU grades only (docs/security.md, "GPU runs"): the GPU seccomp profile, the device nodes
   // bound into the sandbox's /dev (gpu_device_mounts), and read-only paths the runtime needs

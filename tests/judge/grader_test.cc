@@ -335,6 +335,10 @@ class FakeChannel : public RunnerChannel {
     }
     saved_[tag] = make_outputs(tag == "again");
   }
+  void recycle(std::map<std::string, NdArray>&& outputs) override {
+    (void)outputs;
+    note("recycle");
+  }
   void discard_outputs() override {
     std::vector<std::string> tags;
     for (const auto& [tag, arrays] : saved_) tags.push_back(tag);
@@ -1113,6 +1117,43 @@ TEST_F(GraderTest, OutputsAreReadFromMemoryOnlyWhereEveryCallIsChecked) {
   EXPECT_EQ(cand_saved.size(), 12u);
   EXPECT_TRUE(cand_read.empty());
   EXPECT_TRUE(oracle_read.empty());
+}
+
+// With the baseline as the oracle and every call checked, each pair is compared as soon as
+// both sides ran it and its outputs go back to their sessions (RunnerSession::recycle): a
+// configuration's outputs never pile up in the judge, and a wrong answer ends its
+// configuration at its first wrong call instead of after all of them.
+TEST_F(GraderTest, PairedCallsAreComparedAsSoonAsBothSidesRanThem) {
+  config_.timed_calls = 12;
+  config_.timing_processes = 1;
+  std::vector<std::string> events;
+  for (Script* s : {&launcher_.candidate, &launcher_.baseline, &launcher_.oracle}) {
+    s->capture = true;
+    s->events = &events;
+  }
+  launcher_.candidate.name = "cand";
+  launcher_.baseline.name = "base";
+  json r = grade("score");
+  ASSERT_EQ(r["verdict"], "ok") << r.dump();
+  int held = 0, recycled = 0;
+  for (const auto& e : events) {
+    if (e == "cand capture") {
+      EXPECT_LE(++held, 1) << "a second call read before the first compared";
+    } else if (e == "cand recycle") {
+      --held;
+      ++recycled;
+    }
+  }
+  EXPECT_EQ(recycled, 12);
+  EXPECT_EQ(std::count(events.begin(), events.end(), "base recycle"), 12);
+
+  int calls = 0;
+  launcher_.candidate.go_count = &calls;
+  launcher_.candidate.wrong = true;
+  grader_.reset();
+  r = grade("score");
+  EXPECT_EQ(r["verdict"], "incorrect") << r.dump();
+  EXPECT_EQ(calls, config_.warmup_calls + 1);  // the warm-up and the first compared call
 }
 
 // A copy-out the judge cannot read is the candidate's doing when it is the candidate's (its

@@ -738,6 +738,53 @@ TEST(Inputs, AnAllocatedDrawRefilledIsTheGeneratedOne) {
   EXPECT_FALSE(allocate_draw(m, s).ok());  // generate_draw's checks
 }
 
+TEST(Inputs, ASharedDrawHoldsTheGeneratedInputsAndNoOutputs) {
+  // ludcmp: an initializer-built matrix, in-out and output arrays. What the judge writes into
+  // a shared draw must be exactly what a runner generating the draw itself would have used.
+  Manifest m = corpus_kernel("scientific_computing/dense_linear_algebra/ludcmp");
+  const SymbolTable sizes = m.presets.at("S");
+  auto layout = shared_draw_layout(m, Precision::kFp64, sizes);
+  ASSERT_TRUE(layout.ok()) << layout.error().message;
+  uint64_t end = 0;
+  for (const auto& e : layout->entries) {
+    const ArraySpec* a = nullptr;
+    for (const auto& x : m.arrays) a = x.name == e.name ? &x : a;
+    ASSERT_NE(a, nullptr) << e.name;
+    EXPECT_NE(a->intent, Intent::kOut) << e.name;
+    EXPECT_EQ(e.offset % 4096, 0u) << e.name;
+    EXPECT_GE(e.offset, end) << e.name << " overlaps the array before it";
+    end = e.offset + e.bytes;
+  }
+  EXPECT_LE(end, layout->total_bytes);
+  EXPECT_EQ(layout->total_bytes % 4096, 0u);
+  std::vector<unsigned char> buffer(layout->total_bytes + 4096);
+  void* base = buffer.data() + (4096 - reinterpret_cast<uintptr_t>(buffer.data()) % 4096) % 4096;
+  Draw shared = shared_draw_view(m, Precision::kFp64, sizes, *layout, base);
+  DrawSpec s;
+  s.seed = 31;
+  s.sizes = sizes;
+  ASSERT_TRUE(regenerate_draw(m, s, shared));
+  const Draw full = draw(m, 31, sizes);
+  std::size_t compared = 0;
+  for (const auto& a : m.arrays) {
+    if (a.intent == Intent::kOut) {
+      EXPECT_FALSE(shared.arrays.contains(a.name)) << a.name;
+      continue;
+    }
+    ASSERT_TRUE(shared.arrays.at(a.name).is_view());
+    EXPECT_TRUE(shared.arrays.at(a.name).bytes_equal(full.arrays.at(a.name))) << a.name;
+    ++compared;
+  }
+  EXPECT_EQ(compared, layout->entries.size());
+}
+
+TEST(Inputs, DistributionsAreNamedAsTheProtocolNamesThem) {
+  EXPECT_EQ(distribution_named("uniform"), Distribution::kUniform);
+  EXPECT_EQ(distribution_named("normal"), Distribution::kNormal);
+  EXPECT_EQ(distribution_named("lognormal"), Distribution::kLognormal);
+  EXPECT_EQ(distribution_named("auto"), std::nullopt);
+}
+
 TEST(Inputs, ErrorsAreValues) {
   Manifest m = corpus_kernel("scientific_computing/combinational_logic/crc16");
   DrawSpec s;

@@ -56,5 +56,27 @@ TEST(NdArrayGuardTest, EmptyArraysAreGuardedToo) {
   EXPECT_EQ(a.guard_violation(), std::optional<int64_t>(0));
 }
 
+// A view borrows memory owned elsewhere (a shared draw): it frees nothing, has no guard zones
+// of its own to check, and a copy of it owns its bytes.
+TEST(NdArrayViewTest, AViewBorrowsAndACopyOwns) {
+  alignas(64) double storage[4] = {1, 2, 3, 4};
+  NdArray v = NdArray::view(DType::kFloat64, {4}, storage);
+  EXPECT_TRUE(v.is_view());
+  EXPECT_EQ(v.data(), static_cast<void*>(storage));
+  EXPECT_EQ(v.guard_violation(), std::nullopt);
+  NdArray copy = v;
+  EXPECT_FALSE(copy.is_view());
+  EXPECT_NE(copy.data(), v.data());
+  EXPECT_TRUE(copy.bytes_equal(v));
+  storage[0] = 9;
+  EXPECT_EQ(v.get(0), 9.0);
+  EXPECT_EQ(copy.get(0), 1.0);
+  {
+    NdArray moved = std::move(v);
+    EXPECT_TRUE(moved.is_view());
+  }
+  EXPECT_EQ(storage[3], 4.0);  // the view's end freed nothing
+}
+
 }  // namespace
 }  // namespace hpcab
