@@ -95,7 +95,10 @@ Result<std::unique_ptr<SharedDraw>> make_memfd_draw(const Manifest& m, Precision
     ::close(fd);
     return e;
   }
-  void* base = mmap(nullptr, layout->total_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  // Populated: the pages exist after fallocate, and mapping them all at once cost ~5 ms for 39
+  // MB where faulting them in one by one on the first draw cost ~36 ms (a 2-vCPU KVM guest).
+  void* base =
+      mmap(nullptr, layout->total_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
   if (base == MAP_FAILED) {
     Error e = os_error("mmap");
     ::close(fd);

@@ -300,14 +300,12 @@ Status Runner::save_outputs(const std::string& tag) const {
 }
 
 // With a shared draw the judge has written this call's inputs into the mapping before the
-// runner was resumed; what stays the runner's is what the kernel sees until "go": its input
-// arrays poisoned (the values appear at "go", as with a draw of its own), the in-out arrays'
-// values copied in, the outputs poisoned and the workspace zeroed.
+// runner was resumed; what stays the runner's is what the kernel sees until "go": the in-out
+// arrays' values copied in, the outputs poisoned and the workspace zeroed. Its input arrays
+// need no poison here: they still hold the previous call's inputs, which the kernel has seen,
+// and this call's appear in them only at "go" (copied from the mapping), as with a draw of
+// the runner's own, which is generated into the snapshot and never into them.
 std::optional<int> Runner::prep_shared() {
-  for (auto& [name, copy] : snapshot_) {
-    NdArray& visible = draw_->arrays.at(name);
-    fill_poison(visible.data(), visible.nbytes(), ~uint64_t{0});
-  }
   for (const auto& [name, values] : shared_inout_) {
     std::memcpy(draw_->arrays.at(name).data(), values.data(), values.nbytes());
   }
