@@ -65,7 +65,7 @@ hpcab_read_arm "$HPCAB_BIN_DIR/hpcab-harness" "$arm" || exit 2
 if [ "$judges" = auto ]; then
   agents=$((ARM[AGENT_NODES] * ARM[WORKERS]))
   rate=${HPCAB_SUBMITS_PER_AGENT_HOUR:-12}
-  gph=${HPCAB_GRADES_PER_JUDGE_HOUR:-500}
+  gph=${HPCAB_GRADES_PER_JUDGE_HOUR:-900}
   util=${HPCAB_TARGET_UTILISATION:-0.7}
   judges=$(hpcab_auto_judges "$agents" "$rate" "$gph" "$util") || exit 2
   hpcab_log "judges: auto: $agents agents (AGENT_NODES ${ARM[AGENT_NODES]} x WORKERS ${ARM[WORKERS]}) x $rate grades/agent-hour over $gph grades/judge-hour at utilisation $util -> $judges judge(s) (the arm says JUDGE_NODES ${ARM[JUDGE_NODES]})"
