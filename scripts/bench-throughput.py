@@ -36,17 +36,18 @@ import argparse
 import json
 import math
 import os
-import platform
 import shutil
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
+
+from benchlib import (Fatal, JudgeProcess, fmt, host_line, judge_bandwidth, log, machine_info,
+                      med, table, timed_calls_s)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -88,65 +89,21 @@ SUBMITS_PER_AGENT_HOUR = 12.0  # one grade every 5 minutes
 TARGET_UTILISATION = 0.7
 
 
-class Fatal(Exception):
-    """A failure that ends the benchmark with exit status 1 (not a figure: the run is broken)."""
-
-
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
 # ---- the judge --------------------------------------------------------------------------------
 
 
-class Judge:
+class Judge(JudgeProcess):
     """A private hpcab-judge run with the settings `config` (a dict, written to a file in its
     directory); stop() kills it. Its directory is under the benchmark's temporary directory."""
 
     def __init__(self, judge_bin, tmp, name, config):
         self.dir = os.path.join(tmp, name)
         os.makedirs(self.dir)
-        self.state = os.path.join(self.dir, "state")
-        self.out_path = os.path.join(self.dir, "judge.out")
-        self.log_path = os.path.join(self.dir, "judge.log")
         config_path = os.path.join(self.dir, "judge.json")
         with open(config_path, "w") as f:
             json.dump(config, f)
-        with open(self.out_path, "w") as out, open(self.log_path, "w") as err:
-            argv = [judge_bin, "--port", "0", "--state-dir", self.state, "--scratch-dir",
-                    os.path.join(self.dir, "scratch"), "--config", config_path]
-            self.proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-        self.url = None
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with open(self.out_path) as f:
-                line = f.readline()
-            if line.endswith("\n"):
-                if not line.startswith("listening on "):
-                    raise Fatal(f"unexpected first judge stdout line: {line.strip()}")
-                self.url = line[len("listening on "):].strip()
-                break
-            if self.proc.poll() is not None:
-                raise Fatal("the judge exited during startup:\n" + self.log_tail())
-            time.sleep(0.1)
-        if self.url is None:
-            raise Fatal("the judge did not report its address within 60 s")
+        super().__init__(judge_bin, self.dir, config_path)
 
-    def log_tail(self, n=20):
-        try:
-            with open(self.log_path) as f:
-                return "".join(f.readlines()[-n:])
-        except OSError:
-            return ""
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
 
 
 class Refused(Exception):
@@ -314,11 +271,6 @@ class Monitor(threading.Thread):
 # ---- statistics and tables --------------------------------------------------------------------
 
 
-def med(xs):
-    xs = [x for x in xs if x is not None]
-    return statistics.median(xs) if xs else None
-
-
 def mean(xs):
     xs = [x for x in xs if x is not None]
     return statistics.fmean(xs) if xs else None
@@ -330,109 +282,11 @@ def p90(xs):
     return xs[max(0, math.ceil(0.9 * len(xs)) - 1)] if xs else None
 
 
-def fmt(x, digits=3):
-    if x is None:
-        return "-"
-    if isinstance(x, float) and x != x:
-        return "nan"
-    return f"{x:.{digits}f}"
-
-
 def pct(x, digits=1):
     return "-" if x is None else f"{100 * x:.{digits}f}%"
 
 
-def table(head, rows, left=1):
-    w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
-    out = []
-    for line in [head] + rows:
-        out.append("  ".join(str(c).ljust(n) if i < left else str(c).rjust(n)
-                             for i, (c, n) in enumerate(zip(line, w))))
-    return "\n".join(out)
-
-
-def timed_calls_s(resp):
-    """Seconds of timed kernel calls in a response (scripts/validity.py's definition): per
-    configuration, samples x (candidate median + baseline median)."""
-    total = 0.0
-    for c in resp.get("configs") or []:
-        n = c.get("samples") or 0
-        total += n * ((c.get("candidate_median_ns") or 0) + (c.get("baseline_median_ns") or 0))
-    return total * 1e-9
-
-
 # ---- the host (as scripts/validity.py prints it) ----------------------------------------------
-
-
-def machine_info():
-    model = "?"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    cores = set()
-    try:
-        for cpu in os.sched_getaffinity(0) | set(range(os.cpu_count() or 1)):
-            topo = f"/sys/devices/system/cpu/cpu{cpu}/topology"
-            with open(f"{topo}/physical_package_id") as f, open(f"{topo}/core_id") as g:
-                cores.add((f.read().strip(), g.read().strip()))
-    except OSError:
-        cores = set()
-    return {"nproc": os.cpu_count(), "cores": len(cores) or None, "cpu": model,
-            "host": platform.node(), "loadavg_start": os.getloadavg()}
-
-
-def judge_bandwidth(settings, state, health):
-    """The judge's measured memory bandwidth (scripts/validity.py's judge_bandwidth, shortened):
-    the flat memory_bandwidth_gbs of the settings, /health's table, or its bandwidth file."""
-    gbs = settings.get("memory_bandwidth_gbs") or 0
-    if gbs > 0:
-        return {"source": "memory_bandwidth_gbs (configured)", "dram_gbs": float(gbs),
-                "dram_bytes": None, "peak_gbs": float(gbs), "peak_bytes": None}
-    tab, source = health.get("bandwidth"), "GET /health"
-    if not isinstance(tab, dict) or not tab.get("points"):
-        path = settings.get("bandwidth_file")
-        source = path or "bandwidth.json of its state dir"
-        try:
-            with open(path or os.path.join(state, "bandwidth.json")) as f:
-                tab = json.load(f)
-        except (OSError, ValueError):
-            return None
-    try:
-        pts = sorted((int(p["bytes"]), float(p["bytes_per_s"])) for p in tab["points"])
-    except (KeyError, TypeError, ValueError):
-        return None
-    if not pts:
-        return None
-    peak = max(pts, key=lambda p: p[1])
-    return {"source": source, "dram_gbs": pts[-1][1] / 1e9, "dram_bytes": pts[-1][0],
-            "peak_gbs": peak[1] / 1e9, "peak_bytes": peak[0]}
-
-
-def bytes_text(n):
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:g} {unit}"
-    return f"{n} B"
-
-
-def host_line(m):
-    """host: name, CPU model, cores and CPUs, and the judge-measured memory bandwidth."""
-    cores = f"{m['cores']} cores, " if m.get("cores") else ""
-    bw = m.get("bandwidth")
-    if not bw:
-        bws = "memory bandwidth not known (no judge bandwidth table found)"
-    elif bw["dram_bytes"] is None:
-        bws = f"memory bandwidth {bw['dram_gbs']:.1f} GB/s ({bw['source']})"
-    else:
-        bws = (f"memory bandwidth {bw['dram_gbs']:.1f} GB/s at a {bytes_text(bw['dram_bytes'])} "
-               f"working set, peak {bw['peak_gbs']:.1f} GB/s at {bytes_text(bw['peak_bytes'])} "
-               f"(the judge's copy rate, {bw['source']})")
-    return f"host: {m['host']}, CPU {m['cpu']}, {cores}{m['nproc']} CPUs; {bws}"
 
 
 # ---- arguments --------------------------------------------------------------------------------
@@ -899,6 +753,15 @@ def print_slots(runs):
 # ---- part 4: side by side with the original judge ---------------------------------------------
 
 
+def verdict_of(resp):
+    """A response's verdict; the original judge answers `correct` (true/false) instead."""
+    if resp.get("verdict") is not None:
+        return str(resp["verdict"])
+    if isinstance(resp.get("correct"), bool):
+        return "correct" if resp["correct"] else "incorrect"
+    return "?"
+
+
 def original(args, judge):
     """/score and /submit of each --original-cases pair on both judges, alternating which goes
     first, args.repeat rounds after one warm-up round. Bodies: kernel, language, source, rank,
@@ -923,13 +786,12 @@ def original(args, judge):
                         raise Fatal(f"{who} judge /{route} {kernel}: HTTP {e.status}: "
                                     f"{e.text[:300]}") from None
                     done += 1
+                    verdict = verdict_of(resp)
                     log(f"[{done:3d}/{total}] {who} /{route} {kernel} {preset} "
-                        f"{'warm-up' if rep == 0 else f'#{rep}'}: {resp.get('verdict')}, "
-                        f"{wall:.2f} s")
+                        f"{'warm-up' if rep == 0 else f'#{rep}'}: {verdict}, {wall:.2f} s")
                     if rep > 0:
                         walls.setdefault((kernel, preset, route, who), []).append(wall)
-                        verdicts.setdefault((kernel, preset, route, who), set()).add(
-                            str(resp.get("verdict")))
+                        verdicts.setdefault((kernel, preset, route, who), set()).add(verdict)
     rows = []
     for kernel, preset in args.original_cases:
         for route in ("score", "submit"):

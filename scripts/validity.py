@@ -27,7 +27,6 @@ import argparse
 import hashlib
 import json
 import os
-import platform
 import select
 import shutil
 import signal
@@ -38,6 +37,9 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+
+from benchlib import (Fatal, JudgeProcess, fmt, host_line, judge_bandwidth, log, machine_info,
+                      med, table, timed_calls_s)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_KERNELS = ["tsvc_2_s000", "gemm", "softmax"]
@@ -64,73 +66,27 @@ STAGES = ["build", "choose baseline", "calibrate", "start runners", "inputs", "c
           "baseline", "oracle", "compare", "settle", "stop runners", "record"]
 
 
-class Fatal(Exception):
-    """A failure that ends the benchmark with exit status 1 (not a figure: the run is broken)."""
-
-
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
 # ---- the judge --------------------------------------------------------------------------------
 
 
-class Judge:
+class Judge(JudgeProcess):
     """A private hpcab-judge with default settings but C baselines (or those of `config`, a JSON
-    settings file); stop() kills it and removes its directory."""
+    settings file), its files under `tmp`; stop() kills it."""
 
     def __init__(self, judge_bin, tmp, config=None):
         self.tmp = tmp
-        self.state = os.path.join(tmp, "state")
-        self.out_path = os.path.join(tmp, "judge.out")
-        self.log_path = os.path.join(tmp, "judge.log")
-        with open(self.out_path, "w") as out, open(self.log_path, "w") as err:
-            argv = [judge_bin, "--port", "0", "--state-dir", self.state, "--scratch-dir",
-                    os.path.join(tmp, "scratch")]
-            if not config:
-                # The judge's defaults except the credited baselines: the cases are built from
-                # reference.c (A/A resubmits it, A/B times versions of it against it), so they
-                # are credited against the C baselines; the paper's per-track defaults (Numba,
-                # NumPy) would make an A/A case an A/B one.
-                config = os.path.join(tmp, "validity-judge.json")
-                with open(config, "w") as f:
-                    json.dump({"track_baseline": {"loop_level_reasoning": "c",
-                                                  "scientific_computing": "c,c-autopar",
-                                                  "machine_learning": "c"},
-                               "report_baselines": ""}, f)
-            argv += ["--config", config]
-            self.proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-        self.url = None
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with open(self.out_path) as f:
-                line = f.readline()
-            if line.endswith("\n"):
-                if not line.startswith("listening on "):
-                    raise Fatal(f"unexpected first judge stdout line: {line.strip()}")
-                self.url = line[len("listening on "):].strip()
-                break
-            if self.proc.poll() is not None:
-                raise Fatal("the judge exited during startup:\n" + self.log_tail())
-            time.sleep(0.1)
-        if self.url is None:
-            raise Fatal("the judge did not report its address within 60 s")
-
-    def log_tail(self, n=20):
-        try:
-            with open(self.log_path) as f:
-                return "".join(f.readlines()[-n:])
-        except OSError:
-            return ""
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        if not config:
+            # The judge's defaults except the credited baselines: the cases are built from
+            # reference.c (A/A resubmits it, A/B times versions of it against it), so they are
+            # credited against the C baselines; the paper's per-track defaults (Numba, NumPy)
+            # would make an A/A case an A/B one.
+            config = os.path.join(tmp, "validity-judge.json")
+            with open(config, "w") as f:
+                json.dump({"track_baseline": {"loop_level_reasoning": "c",
+                                              "scientific_computing": "c,c-autopar",
+                                              "machine_learning": "c"},
+                           "report_baselines": ""}, f)
+        super().__init__(judge_bin, tmp, config)
 
     def request(self, method, path, body=None, timeout=900):
         data = None if body is None else json.dumps(body).encode()
@@ -148,6 +104,7 @@ class Judge:
             return json.loads(text)
         except ValueError:
             raise Fatal(f"{method} {path}: response is not JSON: {text[:500]}") from None
+
 
 
 # ---- the judge's build cache: which library it graded -----------------------------------------
@@ -398,19 +355,6 @@ def find_kernel(kernel):
 # ---- statistics and tables --------------------------------------------------------------------
 
 
-def med(xs):
-    xs = [x for x in xs if x is not None]
-    return statistics.median(xs) if xs else None
-
-
-def fmt(x, digits=3):
-    if x is None:
-        return "-"
-    if isinstance(x, float) and x != x:
-        return "nan"
-    return f"{x:.{digits}f}"
-
-
 def pct(part, whole):
     return "-" if whole == 0 or part is None else f"{100.0 * part / whole:.0f}%"
 
@@ -429,25 +373,6 @@ def goal_hits(goal, credits, true):
             return None
         return sum(abs(x / true["warm_ratio"] - 1) <= bound for x in credits)
     return sum((x >= bound) if op == ">=" else (x <= bound) for x in credits)
-
-
-def table(head, rows, left=1):
-    w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
-    out = []
-    for line in [head] + rows:
-        out.append("  ".join(str(c).ljust(n) if i < left else str(c).rjust(n)
-                             for i, (c, n) in enumerate(zip(line, w))))
-    return "\n".join(out)
-
-
-def timed_calls_s(resp):
-    """Seconds of timed kernel calls in a response: per configuration, samples x (candidate
-    median + baseline median); a median stands in for the calls the response does not list."""
-    total = 0.0
-    for c in resp.get("configs") or []:
-        n = c.get("samples") or 0
-        total += n * ((c.get("candidate_median_ns") or 0) + (c.get("baseline_median_ns") or 0))
-    return total * 1e-9
 
 
 def public_config(resp):
@@ -527,90 +452,15 @@ def parse_args(argv):
     return args
 
 
-def machine_info():
-    model = "?"
+def judge_settings(args):
+    """The --judge-config settings (a dict; empty without one or when unreadable)."""
+    if not args.judge_config:
+        return {}
     try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    # Physical cores: distinct (package, core) pairs of the online CPUs; None when sysfs
-    # does not say.
-    cores = set()
-    try:
-        for cpu in os.sched_getaffinity(0) | set(range(os.cpu_count() or 1)):
-            topo = f"/sys/devices/system/cpu/cpu{cpu}/topology"
-            with open(f"{topo}/physical_package_id") as f, open(f"{topo}/core_id") as g:
-                cores.add((f.read().strip(), g.read().strip()))
-    except OSError:
-        cores = set()
-    return {"nproc": os.cpu_count(), "cores": len(cores) or None, "cpu": model,
-            "host": platform.node(), "loadavg_start": os.getloadavg()}
-
-
-def judge_bandwidth(args, state, health):
-    """The memory bandwidth the judge measured at its start (judge/host/bandwidth.cc: the best copy
-    rate per working set, 32 KiB to 128 MiB, read from its bandwidth_file, <state>/bandwidth.json
-    unless --judge-config names one), or the flat memory_bandwidth_gbs a --judge-config sets.
-    /health is asked first in case it reports the table. None when neither says."""
-    settings = {}
-    if args.judge_config:
-        try:
-            with open(args.judge_config) as f:
-                settings = json.load(f)
-        except (OSError, ValueError):
-            settings = {}
-    gbs = settings.get("memory_bandwidth_gbs") or 0
-    if gbs > 0:
-        return {"source": "memory_bandwidth_gbs (configured)", "points": [],
-                "dram_gbs": float(gbs), "dram_bytes": None, "peak_gbs": float(gbs),
-                "peak_bytes": None}
-    table, source = health.get("bandwidth"), "GET /health"
-    if not isinstance(table, dict) or not table.get("points"):
-        path = settings.get("bandwidth_file")
-        source = path or "bandwidth.json of its state dir"
-        path = path or os.path.join(state, "bandwidth.json")
-        try:
-            with open(path) as f:
-                table = json.load(f)
-        except (OSError, ValueError):
-            return None
-    try:
-        pts = sorted(((int(p["bytes"]), float(p["bytes_per_s"])) for p in table["points"]))
-    except (KeyError, TypeError, ValueError):
-        return None
-    if not pts:
-        return None
-    peak = max(pts, key=lambda p: p[1])
-    return {"source": source, "machine": table.get("machine"),
-            "points": [{"bytes": b, "gbs": bw / 1e9} for b, bw in pts],
-            "dram_gbs": pts[-1][1] / 1e9, "dram_bytes": pts[-1][0],
-            "peak_gbs": peak[1] / 1e9, "peak_bytes": peak[0]}
-
-
-def bytes_text(n):
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:g} {unit}"
-    return f"{n} B"
-
-
-def host_line(m):
-    """host: name, CPU model, cores and CPUs, and the judge-measured memory bandwidth."""
-    cores = f"{m['cores']} cores, " if m.get("cores") else ""
-    bw = m.get("bandwidth")
-    if not bw:
-        bws = "memory bandwidth not known (no judge bandwidth table found)"
-    elif bw["dram_bytes"] is None:
-        bws = f"memory bandwidth {bw['dram_gbs']:.1f} GB/s ({bw['source']})"
-    else:
-        bws = (f"memory bandwidth {bw['dram_gbs']:.1f} GB/s at a {bytes_text(bw['dram_bytes'])} "
-               f"working set, peak {bw['peak_gbs']:.1f} GB/s at {bytes_text(bw['peak_bytes'])} "
-               f"(the judge's copy rate, {bw['source']})")
-    return f"host: {m['host']}, CPU {m['cpu']}, {cores}{m['nproc']} CPUs; {bws}"
+        with open(args.judge_config) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
 
 
 def run(args):
@@ -644,7 +494,7 @@ def run(args):
                       os.path.abspath(args.judge_config) if args.judge_config else None)
         health = judge.request("GET", "/health")
         log(f"judge at {judge.url}: {health.get('machine')}")
-        machine["bandwidth"] = judge_bandwidth(args, judge.state, health)
+        machine["bandwidth"] = judge_bandwidth(judge_settings(args), judge.state, health)
         log(host_line(machine))
         return bench(args, judge, health, machine, tmp, t_start)
     except Fatal:
