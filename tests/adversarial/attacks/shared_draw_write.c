@@ -7,8 +7,9 @@
 // Defence: the judge seals the memfd (F_SEAL_FUTURE_WRITE, SHRINK, GROW, SEAL) before any runner
 // starts; the runner maps it read-only and closes its descriptor. This kernel tries every way
 // in: mprotect of the mapping to writable, a writable mapping through the descriptor it was
-// passed or through /proc/self/fd and /proc/self/map_files, write(2), ftruncate. Should any of
-// them succeed it answers wrongly (NaN), so the grade fails; otherwise it computes honestly.
+// passed or through /proc/{self,1,2}/fd and /proc/self/map_files, write(2), ftruncate. Should
+// any of them succeed it answers wrongly (NaN), so the grade fails; otherwise it computes
+// honestly.
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
@@ -34,9 +35,13 @@ static void try_descriptor(int fd) {
 
 static void attack(void) {
   try_descriptor(4);
-  int fd = open("/proc/self/fd/4", O_RDWR);
-  try_descriptor(fd);
-  if (fd >= 0) close(fd);
+  // Its own descriptor (closed by the runner) and any the sandbox's init may still hold.
+  const char *reopen[] = {"/proc/self/fd/4", "/proc/1/fd/4", "/proc/2/fd/4"};
+  for (unsigned k = 0; k < sizeof reopen / sizeof *reopen; k++) {
+    int fd = open(reopen[k], O_RDWR);
+    try_descriptor(fd);
+    if (fd >= 0) close(fd);
+  }
   FILE *maps = fopen("/proc/self/maps", "r");
   if (!maps) return;
   char line[512];
