@@ -5,6 +5,8 @@
 #    `apt-get install` line names must be in the list (a planted bad recipe proves the check);
 #  - Debian 12 bases, the judge and agent targets, files they copy exist, binaries they copy are
 #    CMake targets; hadolint when it is installed;
+#  - each recipe's build copies every folder the top-level CMakeLists.txt adds (a planted
+#    definition proves the check), and each role's image gets every program it runs, built;
 #  - every shell script of deploy/, scripts/ and tests/ parses (bash -n); shellcheck when
 #    installed.
 set -euo pipefail
@@ -80,6 +82,54 @@ while read -r line; do
     [ -e "$src" ] || fail "$df copies $src, which is not in the repository"
   done
 done < <(grep -E '^COPY ' "$df")
+
+# Every folder the top-level CMakeLists.txt adds reaches each recipe's build (cmake would stop
+# at the first one missing), and each role ships every program it runs: the judge also runs
+# hpcab-runner and, for Python submissions and the NumPy/Numba baselines, hpcab-pyrunner.
+mapfile -t folders < <(sed -nE 's/^[[:space:]]*add_subdirectory\(([A-Za-z0-9_/.-]+)\).*/\1/p' CMakeLists.txt |
+  cut -d/ -f1 | sort -u)
+[ "${#folders[@]}" -ge 5 ] || fail "found only ${#folders[@]} folders added by CMakeLists.txt: ${folders[*]}"
+# The folders a recipe's build copies: `COPY x x` lines of a Dockerfile, the build stage's
+# `%files` of an Apptainer definition; one per line.
+copied_folders() {
+  case $1 in
+    *.def) awk '/^Stage: build/ {b = 1} /^Stage: final/ {b = 0} /^%files/ {f = b; next} /^%/ {f = 0}
+                f && NF == 2 {print $1}' "$1" ;;
+    *) sed -nE 's/^COPY ([^-][^ ]*) .*/\1/p' "$1" ;;
+  esac
+}
+missing_folders() {
+  local copied
+  copied=$(copied_folders "$1")
+  for d in "${folders[@]}"; do
+    grep -qx "$d" <<<"$copied" || echo "$d"
+  done
+}
+for r in "${recipes[@]}"; do
+  for d in $(missing_folders "$r"); do fail "$r does not copy $d/, which CMakeLists.txt builds"; done
+done
+planted_def=$(mktemp --suffix=.def)
+printf 'Bootstrap: docker\nFrom: debian:12\nStage: build\n\n%%files\n    common /opt/hpcab/common\n\n%%post\n    true\n' >"$planted_def"
+grep -qx judge <<<"$(missing_folders "$planted_def")" ||
+  fail "the folder check missed judge/ in a planted definition that copies only common/"
+rm -f "$planted_def"
+# Programs per role: built (a --target of the build) and shipped into the role's image.
+# Checked on the recipes with their continuation lines joined.
+joined() { sed -e ':a' -e '/\\$/N; s/\\\n/ /; ta' "$1"; }
+declare -A role_programs=([judge]="hpcab hpcab-judge hpcab-runner hpcab-pyrunner"
+                          [agent]="hpcab hpcab-harness hpcab-tool")
+for role in judge agent; do
+  for bin in ${role_programs[$role]}; do
+    joined "$df" | grep -qE -- "--target .*\b$bin\b( |$)" ||
+      fail "$df does not build $bin (the $role role runs it)"
+    joined "$df" | awk -v r="$role" '/^FROM / {s = $NF} (s == r || s == "runtime") && /^COPY --from=build/' |
+      grep -qE "/$bin( |$)" || fail "$df: the $role image lacks $bin"
+    def=deploy/containers/$role.def
+    grep -qE -- "--target .*\b$bin\b( |$)" "$def" || fail "$def does not build $bin"
+    grep -qE "^[[:space:]]+/opt/hpcab/build/$bin /opt/hpcab/build/$bin$" "$def" ||
+      fail "$def: the image lacks $bin"
+  done
+done
 
 # Apptainer: Debian 12, the build stage's %files sources exist.
 for def in deploy/containers/judge.def deploy/containers/agent.def; do
