@@ -37,7 +37,6 @@ import json
 import math
 import os
 import shutil
-import signal
 import statistics
 import sys
 import tempfile
@@ -47,7 +46,7 @@ import urllib.error
 import urllib.request
 
 from benchlib import (Fatal, JudgeProcess, fmt, host_line, judge_bandwidth, log, machine_info,
-                      med, table, timed_calls_s)
+                      med, run_main, table, timed_calls_s)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -963,17 +962,7 @@ def main(argv):
     args = parse_args(argv)
     if args.sizing:
         return sizing_only(args)
-
-    def on_signal(signum, _frame):
-        raise SystemExit(128 + signum)  # unwinds through run()'s cleanup
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    try:
-        return run(args)
-    except Fatal as e:
-        log(f"bench-throughput: {e}")
-        return 1
+    return run_main("bench-throughput", run, args)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ the table printing. Standard library only (python3 >= 3.9); no figure is asserte
 import json
 import os
 import platform
+import signal
 import statistics
 import subprocess
 import sys
@@ -173,3 +174,19 @@ def judge_bandwidth(settings, state, health):
             "points": [{"bytes": b, "gbs": bw / 1e9} for b, bw in pts],
             "dram_gbs": pts[-1][1] / 1e9, "dram_bytes": pts[-1][0],
             "peak_gbs": peak[1] / 1e9, "peak_bytes": peak[0]}
+
+
+def run_main(name, run, args):
+    """Runs `run(args)` as a benchmark's main: SIGTERM and SIGINT unwind through its cleanup (a
+    SystemExit of 128 + the signal), a Fatal is logged as `name: why` and gives exit status 1."""
+
+    def on_signal(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        return run(args)
+    except Fatal as e:
+        log(f"{name}: {e}")
+        return 1

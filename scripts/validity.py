@@ -39,7 +39,7 @@ import urllib.error
 import urllib.request
 
 from benchlib import (Fatal, JudgeProcess, fmt, host_line, judge_bandwidth, log, machine_info,
-                      med, table, timed_calls_s)
+                      med, run_main, table, timed_calls_s)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_KERNELS = ["tsvc_2_s000", "gemm", "softmax"]
@@ -857,17 +857,7 @@ def print_report(r):
 
 def main(argv):
     args = parse_args(argv)
-
-    def on_signal(signum, _frame):
-        raise SystemExit(128 + signum)  # unwinds through run()'s cleanup
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    try:
-        return run(args)
-    except Fatal as e:
-        log(f"validity: {e}")
-        return 1
+    return run_main("validity", run, args)
 
 
 if __name__ == "__main__":
