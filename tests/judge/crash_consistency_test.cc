@@ -294,6 +294,10 @@ TEST(CrashConsistency, KillNineDuringSubmitsLosesNothingAndLeaksNothing) {
               // C baselines (judge_process.h says why)
               {"track_baseline", {{"loop_level_reasoning", "c"}}},
               {"report_baselines", ""},
+              // No slot watch (judge_process.h says why): steal on the test VM must not turn a
+              // grade this test counts into a judge fault.
+              {"slot_wait_max", 0},
+              {"slot_steal_max", 0},
               {"server", {{"shutdown_grace_s", 20}}}};
   std::ofstream(root / "config.json") << cfg.dump();
   const std::string source = slurp(kSolutions + "/tsvc_2_s000.c");

@@ -110,12 +110,14 @@ write_arm() {
   mkdir -p "$work"
   # Small grades: the judge e2e tests' settings (tests/judge/judge_process.h), no hidden preset
   # draw either: at the paper's presets tsvc_2_s000's M holds 1.4 GiB of arrays, and two workers
-  # grading it at once got a runner killed for memory on the 2-core test VM.
+  # grading it at once got a runner killed for memory on the 2-core test VM. No slot watch: the
+  # test counts grades, and steal on the VM must not turn one into a judge fault.
   cat >"$work/judge.json" <<EOF
 {"bandwidth_file": "$build/test-bandwidth.json", "timed_calls": 5, "hidden_variants": 2,
  "submit_fuzzed_configs": 1, "call_timeout_s": 20, "min_call_ms": 0, "hidden_presets": [],
  "track_baseline": {"loop_level_reasoning": "c", "scientific_computing": "c,c-autopar",
-                    "machine_learning": "c"}, "report_baselines": ""}
+                    "machine_learning": "c"}, "report_baselines": "",
+ "slot_wait_max": 0, "slot_steal_max": 0}
 EOF
   cat >"$work/$name.env" <<EOF
 NAME=$name
