@@ -8,10 +8,33 @@
 # and non-free components, which are enabled for it: about 5 GB installed), so the CUDA build
 # tests run instead of skipping. A machine with NVIDIA's own CUDA under /usr/local/cuda needs
 # none of it: the judge finds /usr/local/cuda/bin/nvcc itself.
+#
+# Usage: install-deps.sh [--role ROLE[,ROLE...]]... [--list]
+#   --role ROLE  only the packages tagged @ROLE in packages.txt (build, judge, agent: the
+#                container images' stages, deploy/containers/); no npm packages then. Without
+#                --role every listed package (make, CI).
+#   --list       print the chosen packages, one a line, and install nothing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 list="$here/packages.txt"
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
+roles=()
+list_only=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --role) [ $# -ge 2 ] || { echo "install-deps: --role needs a value" >&2; exit 2; }
+            IFS=, read -r -a more <<<"$2"; roles+=("${more[@]}"); shift 2 ;;
+    --role=*) IFS=, read -r -a more <<<"${1#--role=}"; roles+=("${more[@]}"); shift ;;
+    --list) list_only=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "install-deps: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+for r in "${roles[@]}"; do
+  case $r in build|judge|agent) ;; *) echo "install-deps: unknown role '$r' (build, judge, agent)" >&2; exit 2 ;; esac
+done
 
 # npm ci from each test client's package-lock.json (exact versions) when its node_modules is
 # missing: tests/mcp-client (the official MCP SDK: mcp_sdk_client) and tests/agent-clients
@@ -31,11 +54,7 @@ npm_client() {
   npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error >/dev/null ||
     echo "install-deps: npm ci in tests/$1 failed; $tests will skip" >&2
 }
-npm_packages() {
-  npm_client mcp-client @modelcontextprotocol/sdk/package.json mcp_sdk_client
-  # npm writes node_modules/.package-lock.json when an install has finished.
-  npm_client agent-clients .package-lock.json agent_clients_tests
-}
+# npm_client's markers: npm writes node_modules/.package-lock.json when an install has finished.
 
 # A package counts as present when it is installed or provided by an installed package
 # (NodeSource's nodejs provides npm, and Debian's npm conflicts with it).
@@ -43,7 +62,27 @@ provided=" $(dpkg-query -W -f='${db:Status-Status}\t${Provides}\n' 2>/dev/null |
   awk -F'\t' '$1 == "installed" { print $2 }' | tr ',' '\n' |
   sed -e 's/(.*)//' -e 's/[[:space:]]//g' | { grep -v '^$' || true; } | tr '\n' ' ') " || true
 
-mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
+# The packages of the list, or of the lines whose comment carries one of the roles' tags.
+if [ ${#roles[@]} -eq 0 ]; then
+  mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
+else
+  mapfile -t wanted < <(awk -v roles=" ${roles[*]} " '
+    { line = $0; pkg = line; sub(/#.*/, "", pkg); gsub(/[[:space:]]/, "", pkg)
+      if (pkg == "" || index(line, "#") == 0) next
+      n = split(substr(line, index(line, "#") + 1), w, /[^A-Za-z0-9@_-]+/)
+      for (i = 1; i <= n; i++)
+        if (w[i] ~ /^@/ && index(roles, " " substr(w[i], 2) " ")) { print pkg; next } }' "$list")
+fi
+if [ "$list_only" = 1 ]; then
+  printf '%s\n' "${wanted[@]}"
+  exit 0
+fi
+# The container images' stages (--role) have no test clients to install.
+npm_packages() {
+  [ ${#roles[@]} -eq 0 ] || return 0
+  npm_client mcp-client @modelcontextprotocol/sdk/package.json mcp_sdk_client
+  npm_client agent-clients .package-lock.json agent_clients_tests
+}
 cuda_wanted=0
 if [ "${CUDA:-0}" = "1" ]; then
   wanted+=(nvidia-cuda-toolkit)

@@ -7,6 +7,9 @@
 #    CMake targets; hadolint when it is installed;
 #  - each recipe's build copies every folder the top-level CMakeLists.txt adds (a planted
 #    definition proves the check), and each role's image gets every program it runs, built;
+#  - packages by role: scripts/packages.txt's tags are build, judge or agent, each role has the
+#    packages it runs, and each image stage installs its role's lines (install-deps.sh --role);
+#    a Dockerfile base given as ${ARG} defaults to debian:12;
 #  - every shell script of deploy/, scripts/ and tests/ parses (bash -n); shellcheck when
 #    installed.
 set -euo pipefail
@@ -63,10 +66,18 @@ printf 'RUN apt-get update && apt-get install -y --no-install-recommends \\\n  c
 [ "$(installed_packages "$planted" | tr '\n' ' ')" = "cmake notapkg " ] ||
   fail "the package check parsed the planted recipe as: $(installed_packages "$planted" | tr '\n' ' ')"
 
-# Dockerfile: Debian 12 bases (or earlier stages), the two role targets, COPY sources exist.
+# Dockerfile: Debian 12 bases (or earlier stages), the two role targets, COPY sources exist. A
+# base may be ${ARG} when the ARG's default, declared before the first FROM, is debian:12
+# (scripts/make-images.sh passes its mmdebstrap-made bookworm base that way).
 df=deploy/containers/Dockerfile
+declare -A arg_default=()
+while IFS='=' read -r name value; do arg_default[$name]=$value; done < <(
+  awk '/^FROM / {exit} /^ARG [A-Za-z_]+=/ {print substr($0, 5)}' "$df")
 stages=()
 while read -r _ image _ stage; do
+  if [[ $image =~ ^\$\{?([A-Za-z_]+)\}?$ ]]; then
+    image=${arg_default[${BASH_REMATCH[1]}]:-"$image (no default before the first FROM)"}
+  fi
   if [ "$image" != debian:12 ] && [[ ! " ${stages[*]} " == *" $image "* ]]; then
     fail "$df: FROM $image is neither debian:12 nor an earlier stage"
   fi
@@ -122,7 +133,7 @@ for role in judge agent; do
   for bin in ${role_programs[$role]}; do
     joined "$df" | grep -qE -- "--target .*\b$bin\b( |$)" ||
       fail "$df does not build $bin (the $role role runs it)"
-    joined "$df" | awk -v r="$role" '/^FROM / {s = $NF} (s == r || s == "runtime") && /^COPY --from=build/' |
+    joined "$df" | awk -v r="$role" '/^FROM / {s = $NF} s == r && /^COPY --from=build/' |
       grep -qE "/$bin( |$)" || fail "$df: the $role image lacks $bin"
     def=deploy/containers/$role.def
     grep -qE -- "--target .*\b$bin\b( |$)" "$def" || fail "$def does not build $bin"
@@ -130,6 +141,40 @@ for role in judge agent; do
       fail "$def: the image lacks $bin"
   done
 done
+
+# Packages by role (scripts/packages.txt tags, scripts/install-deps.sh --role): every tag is a
+# role; each role's image installs its role's lines only, its build stage the @build lines (the
+# Dockerfile's deps-ROLE stages, the definitions' final %post), and each role gets what it runs.
+for tag in $(grep -oE '#.*' scripts/packages.txt | grep -oE '(^|[[:space:]])@[A-Za-z0-9_-]+' | tr -d ' \t' | sort -u); do
+  case $tag in @build|@judge|@agent) ;; *) fail "scripts/packages.txt: unknown role tag $tag (build, judge, agent)" ;; esac
+done
+declare -A role_packages=([build]="build-essential cmake ninja-build libseccomp-dev python3-dev"
+  [judge]="gcc g++ gfortran bubblewrap python3 python3-numpy python3-numba libopenblas0-pthread libpython3.11"
+  [agent]="gcc g++ gfortran python3")
+for role in build judge agent; do
+  chosen=" $(scripts/install-deps.sh --role "$role" --list | tr '\n' ' ') "
+  for pkg in ${role_packages[$role]}; do
+    [[ $chosen == *" $pkg "* ]] || fail "scripts/packages.txt: $pkg is not tagged @$role"
+  done
+done
+[ "$(scripts/install-deps.sh --list | wc -l)" -eq "${#listed[@]}" ] ||
+  fail "install-deps.sh --list (no role) does not list every package of scripts/packages.txt"
+for stage in deps-build deps-judge deps-agent; do
+  joined "$df" | awk -v s="$stage" '/^FROM / {in_s = ($NF == s)} in_s && /^RUN /' |
+    grep -q "install-deps.sh --role ${stage#deps-} " || fail "$df: stage $stage does not install --role ${stage#deps-}"
+done
+for role in judge agent; do
+  grep -qE "^FROM deps-$role AS $role\$" "$df" || fail "$df: the $role target is not built on deps-$role"
+  def=deploy/containers/$role.def
+  [ "$(grep -E '^[[:space:]]+/opt/hpcab/scripts/install-deps.sh' "$def" |
+    grep -oE 'install-deps.sh( --role [a-z]+)?' | tr '\n' ' ')" = \
+    "install-deps.sh --role build install-deps.sh --role $role " ] ||
+    fail "$def: its stages do not install --role build, then --role $role"
+done
+# The agent (harness/arm.h) reads the arms' prompt fragments under the source dir.
+grep -qE '^COPY deploy/arms /opt/hpcab/deploy/arms$' "$df" || fail "$df: the agent image lacks deploy/arms"
+grep -qE '^[[:space:]]+/opt/hpcab/deploy/arms /opt/hpcab/deploy/arms$' deploy/containers/agent.def ||
+  fail "deploy/containers/agent.def: the image lacks deploy/arms"
 
 # Apptainer: Debian 12, the build stage's %files sources exist.
 for def in deploy/containers/judge.def deploy/containers/agent.def; do
