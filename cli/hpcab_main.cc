@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "cli/merge.h"
+#include "cli/regrade_command.h"
 #include "cli/replay.h"
 #include "common/abi.h"
 #include "common/build_info.h"
@@ -615,6 +616,8 @@ struct ReportArgs {
   CLI::App* summary = nullptr;
   CLI::App* compare = nullptr;
   CLI::App* figures = nullptr;
+  CLI::App* regrade = nullptr;
+  std::string regrade_dir;
   report::ExtractOptions ex;
   std::vector<std::string> judge_dbs, harness_dbs;
   std::string obs_out = "observations.csv";
@@ -731,9 +734,17 @@ void add_report_commands(CLI::App& app, ReportArgs& a) {
   add_summary(a);
   add_compare(a);
   add_figures(a);
+  a.regrade = a.cmd->add_subcommand(
+      "regrade",
+      "the table of an `hpcab regrade` output folder again, and per-kernel speedups on judge A "
+      "against judge B drawn (regrade-speedups.svg/.png, docs/regrade.md)");
+  a.regrade->add_option("DIR", a.regrade_dir, "the folder `hpcab regrade --out` wrote")->required();
+  a.regrade->add_option("--python", a.fig_python, "python3 with matplotlib")->capture_default_str();
 }
 
 int run_report(const std::string& corpus, ReportArgs& a) {
+  if (*a.regrade)
+    return report::run_regrade_report(a.regrade_dir, a.fig_python, std::cout, std::cerr);
   auto w = report::parse_weights(a.weights_text);
   if (!w) {
     std::cerr << "hpcab report: --weights: " << w.error().message << "\n";
@@ -786,12 +797,15 @@ int main(int argc, char** argv) {
   DemoArgs demo;
   DbArgs db;
   ReportArgs report_args;
+  cli::RegradeArgs regrade;
   add_corpus_commands(app, corpus_args);
   add_demo_command(app, demo);
   add_db_commands(app, db);
   add_report_commands(app, report_args);
+  cli::add_regrade_command(app, regrade);
 
   CLI11_PARSE(app, argc, argv);
+  if (*regrade.cmd) return cli::run_regrade_command(regrade);
   if (*report_args.cmd) return run_report(corpus, report_args);
   if (*db.replay) return run_replay(db);
   if (*db.merge) return run_merge(db);

@@ -356,7 +356,7 @@ Result<BandwidthTable> bandwidth_table(const JudgeConfig& config, Builder& build
   if (config.memory_bandwidth_gbs > 0) {
     return BandwidthTable::flat(config.memory_bandwidth_gbs * 1e9);
   }
-  return load_or_measure_bandwidth(config.bandwidth_file, machine_fingerprint(&builder),
+  return load_or_measure_bandwidth(config.bandwidth_file, machine_fingerprint(&builder, config),
                                    [](const std::string& line) { spdlog::info("{}", line); });
 }
 

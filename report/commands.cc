@@ -13,6 +13,7 @@
 #include "common/process.h"
 #include "harness/schema.h"
 #include "report/csv.h"
+#include "report/regrade.h"
 
 namespace hpcab::report {
 
@@ -191,6 +192,38 @@ int run_figures(const fs::path& observations, const fs::path& out_dir, const std
   out << r->output;
   if (!r->success()) {
     err << "hpcab report figures: " << script.string() << " failed (" << r->describe() << ")\n";
+    return 1;
+  }
+  return 0;
+}
+
+int run_regrade_report(const fs::path& dir, const std::string& python, std::ostream& out,
+                       std::ostream& err) {
+  auto rows = read_regrade_csv(dir / "regrade.csv");
+  if (!rows) {
+    err << "hpcab report regrade: " << rows.error().message << "\n";
+    return 1;
+  }
+  std::ifstream summary_file(dir / "summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(summary_file, nullptr, false);
+  const auto name = [&](const char* key, const char* fallback) {
+    return summary.is_object() ? summary.value(key, fallback) : std::string(fallback);
+  };
+  out << format_regrade_table(regrade_table(*rows), name("judge_a", "A"), name("judge_b", "B"));
+  const fs::path script = fs::path(::hpcab::source_dir()) / "scripts" / "plot-regrade.py";
+  ProcessOptions p;
+  p.argv = {python, script.string(), (dir / "regrade.csv").string(), "--out", dir.string()};
+  p.timeout_s = 300;
+  p.extra_env = {"MPLBACKEND=Agg",
+                 "MPLCONFIGDIR=" + (fs::temp_directory_path() / "hpcab-mpl").string()};
+  auto r = run_process(p);
+  if (!r) {
+    err << "hpcab report regrade: cannot run " << python << ": " << r.error().message << "\n";
+    return 1;
+  }
+  out << r->output;
+  if (!r->success()) {
+    err << "hpcab report regrade: " << script.string() << " failed (" << r->describe() << ")\n";
     return 1;
   }
   return 0;

@@ -52,6 +52,12 @@ int run_figures(const std::filesystem::path& observations, const std::filesystem
                 const std::string& python, const CostWeights& weights, Pick pick, std::ostream& out,
                 std::ostream& err);
 
+// `hpcab report regrade DIR` (docs/regrade.md): the table of a regrade's DIR/regrade.csv printed
+// again (judge names from DIR/summary.json), and scripts/plot-regrade.py drawing per-kernel
+// speedups on A against B (DIR/regrade-speedups.svg and .png). Exit: 0 drawn, 1 error.
+int run_regrade_report(const std::filesystem::path& dir, const std::string& python,
+                       std::ostream& out, std::ostream& err);
+
 // "1,0.1,1" -> weights; errors name the text.
 Result<CostWeights> parse_weights(const std::string& text);
 

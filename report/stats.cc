@@ -204,4 +204,48 @@ std::vector<double> benjamini_hochberg(std::span<const double> p) {
   return q;
 }
 
+std::vector<double> mid_ranks(std::span<const double> v) {
+  std::vector<std::size_t> order(v.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+  std::vector<double> ranks(v.size());
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i;
+    while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+    const double rank = (static_cast<double>(i) + static_cast<double>(j)) / 2 + 1;
+    for (std::size_t k = i; k <= j; ++k) ranks[order[k]] = rank;
+    i = j + 1;
+  }
+  return ranks;
+}
+
+std::optional<Spearman> spearman(std::span<const double> x, std::span<const double> y) {
+  if (x.size() != y.size() || x.size() < 3) return std::nullopt;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i]) || !std::isfinite(y[i])) return std::nullopt;
+  }
+  const std::vector<double> rx = mid_ranks(x), ry = mid_ranks(y);
+  const double mx = mean_of(rx), my = mean_of(ry);
+  double sxy = 0, sxx = 0, syy = 0;
+  for (std::size_t i = 0; i < rx.size(); ++i) {
+    sxy += (rx[i] - mx) * (ry[i] - my);
+    sxx += (rx[i] - mx) * (rx[i] - mx);
+    syy += (ry[i] - my) * (ry[i] - my);
+  }
+  if (sxx == 0 || syy == 0) return std::nullopt;
+  Spearman s;
+  s.n = static_cast<int>(x.size());
+  s.r = std::clamp(sxy / std::sqrt(sxx * syy), -1.0, 1.0);
+  const double df = static_cast<double>(s.n - 2);
+  if (std::fabs(s.r) >= 1) {
+    s.p_value = 0;
+    return s;
+  }
+  const double t = s.r * std::sqrt(df / ((1 - s.r) * (1 + s.r)));
+  const boost::math::students_t_distribution<double> t_dist(df);
+  s.p_value = std::min(1.0, 2.0 * boost::math::cdf(boost::math::complement(t_dist, std::fabs(t))));
+  return s;
+}
+
 }  // namespace hpcab::report

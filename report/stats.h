@@ -70,4 +70,19 @@ RatioTest paired_log_ratio_test(std::span<const double> ratios, double level = 0
 // for NA).
 std::vector<double> benjamini_hochberg(std::span<const double> p);
 
+// Spearman rank correlation of paired values (scipy.stats.spearmanr's definition): Pearson's r of
+// the mid-ranks of x and of y (ties share their average rank), with the two-sided p-value of
+// t = r sqrt((n-2) / ((1-r)(1+r))) under Student's t with n-2 degrees of freedom (p 0 at |r| = 1).
+// nullopt for fewer than 3 pairs, unequal lengths, a non-finite value, or a constant x or y
+// (r undefined; scipy answers NaN).
+struct Spearman {
+  int n = 0;
+  double r = 0;
+  double p_value = 0;
+};
+std::optional<Spearman> spearman(std::span<const double> x, std::span<const double> y);
+
+// Mid-ranks (1-based, ties averaged) of v, in v's order.
+std::vector<double> mid_ranks(std::span<const double> v);
+
 }  // namespace hpcab::report

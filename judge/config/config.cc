@@ -4,8 +4,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "common/build_info.h"
@@ -106,6 +108,8 @@ const Field kFields[] = {
     {"process_replication", &take_field<&JudgeConfig::process_replication>},
     {"score_paired", &take_field<&JudgeConfig::score_paired>},
     {"slot_wait_max", &take_field<&JudgeConfig::slot_wait_max>},
+    {"image", &take_field<&JudgeConfig::image>},
+    {"image_digest", &take_field<&JudgeConfig::image_digest>},
     {"slot_steal_max", &take_field<&JudgeConfig::slot_steal_max>},
     {"slot_retries", &take_field<&JudgeConfig::slot_retries>},
     {"selfcheck_at_start", &take_field<&JudgeConfig::selfcheck_at_start>},
@@ -421,7 +425,9 @@ Status apply_config_env(JudgeConfig& c, const std::vector<std::string>& env) {
       {"HPCAB_TIMED_CALLS", "timed_calls"},
       {"HPCAB_QUEUE_DEPTH", "queue_depth"},
       {"HPCAB_GRADE_WORKERS", "grade_workers"},
-      {"HPCAB_GPU_DEVICES", "gpu_devices"}};
+      {"HPCAB_GPU_DEVICES", "gpu_devices"},
+      {"HPCAB_IMAGE", "image"},
+      {"HPCAB_IMAGE_DIGEST", "image_digest"}};
   static const std::set<std::string> kNumeric = {"port", "rank", "timed_calls", "queue_depth",
                                                  "grade_workers"};
   for (const auto& e : env) {
@@ -451,6 +457,28 @@ Status apply_config_env(JudgeConfig& c, const std::vector<std::string>& env) {
   return apply_config_json(c, j.dump(), "environment");
 }
 
+namespace {
+
+// The image settings: a given digest normalized, else podman's record of the container's image.
+Status resolve_image(JudgeConfig& c) {
+  if (c.image_digest.empty()) {
+    std::ifstream in("/run/.containerenv");
+    std::stringstream text;
+    text << in.rdbuf();
+    if (auto found = parse_containerenv(text.str())) {
+      c.image_digest = found->digest;
+      if (c.image.empty()) c.image = found->name;
+    }
+    return Ok{};
+  }
+  auto digest = normalize_image_digest(c.image_digest);
+  if (!digest) return Error{"image_digest: " + digest.error().message};
+  c.image_digest = *digest;
+  return Ok{};
+}
+
+}  // namespace
+
 Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (auto st = check_counts(*this); !st) return st;
   resolve_paths(*this, executable_dir);
@@ -458,6 +486,8 @@ Status JudgeConfig::finalize(const std::string& executable_dir) {
   if (auto st = check_baselines(*this); !st) return st;
   if (auto st = check_locations(*this); !st) return st;
   if (auto st = finalize_gpu(); !st) return st;
+  if (auto st = resolve_image(*this); !st) return st;
+  platform = host_platform(gpus);
   return default_slots(*this);
 }
 

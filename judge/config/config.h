@@ -10,6 +10,7 @@
 #include "common/result.h"
 #include "judge/config/server_limits.h"
 #include "judge/host/gpu.h"
+#include "judge/host/platform.h"
 #include "judge/sandbox/sandbox.h"
 
 namespace hpcab::judge {
@@ -232,6 +233,16 @@ struct JudgeConfig {
   // Without any, a GPU grade whose build succeeds is `rejected` (reason no_gpu).
   std::vector<std::string> gpu_devices = {"auto"};
   std::vector<GpuDevice> gpus;  // derived by finalize() from gpu_devices; /health lists them
+  // Derived by finalize(): the architecture, ISA level and GPU vendors /health reports and a
+  // regrade checks answers against (common/portability.h).
+  Platform platform;
+
+  // The container image this judge runs from (docs/deploy.md "Images"): reported in /health,
+  // in the machine fingerprint and so with every recorded answer. Set by whoever starts the
+  // judge from an image (HPCAB_IMAGE, HPCAB_IMAGE_DIGEST: the image cannot know its own digest);
+  // unset, finalize() reads podman's /run/.containerenv when it exists. Both empty outside one.
+  std::string image;
+  std::string image_digest;  // sha256:<64 hex>; a bare 64-hex image id is accepted
   // GPU runs: the runner's device side (judge/runner/device.h, residency.h) and its sandbox
   // (docs/security.md, "GPU runs"). The runtime libraries are dlopen()ed by the runner inside
   // the sandbox: a soname found through the system's loader cache, or an absolute path (its

@@ -27,7 +27,7 @@ using json = nlohmann::json;
 // calibrations and baseline samples measured before are not reused.
 constexpr int kTimingProtocol = 3;
 
-std::string machine_fingerprint(Builder* builder) {
+std::string machine_fingerprint(Builder* builder, const JudgeConfig& config) {
   std::string model = "unknown cpu";
   std::ifstream cpuinfo("/proc/cpuinfo");
   for (std::string line; std::getline(cpuinfo, line);) {
@@ -40,7 +40,9 @@ std::string machine_fingerprint(Builder* builder) {
   gethostname(host, sizeof host - 1);
   return std::string(host) + " | " + model + " | " + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) +
          " cpus | " + builder->compiler_version("c") + " | " + builder->compiler_version("python") +
-         " | timing protocol " + std::to_string(kTimingProtocol);
+         " | timing protocol " + std::to_string(kTimingProtocol) + " | " + config.platform.arch +
+         (config.platform.isa_level.empty() ? "" : " " + config.platform.isa_level) +
+         (config.image_digest.empty() ? "" : " | image " + config.image_digest);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -122,7 +124,7 @@ Grader::Grader(const JudgeConfig& config, std::vector<Manifest> corpus, Store* s
       fx_(owned_->effects()),
       key_(std::move(key)),
       slots_(config.slots),
-      machine_(machine_fingerprint(builder)),
+      machine_(machine_fingerprint(builder, config)),
       bandwidth_(std::move(bandwidth)) {}
 
 Grader::Grader(const JudgeConfig& config, std::vector<Manifest> corpus, GradeEffects effects,

@@ -28,10 +28,11 @@
 
 namespace hpcab::judge {
 
-// "host | cpu model | N cpus | compiler | Python, NumPy and Numba versions | timing protocol":
-// what baseline samples, calibrations and bandwidth figures are keyed by, so a baseline timed
-// under one version of any of them is never reused under another.
-std::string machine_fingerprint(Builder* builder);
+// "host | cpu model | N cpus | compiler | Python, NumPy and Numba versions | timing protocol |
+// arch ISA level[ | image sha256:...]": what baseline samples, calibrations and bandwidth figures
+// are keyed by, so a baseline timed under one version of any of them is never reused under
+// another, and what every recorded answer carries (the image it was graded in too).
+std::string machine_fingerprint(Builder* builder, const JudgeConfig& config);
 
 struct RealEffects;  // judge/grade/real_effects.h
 struct RunContext;   // judge/grade/config_run.h

@@ -86,26 +86,42 @@ Routes::Routes(const JudgeConfig& config, GradeService* grader, JobQueue* queue,
       access_(access),
       submit_keys_(store, config.rank) {}
 
+namespace {
+
+// The platform a regrade checks answers against (common/portability.h).
+json platform_json(const Platform& p) {
+  return {{"arch", p.arch},
+          {"isa_level", p.isa_level.empty() ? json(nullptr) : json(p.isa_level)},
+          {"gpu_vendors", p.gpu_vendors}};
+}
+
+}  // namespace
+
 HttpResponse Routes::health() {
   // The GPUs this judge grades cuda and hip on (the harness routes GPU arms by this list).
   json gpus = json::array();
   for (const auto& g : config_.gpus) gpus.push_back({{"vendor", g.vendor}, {"node", g.node}});
   // Any rank may ask: /health reports this judge's own rank.
-  return json_response({{"status", "ok"},
-                        {"rank", config_.rank},
-                        {"version", HPCAB_VERSION},
-                        {"kernels", grader_->corpus().size()},
-                        {"corpus", json::parse(corpus_counts_json(grader_->corpus()))},
-                        {"oracle", config_.track_oracle},
-                        {"baseline", config_.track_baseline},
-                        {"kernel_baseline", config_.kernel_baseline},
-                        {"input_mode", config_.input_mode},
-                        {"languages", {"c", "cpp", "fortran", "python", "cuda", "hip"}},
-                        {"gpus", gpus},
-                        {"queue_waiting", queue_->waiting()},
-                        {"machine", grader_->machine()},
-                        {"blas", blas_in_fingerprint(grader_->machine())},
-                        {"selfcheck", selfcheck_ ? selfcheck_->get() : json{{"state", "off"}}}});
+  return json_response(
+      {{"status", "ok"},
+       {"rank", config_.rank},
+       {"version", HPCAB_VERSION},
+       {"kernels", grader_->corpus().size()},
+       {"corpus", json::parse(corpus_counts_json(grader_->corpus()))},
+       {"oracle", config_.track_oracle},
+       {"baseline", config_.track_baseline},
+       {"kernel_baseline", config_.kernel_baseline},
+       {"input_mode", config_.input_mode},
+       {"languages", {"c", "cpp", "fortran", "python", "cuda", "hip"}},
+       {"gpus", gpus},
+       {"platform", platform_json(config_.platform)},
+       {"image", config_.image_digest.empty()
+                     ? json(nullptr)
+                     : json{{"name", config_.image}, {"digest", config_.image_digest}}},
+       {"queue_waiting", queue_->waiting()},
+       {"machine", grader_->machine()},
+       {"blas", blas_in_fingerprint(grader_->machine())},
+       {"selfcheck", selfcheck_ ? selfcheck_->get() : json{{"state", "off"}}}});
 }
 
 MetricsGauges Routes::metrics_gauges() const {

@@ -21,6 +21,17 @@ inline constexpr const char* kFinishedAt = "finished_at";
 inline constexpr const char* kIdempotencyKey = "idempotency_key";
 inline constexpr const char* kOptimizer = "optimizer";
 inline constexpr const char* kResponseJson = "response_json";  // exactly what the client got
+// What `hpcab regrade` (cli/regrade.cc) resubmits to another judge.
+inline constexpr const char* kRoute = "route";  // 'submit' or its alias 'oracle'
+inline constexpr const char* kLanguage = "language";
+inline constexpr const char* kPrecision = "precision";
+inline constexpr const char* kPreset = "preset";  // as the grade resolved it
+inline constexpr const char* kSource = "source";  // '' for a library submission
+inline constexpr const char* kBuildTokensJson = "build_tokens_json";
+inline constexpr const char* kWorkspaceBytes = "workspace_bytes";  // as resolved; NULL: none
+inline constexpr const char* kMachine = "machine";                 // the machine fingerprint
+// {"preset", "workspace_bytes"} as the request named them (migration 5); NULL before it.
+inline constexpr const char* kRequestJson = "request_json";
 }  // namespace submissions
 
 // Timed calls, one row each (read by cli/replay.cc).

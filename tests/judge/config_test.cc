@@ -92,6 +92,46 @@ class FinalizeTest : public ::testing::Test {
   fs::path dir_;
 };
 
+TEST_F(FinalizeTest, AnImageDigestIsNormalizedAndABadOneRefused) {
+  const std::string hex(64, 'a');
+  JudgeConfig c;
+  ASSERT_TRUE(Finalized(R"({"image": "localhost/hpcab-judge", "image_digest": ")" +
+                            std::string(64, 'A') + "\"}",
+                        &c)
+                  .ok());
+  EXPECT_EQ(c.image_digest, "sha256:" + hex);
+  EXPECT_EQ(c.image, "localhost/hpcab-judge");
+  ASSERT_TRUE(Finalized(R"({"image_digest": "sha256:)" + hex + "\"}", &c).ok());
+  EXPECT_EQ(c.image_digest, "sha256:" + hex);
+  for (const std::string& bad :
+       std::vector<std::string>{"sha256:abc", "md5:" + hex, hex + "0", std::string(64, 'g')}) {
+    EXPECT_FALSE(Finalized(R"({"image_digest": ")" + bad + "\"}").ok()) << bad;
+  }
+}
+
+TEST_F(FinalizeTest, ThePlatformIsThisHosts) {
+  JudgeConfig c;
+  ASSERT_TRUE(Finalized("{}", &c).ok());
+  EXPECT_FALSE(c.platform.arch.empty());
+  if (c.platform.arch == "x86_64") {
+    EXPECT_GE(isa_level_rank(c.platform.isa_level), 0);
+  }
+  EXPECT_TRUE(c.platform.gpu_vendors.empty());  // gpu_devices none
+}
+
+TEST(ContainerEnv, PodmansRecordNamesTheImage) {
+  const std::string id(64, 'b');
+  auto found = parse_containerenv(
+      "engine=\"podman-4.3.1\"\nname=\"j\"\nid=\"" + std::string(64, 'c') +
+      "\"\nimage=\"localhost/hpcab-judge:" + "latest\"\nimageid=\"" + id + "\"\nrootless=0\n");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->name, "localhost/hpcab-judge:latest");
+  EXPECT_EQ(found->digest, "sha256:" + id);
+  EXPECT_FALSE(parse_containerenv("engine=\"podman\"\nimage=\"x\"\n").has_value());
+  EXPECT_FALSE(parse_containerenv("imageid=\"not-hex\"\n").has_value());
+  EXPECT_FALSE(parse_containerenv("").has_value());
+}
+
 TEST_F(FinalizeTest, DefaultsAreFilledInAndOutOfRangeValuesRefused) {
   JudgeConfig c;
   ASSERT_TRUE(Finalized("{}", &c).ok());

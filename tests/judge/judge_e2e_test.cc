@@ -40,6 +40,23 @@ using test::slurp;
 
 std::string ref(const std::string& rel) { return kSource + "/corpus/" + rel + "/reference.c"; }
 
+// /health names the platform a regrade checks answers against and the image the judge runs
+// from, which the machine fingerprint (recorded with every answer) names too.
+TEST(JudgeE2E, HealthReportsThePlatformAndTheImage) {
+  const std::string digest = "sha256:" + std::string(64, 'd');
+  Judge j(json{{"image", "localhost/hpcab-judge:test"}, {"image_digest", digest}});
+  auto hj = json::parse(j.get("/health").body);
+  EXPECT_FALSE(hj["platform"]["arch"].get<std::string>().empty());
+  EXPECT_TRUE(hj["platform"]["gpu_vendors"].is_array());
+  EXPECT_EQ(hj["image"]["digest"], digest);
+  EXPECT_EQ(hj["image"]["name"], "localhost/hpcab-judge:test");
+  const std::string machine = hj["machine"];
+  EXPECT_NE(machine.find("| image " + digest), std::string::npos) << machine;
+  EXPECT_NE(machine.find(hj["platform"]["arch"].get<std::string>()), std::string::npos);
+  Judge plain;
+  EXPECT_TRUE(json::parse(plain.get("/health").body)["image"].is_null());
+}
+
 TEST(JudgeE2E, HealthAndTask) {
   Judge j;
   auto h = j.get("/health");

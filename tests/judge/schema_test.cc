@@ -47,9 +47,26 @@ TEST(JudgeSchemaTest, EveryNameExistsInAMigratedAndAMergedFile) {
   ASSERT_TRUE(rep.ok()) << rep.error().message;
 
   namespace S = schema::submissions;
-  for (const char* c :
-       {S::kId, S::kRank, S::kKernel, S::kVerdict, S::kRunId, S::kSpeedup, S::kSuspect,
-        S::kFinishedAt, S::kIdempotencyKey, S::kOptimizer, S::kResponseJson}) {
+  for (const char* c : {S::kId,
+                        S::kRank,
+                        S::kKernel,
+                        S::kVerdict,
+                        S::kRunId,
+                        S::kSpeedup,
+                        S::kSuspect,
+                        S::kFinishedAt,
+                        S::kIdempotencyKey,
+                        S::kOptimizer,
+                        S::kResponseJson,
+                        S::kRoute,
+                        S::kLanguage,
+                        S::kPrecision,
+                        S::kPreset,
+                        S::kSource,
+                        S::kBuildTokensJson,
+                        S::kWorkspaceBytes,
+                        S::kMachine,
+                        S::kRequestJson}) {
     EXPECT_TRUE(HasColumn(shard, S::kTable, c)) << S::kTable << "." << c;
     EXPECT_TRUE(HasColumn(merged, S::kTable, c)) << "merged " << S::kTable << "." << c;
   }

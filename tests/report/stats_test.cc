@@ -8,10 +8,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <vector>
 
+#include "report/regrade.h"
 #include "tests/report/reference_values.h"
 
 namespace hpcab::report {
@@ -331,6 +334,84 @@ TEST(BenjaminiHochberg, EdgeCases) {
   EXPECT_TRUE(std::isnan(q[3]));
   // Capped at 1.
   EXPECT_EQ(benjamini_hochberg(std::vector<double>{0.9, 0.95})[0], 0.95);
+}
+
+// Reference values: scipy 1.10 scipy.stats.spearmanr on the same numbers.
+TEST(Spearman, MatchesScipyWithAndWithoutTies) {
+  auto s = spearman(std::vector<double>{1, 2, 3, 4, 5, 6}, std::vector<double>{2, 1, 4, 3, 6, 5});
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->n, 6);
+  EXPECT_NEAR(s->r, 0.8285714285714287, 1e-12);
+  EXPECT_NEAR(s->p_value, 0.04156268221574334, 1e-9);
+  auto t = spearman(std::vector<double>{1, 2, 2, 3, 5}, std::vector<double>{1.5, 1.5, 3, 9, 4});
+  ASSERT_TRUE(t.has_value());
+  EXPECT_NEAR(t->r, 0.8157894736842107, 1e-12);
+  EXPECT_NEAR(t->p_value, 0.09224136128832428, 1e-9);
+  auto perfect = spearman(std::vector<double>{1, 2, 3}, std::vector<double>{10, 20, 30});
+  ASSERT_TRUE(perfect.has_value());
+  EXPECT_EQ(perfect->r, 1);
+  EXPECT_EQ(perfect->p_value, 0);
+  EXPECT_FALSE(spearman(std::vector<double>{1, 2}, std::vector<double>{1, 2}));
+  EXPECT_FALSE(spearman(std::vector<double>{1, 1, 1}, std::vector<double>{1, 2, 3}));
+  EXPECT_FALSE(spearman(std::vector<double>{1, 2, NAN}, std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(mid_ranks(std::vector<double>{3, 1, 3, 2}), (std::vector<double>{3.5, 1, 3.5, 2}));
+}
+
+RegradeRow Row(const std::string& kernel, double a, std::optional<double> b,
+               const std::string& status = "graded") {
+  RegradeRow r;
+  r.kernel = kernel;
+  r.language = "c";
+  r.verdict_a = "ok";
+  r.speedup_a = a;
+  r.status = status;
+  r.verdict_b = b ? "ok" : "incorrect";
+  r.speedup_b = b;
+  return r;
+}
+
+// Hand-computed: k1's best on A (3.0) is 2.0 on B against B's best 2.5 (0.8: not within 90 %);
+// k2's best on A is B's best too; one answer of k3 is wrong on B, one skipped.
+TEST(RegradeTable, SharesAndBestAnswersAreCountedPerPair) {
+  const std::vector<RegradeRow> rows = {Row("k1", 3.0, 2.0),
+                                        Row("k1", 2.0, 2.5),
+                                        Row("k2", 1.5, 1.2),
+                                        Row("k2", 1.0, 1.1),
+                                        Row("k3", 2.0, std::nullopt),
+                                        Row("k3", 4.0, 4.0),
+                                        Row("k3", 9.0, std::nullopt, "skipped")};
+  const RegradeTable t = regrade_table(rows);
+  ASSERT_EQ(t.pairs.size(), 3u);
+  EXPECT_EQ(t.pairs[0].kernel, "k1");
+  EXPECT_NEAR(t.pairs[0].speedup_a, std::sqrt(6.0), 1e-12);
+  EXPECT_NEAR(t.pairs[0].speedup_b, std::sqrt(5.0), 1e-12);
+  EXPECT_EQ(*t.pairs[0].best_agrees, false);
+  EXPECT_NEAR(*t.pairs[0].best_fraction, 0.8, 1e-12);
+  EXPECT_EQ(*t.pairs[1].best_agrees, true);
+  EXPECT_EQ(t.pairs[2].skipped, 1);
+  EXPECT_EQ(t.pairs[2].correct_a, 2);
+  EXPECT_EQ(t.pairs[2].still_correct, 1);
+  ASSERT_EQ(t.summaries.size(), 2u);  // c, all
+  const RegradeSummary& all = t.summaries.back();
+  EXPECT_EQ(all.language, "all");
+  EXPECT_EQ(all.correct_a, 6);
+  EXPECT_EQ(all.still_correct, 5);
+  EXPECT_NEAR(all.still_correct_share, 5.0 / 6, 1e-12);
+  EXPECT_EQ(all.best_pairs, 3);
+  EXPECT_NEAR(all.best_agrees_share, 2.0 / 3, 1e-12);
+  EXPECT_NEAR(all.within_90_share, 2.0 / 3, 1e-12);
+  ASSERT_TRUE(all.spearman.has_value());
+  EXPECT_EQ(all.spearman->n, 3);
+  // The CSV round-trips.
+  const auto path = std::filesystem::temp_directory_path() / "hpcab-regrade-table-test.csv";
+  std::ofstream(path) << regrade_csv(rows);
+  auto back = read_regrade_csv(path);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->size(), rows.size());
+  EXPECT_EQ((*back)[4].speedup_b, std::nullopt);
+  EXPECT_EQ((*back)[6].status, "skipped");
+  EXPECT_EQ(*(*back)[0].speedup_a, 3.0);
 }
 
 }  // namespace
