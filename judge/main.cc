@@ -440,6 +440,9 @@ int main(int argc, char** argv) {
   JobQueue queue(static_cast<std::size_t>(config.queue_depth), config.grade_workers);
   Metrics metrics;
   Routes routes(config, &grader, &queue, &metrics, store->get(), &*access);
+  JobQueue checks(static_cast<std::size_t>(config.syntax_check_queue_depth),
+                  config.syntax_check_workers);
+  routes.set_check_queue(&checks);
   SelfcheckState selfcheck_state;
   routes.set_selfcheck(&selfcheck_state);
   Server server(config.server, [&routes](HttpRequest req, Responder respond) {

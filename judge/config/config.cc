@@ -126,6 +126,8 @@ const Field kFields[] = {
     {"report_baselines", &take_field<&JudgeConfig::report_baselines>},
     {"queue_depth", &take_field<&JudgeConfig::queue_depth>},
     {"grade_workers", &take_field<&JudgeConfig::grade_workers>},
+    {"syntax_check_workers", &take_field<&JudgeConfig::syntax_check_workers>},
+    {"syntax_check_queue_depth", &take_field<&JudgeConfig::syntax_check_queue_depth>},
     {"slots", &take_field<&JudgeConfig::slots>},
     {"build_timeout_s", &take_field<&JudgeConfig::build_timeout_s>},
     {"build_log_cap", &take_field<&JudgeConfig::build_log_cap>},
@@ -210,6 +212,9 @@ Status check_counts(const JudgeConfig& c) {
   if (c.timed_calls < 3) return Error{"timed_calls must be at least 3"};
   if (c.warmup_calls < 0) return Error{"warmup_calls must be >= 0"};
   if (c.queue_depth < 1 || c.grade_workers < 1) return Error{"queue_depth and grade_workers >= 1"};
+  if (c.syntax_check_workers < 1 || c.syntax_check_queue_depth < 1) {
+    return Error{"syntax_check_workers and syntax_check_queue_depth >= 1"};
+  }
   if (!(c.alpha > 0 && c.alpha < 0.5)) return Error{"alpha must be in (0, 0.5)"};
   if (c.max_json_depth < 2) return Error{"max_json_depth must be at least 2"};
   if (c.gpu_device_index < 0 || c.device_idle_ns < 0) {

@@ -192,6 +192,10 @@ struct JudgeConfig {
   // Scheduling
   int queue_depth = 16;   // grades waiting beyond this: 429 with Retry-After
   int grade_workers = 1;  // concurrent grades (builds overlap; timed phases hold a slot)
+  // POST /syntax-check builds (docs/api.md): their own queue and workers, so a check is not
+  // queued behind minutes of grades; waiting beyond the depth: 429.
+  int syntax_check_workers = 1;
+  int syntax_check_queue_depth = 8;
   std::vector<std::vector<int>> slots;  // CPU sets; default one slot with every CPU
 
   // Limits for sandboxed work

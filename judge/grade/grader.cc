@@ -9,6 +9,7 @@
 #include "common/hmac.h"
 #include "common/inputs.h"
 #include "common/stats.h"
+#include "judge/build/diagnostics.h"
 #include "judge/grade/baseline_choice.h"
 #include "judge/grade/build_stage.h"
 #include "judge/grade/config_run.h"
@@ -180,6 +181,35 @@ std::string Grader::baseline_name(const Manifest& m) const {
 
 // ---------------------------------------------------------------------------------------------
 // The pipeline
+
+json Grader::syntax_check(const GradeRequest& req) {
+  const Manifest& m = *kernel(req.kernel);  // routes validated the kernel and the source
+  auto built = fx_.compiler->build(
+      {req.language, "submission", req.source.value_or(""), req.build_tokens, m.id});
+  // The compiler could not run at all: the judge's fault, answered 500 by the route.
+  if (!built) throw std::runtime_error("building the submission: " + built.error().message);
+  json diagnostics = json::array();
+  for (const auto& d : parse_diagnostics(built->log, req.language)) {
+    diagnostics.push_back({{"file", d.file},
+                           {"line", d.line},
+                           {"column", d.column},
+                           {"severity", d.severity},
+                           {"message", d.message}});
+  }
+  json out = {{"kernel", m.id},
+              {"language", req.language},
+              {"ok", built->ok},
+              {"verdict", built->toolchain_missing ? "rejected"
+                          : built->ok              ? "ok"
+                                                   : "build_error"},
+              {"timed_out", built->timed_out},
+              {"cached", built->cached},
+              {"seconds", built->seconds},
+              {"diagnostics", diagnostics},
+              {"log", tail(built->log, 8000)}};
+  if (built->toolchain_missing) out["reason"] = reject_reason_name(RejectReason::kNoToolchain);
+  return out;
+}
 
 json Grader::grade(const GradeRequest& req) {
   const Manifest& m = *kernel(req.kernel);  // routes validated the kernel and precision

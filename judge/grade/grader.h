@@ -60,6 +60,7 @@ class Grader : public GradeService {
   // verdict, record. An exception escaping a stage propagates (the caller answers 500);
   // everything the grade holds (slot, scratch dir, runner processes) is released on the way.
   nlohmann::json grade(const GradeRequest& request) override;
+  nlohmann::json syntax_check(const GradeRequest& request) override;
   // {kernel, preset, precision, baselines: {name: median ns}, protocol}; measures and caches
   // what is missing. An Error for a judge fault.
   Result<nlohmann::json> baseline_times(const Manifest& m, const std::string& preset,

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ class GradeService {
     return m.oracle.value_or(m.has_reference_c() ? "c" : "numpy");
   }
   virtual nlohmann::json grade(const GradeRequest& request) = 0;
+  // POST /syntax-check: the candidate built with the judge's flags and nothing run; the answer
+  // ({ok, verdict, diagnostics, log, ...}, docs/api.md). Nothing is recorded. Throws for a judge
+  // fault (the route answers 500). The default is for fakes that never build.
+  virtual nlohmann::json syntax_check(const GradeRequest&) {
+    throw std::logic_error("this grader does not build");
+  }
   virtual Result<nlohmann::json> baseline_times(const Manifest& m, const std::string& preset,
                                                 const std::string& precision) = 0;
   virtual const std::string& machine() const = 0;

@@ -246,6 +246,39 @@ void Routes::grade(const std::string& route, const HttpRequest& req, Responder r
   }
 }
 
+void Routes::syntax_check(const HttpRequest& req, Responder respond) {
+  GradeService* grader = grader_;
+  auto parsed = parse_grade_body(req.body, "score", grade_body_rules(config_),
+                                 [grader](const std::string& id) { return grader->kernel(id); });
+  if (!parsed) return respond(error_response(parsed.error()));
+  auto resolved =
+      resolve_shared_file(std::move(*parsed), config_.shared_dir, config_.max_source_bytes);
+  if (!resolved) return respond(error_response(resolved.error()));
+  GradeRequest g = std::move(*resolved);
+  if (!g.source) {
+    return respond(error_response(ApiError{
+        ErrorCode::kBadField, "a syntax check needs 'source' or 'source_file', not 'library'"}));
+  }
+  Metrics* metrics = metrics_;
+  JobQueue* queue = checks_ ? checks_ : queue_;
+  const bool queued = queue->try_push([g, respond, metrics, grader] {
+    answer_guarded("syntax-check", /*is_grade=*/false, g.kernel, metrics, respond, [&] {
+      json result = grader->syntax_check(g);
+      spdlog::info("syntax-check {} {} -> {} ({} diagnostics) in {:.2f} s", g.kernel, g.language,
+                   result.value("verdict", "?"), result["diagnostics"].size(),
+                   result.value("seconds", 0.0));
+      return json_response(result);
+    });
+  });
+  if (!queued) {
+    respond(error_response(ApiError{ErrorCode::kQueueFull,
+                                    "the syntax-check queue is full (" +
+                                        std::to_string(config_.syntax_check_queue_depth) +
+                                        " waiting); retry later",
+                                    nullptr, 2}));
+  }
+}
+
 void Routes::handle(HttpRequest req, Responder respond) {
   RequestTarget target = split_target(req.target);
   const std::string& path = target.path;
@@ -254,7 +287,7 @@ void Routes::handle(HttpRequest req, Responder respond) {
   // memory, or quotes and newlines breaking the exposition format) with made-up paths.
   std::string route = "other";
   if (path == "/health" || path == "/metrics" || path == "/score" || path == "/submit" ||
-      path == "/oracle") {
+      path == "/oracle" || path == "/syntax-check") {
     route = path;
   }
   if (path.rfind("/task/", 0) == 0) route = "/task";
@@ -313,6 +346,10 @@ void Routes::handle(HttpRequest req, Responder respond) {
                  : path == "/oracle" ? "oracle"
                                      : "submit",
                  req, counted);
+  }
+  if (path == "/syntax-check") {
+    if (!post) return fail(ErrorCode::kMethodNotAllowed, "use POST /syntax-check");
+    return syntax_check(req, counted);
   }
   if (path == "/admin/submissions") {
     if (!get) return fail(ErrorCode::kMethodNotAllowed, "use GET /admin/submissions");

@@ -40,6 +40,8 @@ class Routes {
   void handle(HttpRequest request, Responder respond);
   // What /health reports of the self-check (none: "off"). Not owned; set before serving.
   void set_selfcheck(const SelfcheckState* state) { selfcheck_ = state; }
+  // The queue POST /syntax-check builds wait in (not owned; unset: the grades' queue).
+  void set_check_queue(JobQueue* queue) { checks_ = queue; }
 
  private:
   HttpResponse health();
@@ -48,6 +50,7 @@ class Routes {
   void baseline(const std::string& kernel, const std::map<std::string, std::string>& query,
                 Responder respond);
   void grade(const std::string& route, const HttpRequest& request, Responder respond);
+  void syntax_check(const HttpRequest& request, Responder respond);
 
   const JudgeConfig& config_;
   GradeService* grader_;
@@ -57,6 +60,7 @@ class Routes {
   const Access* access_;
   SubmitKeys submit_keys_;  // the Idempotency-Keys of /submit and /oracle
   const SelfcheckState* selfcheck_ = nullptr;
+  JobQueue* checks_ = nullptr;
 };
 
 }  // namespace hpcab::judge

@@ -57,6 +57,63 @@ TEST(JudgeE2E, HealthReportsThePlatformAndTheImage) {
   EXPECT_TRUE(json::parse(plain.get("/health").body)["image"].is_null());
 }
 
+// POST /syntax-check builds with the judge's flags and runs nothing: a broken source gets its
+// diagnostics with their place, a good one none, and nothing is recorded.
+TEST(JudgeE2E, SyntaxCheckReturnsTheDiagnosticsWithoutGrading) {
+  Judge j;
+  auto broken =
+      j.post("/syntax-check", {{"kernel", "tsvc_2_s000"},
+                               {"rank", 0},
+                               {"language", "c"},
+                               {"source", slurp(kSolutions + "/tsvc_2_s000_syntax_error.c")}});
+  ASSERT_EQ(broken.status, 200) << broken.body;
+  auto bj = json::parse(broken.body);
+  EXPECT_EQ(bj["verdict"], "build_error");
+  EXPECT_EQ(bj["ok"], false);
+  ASSERT_FALSE(bj["diagnostics"].empty()) << broken.body;
+  EXPECT_EQ(bj["diagnostics"][0]["file"], "submission.c");
+  EXPECT_EQ(bj["diagnostics"][0]["line"], 8);
+  EXPECT_EQ(bj["diagnostics"][0]["severity"], "error");
+
+  auto good = j.post("/syntax-check", {{"kernel", "gemm"},
+                                       {"rank", 0},
+                                       {"language", "c"},
+                                       {"source", slurp(kSolutions + "/gemm.c")}});
+  ASSERT_EQ(good.status, 200) << good.body;
+  EXPECT_EQ(json::parse(good.body)["verdict"], "ok");
+  EXPECT_TRUE(json::parse(good.body)["diagnostics"].empty()) << good.body;
+
+  auto py =
+      j.post("/syntax-check", {{"kernel", "gemm"},
+                               {"rank", 0},
+                               {"language", "python"},
+                               {"source", "def gemm(alpha, beta, C, A, B):\n    return (\n"}});
+  ASSERT_EQ(py.status, 200) << py.body;
+  auto pj = json::parse(py.body);
+  EXPECT_EQ(pj["verdict"], "build_error");
+  ASSERT_FALSE(pj["diagnostics"].empty()) << py.body;
+  EXPECT_EQ(pj["diagnostics"][0]["file"], "kernel.py");
+
+  auto fortran =
+      j.post("/syntax-check", {{"kernel", "tsvc_2_s000"},
+                               {"rank", 0},
+                               {"language", "fortran"},
+                               {"source", "subroutine f(a)\n  real :: a\n  a = 1 +\nend\n"}});
+  ASSERT_EQ(fortran.status, 200) << fortran.body;
+  auto fj = json::parse(fortran.body);
+  ASSERT_FALSE(fj["diagnostics"].empty()) << fortran.body;
+  EXPECT_EQ(fj["diagnostics"][0]["line"], 3);
+
+  EXPECT_EQ(
+      j.post("/syntax-check", {{"kernel", "nope"}, {"rank", 0}, {"language", "c"}, {"source", "x"}})
+          .status,
+      404);
+  EXPECT_EQ(j.get("/syntax-check").status, 405);
+  // Nothing was graded or recorded.
+  auto admin = j.get("/metrics");
+  EXPECT_EQ(admin.body.find("hpcab_grades_total{"), std::string::npos);
+}
+
 TEST(JudgeE2E, HealthAndTask) {
   Judge j;
   auto h = j.get("/health");
