@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,45 @@ TEST(Interventions, ToolsParagraphDescribesOnlyTheArmsTools) {
   EXPECT_EQ(blind.find("score until"), std::string::npos);
   const std::string planned = tools_text("multiple", {"task", "submit", "profile"});
   EXPECT_NE(planned.find("`profile` is listed for this run but not available"), std::string::npos);
+}
+
+// The shipped skill packets (deploy/arms/skills/<packet>/SKILL.md): each names itself and says
+// in one line what it is for (the front matter agents such as Claude Code index skills by), and
+// has real content. The shipped prompt variants render with every placeholder filled.
+TEST(Interventions, ShippedSkillPacketsAndPromptVariantsAreComplete) {
+  const fs::path arms = fs::path(HPCAB_SOURCE_DIR) / "deploy" / "arms";
+  std::vector<std::string> packets;
+  for (const auto& e : fs::directory_iterator(arms / "skills")) {
+    packets.push_back(e.path().filename().string());
+    const std::string text = slurp(e.path() / "SKILL.md");
+    EXPECT_EQ(text.rfind("---\nname: " + packets.back() + "\ndescription: ", 0), 0u)
+        << packets.back();
+    EXPECT_GE(std::count(text.begin(), text.end(), '\n'), 12) << packets.back();
+    auto listed = list_skills(e.path());
+    ASSERT_TRUE(listed.ok());
+    EXPECT_EQ(*listed, std::vector<std::string>{"skills/SKILL.md"});
+  }
+  std::sort(packets.begin(), packets.end());
+  EXPECT_EQ(packets, (std::vector<std::string>{"c-openmp", "cpp", "cuda", "fortran", "gpu", "hip",
+                                               "perf-toolkit", "python-numba"}));
+  json task = {{"kernel", "gemm"},
+               {"signature", "void gemm_fp64(...);"},
+               {"reference_numpy", "def gemm(): pass"},
+               {"abi_doc", "ABI TEXT"}};
+  Budget b;
+  std::map<std::string, std::size_t> sizes;
+  for (const char* variant : {"base", "compact", "terse"}) {
+    const std::string templ = slurp(arms / "fragments" / (std::string(variant) + ".md"));
+    auto prompt =
+        render_prompt(templ, task, "c", b, "single", {"task", "submit"}, {"skills/SKILL.md"});
+    ASSERT_TRUE(prompt.ok()) << variant << ": " << prompt.error().message;
+    EXPECT_NE(prompt->find("gemm"), std::string::npos) << variant;
+    EXPECT_FALSE(std::regex_search(*prompt, std::regex(R"(\{[a-z_]+\})"))) << variant << *prompt;
+    EXPECT_NE(prompt->find("skills/SKILL.md"), std::string::npos) << variant;
+    sizes[variant] = prompt->size();
+  }
+  EXPECT_LT(sizes["compact"], sizes["base"]);
+  EXPECT_LT(sizes["terse"], sizes["compact"]);
 }
 
 TEST(Interventions, SkillsAreCopiedReadOnlyAndNamedInThePrompt) {
