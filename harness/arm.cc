@@ -47,6 +47,7 @@ constexpr std::string_view kKeys[] = {"NAME",
                                       "TOKEN_BUDGET",
                                       "TOKEN_WEIGHTS",
                                       "TOKEN_BUDGET_KIND",
+                                      "TOKENIZER",
                                       "SUBMISSION_POLICY",
                                       "PROMPT_TEMPLATE",
                                       "PROMPT_FRAGMENTS",
@@ -587,6 +588,12 @@ std::optional<Status> parse_run_key(const Entry& e, Arm& arm) {
 
 // One entry into `arm`; the value checks are the same for env and JSON arms.
 Status parse_entry(const Entry& e, const fs::path& base_dir, Arm& arm) {
+  if (e.key == "TOKENIZER") {
+    if (e.value.empty()) return Error{e.where + ": expected a vocabulary file path"};
+    const fs::path p(e.value);
+    arm.tokenizer = p.is_absolute() ? p : base_dir / p;
+    return Ok{};
+  }
   if (auto st = parse_agent_key(e, arm)) return *st;
   if (auto st = parse_budget_key(e, arm)) return *st;
   if (auto st = parse_prompt_key(e, base_dir, arm)) return *st;
@@ -764,6 +771,14 @@ Result<Arm> load_arm(const fs::path& file, const fs::path& corpus_dir) {
       return Error{file.string() + ": SKILLS " + arm->skills_dir.string() +
                    " is not a folder (paths are relative to the arm file)"};
     }
+  }
+  if (!arm->tokenizer.empty()) {
+    auto vocab = BpeTokenizer::load(arm->tokenizer);
+    if (!vocab.ok()) {
+      return Error{file.string() + ": TOKENIZER: " + vocab.error().message +
+                   " (paths are relative to the arm file)"};
+    }
+    arm->tokenizer_vocab = *vocab;
   }
   if (!arm->deploy.judge_config.empty()) {
     std::error_code ec;

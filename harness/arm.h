@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -13,6 +14,7 @@
 
 #include "common/manifest.h"
 #include "common/result.h"
+#include "harness/tokenizer.h"
 #include "harness/usage.h"  // TokenWeights
 
 namespace hpcab::harness {
@@ -58,6 +60,12 @@ struct Arm {
   // TOKEN_WEIGHTS (the default); "total": input + cached + output tokens, each counting 1 (the
   // original benchmark's convention). The recorded weighted cost uses TOKEN_WEIGHTS either way.
   std::string token_budget_kind = "weighted";
+  // TOKENIZER: a BPE vocabulary in the tiktoken format (harness/tokenizer.h), relative to the arm
+  // file, that the proxy counts a response's tokens with when the server reports no usage; ''
+  // = the estimate (docs/harness.md "Tokens without usage counts"). load_arm reads it into
+  // `tokenizer_vocab`.
+  std::filesystem::path tokenizer;
+  std::shared_ptr<const BpeTokenizer> tokenizer_vocab;
   std::string submission_policy = "single";
   std::filesystem::path prompt_template;  // resolved against the arm file's folder; '' = built-in
   // PROMPT_FRAGMENTS: the prompt composed from named fragment files <dir>/<name>.md, joined in
@@ -133,8 +141,8 @@ Result<std::vector<std::pair<std::string, std::string>>> arm_entries(std::string
                                                                      const std::string& label);
 
 // The arm keys whose values are paths relative to the arm file's folder.
-inline constexpr std::string_view kArmPathKeys[] = {"PROMPT_TEMPLATE", "PROMPT_FRAGMENTS_DIR",
-                                                    "SKILLS", "JUDGE_CONFIG"};
+inline constexpr std::string_view kArmPathKeys[] = {
+    "PROMPT_TEMPLATE", "TOKENIZER", "PROMPT_FRAGMENTS_DIR", "SKILLS", "JUDGE_CONFIG"};
 
 // The default PROMPT_FRAGMENTS_DIR: HPCAB_SOURCE_DIR/deploy/arms/fragments.
 std::filesystem::path default_fragments_dir();

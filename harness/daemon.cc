@@ -120,6 +120,7 @@ class DbSink : public UsageSink {
     u.output = r.usage.output;
     u.latency_ms = r.latency_s * 1000.0;
     u.status = r.status;
+    u.tokens_source = token_source_name(r.source);
     std::lock_guard lock(db_.mu);
     if (auto st = db_.db->add_request(episode, u, weights_); !st && log_) {
       std::lock_guard l(*log_mu_);
@@ -855,6 +856,15 @@ std::unique_ptr<ModelEndpoint> Daemon::open_endpoint(int w, const Pin& pin, Stop
   // total); the database records the weighted cost with TOKEN_WEIGHTS either way (DbSink).
   po.weights = episode_budget(arm_).budget_weights();
   po.upstream_ca_file = opt_.upstream_ca_file;
+  po.tokenizer = arm_.tokenizer_vocab;
+  if (!arm_.tokenizer.empty() && !po.tokenizer) {  // an arm parsed, not loaded
+    auto vocab = BpeTokenizer::load(arm_.tokenizer);
+    if (!vocab) {
+      set_fatal("worker " + std::to_string(w) + ": TOKENIZER: " + vocab.error().message);
+      return nullptr;
+    }
+    po.tokenizer = *vocab;
+  }
   po.on_budget_exhausted = [&stop_code](const std::string& key) { stop_code.raise(key, 125); };
   po.on_context_overflow = [&stop_code](const std::string& key) { stop_code.raise(key, 126); };
   po.outage = outage_;
@@ -1145,6 +1155,7 @@ std::string arm_setup_json(const Arm& a) {
                         {"output", a.token_weights.output}}},
                       {"submission_policy", a.submission_policy},
                       {"token_budget_kind", a.token_budget_kind},
+                      {"tokenizer", a.tokenizer.string()},
                       {"prompt_template", a.prompt_template.string()},
                       {"prompt_fragments", a.prompt_fragments},
                       {"skills", a.skills_dir.string()},

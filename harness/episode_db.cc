@@ -142,6 +142,18 @@ ALTER TABLE requests_v3 RENAME TO requests;
 CREATE INDEX episodes_queue ON episodes (arm, status, seq);
 CREATE INDEX requests_episode ON requests (episode_id);
 )sql"},
+    // Rows written before: a request with tokens had them from the server's usage; one without
+    // had none to count (the proxy did not count then).
+    {4, "token counts' source: reported by the server, counted or estimated by the proxy", R"sql(
+ALTER TABLE requests ADD COLUMN tokens_source TEXT NOT NULL DEFAULT 'reported'
+  CHECK (tokens_source IN ('none', 'reported', 'counted', 'estimated'));
+UPDATE requests SET tokens_source = 'none' WHERE input = 0 AND cached = 0 AND output = 0;
+ALTER TABLE episodes ADD COLUMN reported_requests INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE episodes ADD COLUMN counted_requests INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE episodes ADD COLUMN estimated_requests INTEGER NOT NULL DEFAULT 0;
+UPDATE episodes SET reported_requests = (SELECT count(*) FROM requests
+  WHERE requests.episode_id = episodes.id AND requests.tokens_source = 'reported');
+)sql"},
 };
 
 Error closed_error() { return Error{"episode db: the database is closed"}; }
@@ -203,14 +215,18 @@ WHERE id = :id AND status = 'running' AND limit_reruns = 0
 )sql";
 
 constexpr const char* kInsertRequest = R"sql(
-INSERT INTO requests (episode_id, at, model, route, input, cached, output, latency_ms, status)
-VALUES (:episode_id, :at, :model, :route, :input, :cached, :output, :latency_ms, :status)
+INSERT INTO requests (episode_id, at, model, route, input, cached, output, latency_ms, status,
+  tokens_source)
+VALUES (:episode_id, :at, :model, :route, :input, :cached, :output, :latency_ms, :status,
+  :tokens_source)
 )sql";
 
 constexpr const char* kAddUsage = R"sql(
 UPDATE episodes SET input_tokens = input_tokens + :input, cached_tokens = cached_tokens + :cached,
   output_tokens = output_tokens + :output, weighted_tokens = weighted_tokens + :weighted,
-  requests = requests + 1
+  requests = requests + 1, reported_requests = reported_requests + (:source = 'reported'),
+  counted_requests = counted_requests + (:source = 'counted'),
+  estimated_requests = estimated_requests + (:source = 'estimated')
 WHERE id = :id
 )sql";
 
@@ -237,7 +253,9 @@ SELECT
   coalesce(sum(cached_tokens), 0) AS cached_tokens,
   coalesce(sum(output_tokens), 0) AS output_tokens,
   coalesce(sum(weighted_tokens), 0) AS weighted_tokens,
-  coalesce(sum(requests), 0) AS requests
+  coalesce(sum(requests), 0) AS requests,
+  coalesce(sum(counted_requests), 0) AS counted_requests,
+  coalesce(sum(estimated_requests), 0) AS estimated_requests
 FROM episodes WHERE arm = :arm AND seq % :shards = :shard
 )sql";
 
@@ -276,10 +294,21 @@ EpisodeRow read_row(Query& q) {
   r.final_verdict = q.col_text("final_verdict");
   r.infra_failures = static_cast<int>(q.col_int("infra_failures"));
   r.infra_requeues = static_cast<int>(q.col_int("infra_requeues"));
+  r.reported_requests = q.col_int("reported_requests");
+  r.counted_requests = q.col_int("counted_requests");
+  r.estimated_requests = q.col_int("estimated_requests");
   return r;
 }
 
 }  // namespace
+
+std::string tokens_source(int64_t reported, int64_t counted, int64_t estimated) {
+  const int kinds = (reported > 0) + (counted > 0) + (estimated > 0);
+  if (kinds > 1) return "mixed";
+  if (counted > 0) return "counted";
+  if (estimated > 0) return "estimated";
+  return reported > 0 ? "reported" : "none";
+}
 
 std::string status_line(const EpisodeCounts& c) {
   char weighted[32];
@@ -289,8 +318,11 @@ std::string status_line(const EpisodeCounts& c) {
                   std::to_string(c.failed) + " | infra " + std::to_string(c.infra_failed) +
                   " | tokens " +
                   std::to_string(c.input_tokens + c.cached_tokens + c.output_tokens) +
-                  " (weighted " + weighted + ", " + std::to_string(c.requests) + " requests)";
-  return s;
+                  " (weighted " + weighted + ", " + std::to_string(c.requests) + " requests";
+  // Tokens the servers did not report are marked as the proxy's (docs/harness.md).
+  if (c.counted_requests > 0) s += ", " + std::to_string(c.counted_requests) + " counted";
+  if (c.estimated_requests > 0) s += ", " + std::to_string(c.estimated_requests) + " estimated";
+  return s + ")";
 }
 
 struct EpisodeDb::Impl {
@@ -529,6 +561,7 @@ Result<EpisodeRow> EpisodeDb::add_request(const std::string& episode_id, const R
       q.integer(":output", r.output);
       q.real(":latency_ms", r.latency_ms);
       q.integer(":status", r.status);
+      q.text(":tokens_source", r.tokens_source);
       if (auto s = q.run("recording a request of " + episode_id); !s.ok()) return s.error();
     }
     {
@@ -540,6 +573,7 @@ Result<EpisodeRow> EpisodeDb::add_request(const std::string& episode_id, const R
       q.integer(":cached", r.cached);
       q.integer(":output", r.output);
       q.real(":weighted", weighted);
+      q.text(":source", r.tokens_source);
       if (auto s = q.run("adding usage to " + episode_id); !s.ok()) return s.error();
     }
     auto row = im.get(episode_id);
@@ -593,6 +627,8 @@ Result<EpisodeCounts> EpisodeDb::counts(const std::string& arm, const Shard& sha
   c.output_tokens = q.col_int("output_tokens");
   c.weighted_tokens = q.col_real("weighted_tokens");
   c.requests = q.col_int("requests");
+  c.counted_requests = q.col_int("counted_requests");
+  c.estimated_requests = q.col_int("estimated_requests");
   if (!q.column_error().empty()) return Error{"episode db: " + q.column_error()};
   return c;
 }
@@ -645,6 +681,7 @@ Result<std::vector<RequestUsage>> EpisodeDb::requests(const std::string& episode
     r.output = q.col_int("output");
     r.latency_ms = q.col_real("latency_ms");
     r.status = static_cast<int>(q.col_int("status"));
+    r.tokens_source = q.col_text("tokens_source");
     out.push_back(r);
   }
   return out;

@@ -46,7 +46,18 @@ struct EpisodeRow {
   std::string final_verdict;
   int infra_failures = 0;  // attempts the infrastructure ended, over every daemon run
   int infra_requeues = 0;  // infra_failed hand-outs by the current daemon run
+  // Requests whose tokens the server reported, the proxy counted with the arm's tokenizer, or
+  // the proxy estimated (docs/harness.md "Tokens without usage counts").
+  int64_t reported_requests = 0, counted_requests = 0, estimated_requests = 0;
 };
+
+// Where an episode's token counts came from: "reported" (every request with tokens had the
+// server's usage), "counted", "estimated", "mixed" (more than one of those), or "none" (no
+// request had tokens).
+std::string tokens_source(int64_t reported, int64_t counted, int64_t estimated);
+inline std::string tokens_source(const EpisodeRow& r) {
+  return tokens_source(r.reported_requests, r.counted_requests, r.estimated_requests);
+}
 
 // One forwarded model request (written by the metering proxy).
 struct RequestUsage {
@@ -56,6 +67,8 @@ struct RequestUsage {
   int64_t input = 0, cached = 0, output = 0;
   double latency_ms = 0;
   int status = 200;  // HTTP status returned to the agent
+  // none|reported|counted|estimated (RequestRecord::source, token_source_name).
+  std::string tokens_source = "reported";
 };
 
 // An arm's setup as the daemon ran it (table `arms`): what research outputs group and label by.
@@ -75,6 +88,7 @@ struct ExitInfo {
 struct EpisodeCounts {
   int64_t queued = 0, interrupted = 0, running = 0, finished = 0, failed = 0, infra_failed = 0;
   int64_t input_tokens = 0, cached_tokens = 0, output_tokens = 0, requests = 0;
+  int64_t counted_requests = 0, estimated_requests = 0;  // tokens not reported by the server
   double weighted_tokens = 0;
   int64_t waiting() const { return queued + interrupted; }
   int64_t total() const {
@@ -82,7 +96,9 @@ struct EpisodeCounts {
   }
 };
 
-// "done 3 | running 2 | queued 5 | failed 0 | infra 0 | tokens 12345 (weighted 11000.5, ...)".
+// "done 3 | running 2 | queued 5 | failed 0 | infra 0 | tokens 12345 (weighted 11000.5, 40
+// requests)", with ", N counted" / ", N estimated" inside the parentheses when the proxy counted
+// or estimated the tokens of N requests itself.
 std::string status_line(const EpisodeCounts& c);
 
 class EpisodeDb {

@@ -234,6 +234,7 @@ struct MeteringProxy::Impl {
 
   ProxyOptions opt;
   UsageSink* sink;
+  TokenCounter counter;  // responses without usage (opt.tokenizer, or the estimate)
   Upstream up;
   std::unique_ptr<asio::ssl::context> tls;  // https upstreams
 
@@ -263,7 +264,7 @@ struct MeteringProxy::Impl {
     double retry_after_s = 0;        // !done: the upstream's Retry-After
   };
 
-  Impl(ProxyOptions o, UsageSink* s) : opt(std::move(o)), sink(s) {}
+  Impl(ProxyOptions o, UsageSink* s) : opt(std::move(o)), sink(s), counter(opt.tokenizer) {}
 
   // ---- accepting ----
 
@@ -430,15 +431,21 @@ struct MeteringProxy::Impl {
     bool head = false;
     Clock::time_point t0 = Clock::now();
     RequestRecord rec;
+    std::string input_text;  // a metered request's text, counted if its response has no usage
   };
 
   // One request; returns whether the connection may serve another.
   bool Handle(Conn& c, beast::tcp_stream& client, http::request<http::string_body>& req) {
     const std::string target(req.target());
     const std::string path = target.substr(0, target.find('?'));
-    Exchange x{
-        c, client, RouteFor(path), req.keep_alive(), req.method() == http::verb::head, Clock::now(),
-        {}};
+    Exchange x{c,
+               client,
+               RouteFor(path),
+               req.keep_alive(),
+               req.method() == http::verb::head,
+               Clock::now(),
+               {},
+               {}};
     x.rec.started_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                 std::chrono::system_clock::now().time_since_epoch())
                                 .count();
@@ -491,6 +498,7 @@ struct MeteringProxy::Impl {
     json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
     if (!j.is_object()) return body;
     if (j.contains("model") && j["model"].is_string()) x.rec.model = j["model"].get<std::string>();
+    if (x.route.metered) x.input_text = request_text(j);
     x.rec.stream = j.contains("stream") && j["stream"].is_boolean() && j["stream"].get<bool>();
     // OpenAI streams carry usage only when asked; ask on the agent's behalf.
     // (The Responses API always reports usage in its final event.)
@@ -676,9 +684,12 @@ struct MeteringProxy::Impl {
         } else {
           rec.usage = usage_from_body(FormatOf(route), whole);
         }
+        if (rec.usage.seen) rec.source = TokenSource::kReported;
       }
       if (keep_error) rec.context_overflow = context_overflow_error(rec.status, error_body);
     }
+    // The response's output text (usage.h response_text, SseUsageScanner::text).
+    std::string output_text() const { return sse ? scanner.text() : response_text(whole); }
     const Route& route;
     bool sse, keep_error;
     std::size_t max_whole_bytes;
@@ -788,6 +799,9 @@ struct MeteringProxy::Impl {
     bool client_ok = !ec;
     const bool upstream_ok = client_ok ? RelayBody(x, upstream, ubuf, rp, tap, &client_ok) : true;
     tap.finish(rec);
+    if (x.route.metered && !rec.usage.seen && upstream_ok && !head && rec.status >= 200 &&
+        rec.status <= 299)
+      CountUsage(x.input_text, tap.output_text(), rec);
     beast::error_code ignored;
     tcp_layer.socket().shutdown(tcp::socket::shutdown_both, ignored);
     tcp_layer.close();
@@ -860,6 +874,14 @@ struct MeteringProxy::Impl {
     Forwarded f;
     f.failure = std::move(why);
     return f;
+  }
+
+  // A successful response that reported no usage: the proxy's own count (ProxyOptions::tokenizer).
+  void CountUsage(const std::string& input, const std::string& output, RequestRecord& rec) {
+    rec.usage.input = counter.count(input);
+    rec.usage.cached = 0;
+    rec.usage.output = counter.count(output);
+    rec.source = counter.source();
   }
 
   // Totals, the budget check and the sink.

@@ -43,6 +43,11 @@ struct ProxyOptions {
   // `x-api-key: <key>`. The agent then only ever holds a dummy key.
   std::string upstream_api_key;
   TokenWeights weights;
+  // A successful model response without usage counts (docs/harness.md "Tokens without usage
+  // counts") is metered by the proxy's own count of the request's and the response's text
+  // (request_text, response_text in usage.h): with this tokenizer (the arm's TOKENIZER; records
+  // are TokenSource::kCounted), or, when null, estimate_tokens (kEstimated). Cached: 0.
+  std::shared_ptr<const BpeTokenizer> tokenizer;
   std::size_t max_body_bytes = 32u << 20;  // request bodies (long contexts are big); above: 413
   std::size_t max_header_bytes = 64u << 10;
   int max_connections = 64;       // above: 503

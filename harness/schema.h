@@ -26,6 +26,10 @@ inline constexpr const char* kCachedTokens = "cached_tokens";
 inline constexpr const char* kOutputTokens = "output_tokens";
 inline constexpr const char* kWeightedTokens = "weighted_tokens";
 inline constexpr const char* kRequests = "requests";
+// Added by migration 4 (older files lack them: every request's tokens were reported).
+inline constexpr const char* kReportedRequests = "reported_requests";
+inline constexpr const char* kCountedRequests = "counted_requests";
+inline constexpr const char* kEstimatedRequests = "estimated_requests";
 inline constexpr const char* kFinalSubmissionId = "final_submission_id";
 inline constexpr const char* kFinalVerdict = "final_verdict";
 }  // namespace episodes

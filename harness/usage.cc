@@ -21,7 +21,93 @@ bool Has(const json& obj, const char* key) {
   return obj.is_object() && obj.contains(key) && obj.at(key).is_number();
 }
 
+constexpr std::size_t kMaxText = 64u << 20;
+
+// Keys whose values are identifiers, markers or images rather than text the model reads or
+// writes.
+bool SkippedKey(std::string_view k) {
+  static constexpr std::string_view kSkip[] = {"role",
+                                               "type",
+                                               "id",
+                                               "tool_call_id",
+                                               "tool_use_id",
+                                               "call_id",
+                                               "cache_control",
+                                               "signature",
+                                               "status",
+                                               "finish_reason",
+                                               "stop_reason",
+                                               "stop_sequence",
+                                               "object",
+                                               "model",
+                                               "logprobs",
+                                               "annotations",
+                                               "source",
+                                               "image_url",
+                                               "index",
+                                               "encrypted_content",
+                                               "created",
+                                               "usage",
+                                               "sequence_number",
+                                               "item_id",
+                                               "output_index"};
+  for (std::string_view s : kSkip) {
+    if (k == s) return true;
+  }
+  return false;
+}
+
+// Appends every string of `j` to `out`, skipping SkippedKey's values; an object under `input` or
+// `arguments` is appended as compact JSON. `sep`: a newline goes between strings (whole
+// documents); without, stream deltas are joined as they come.
+void CollectText(const json& j, std::string& out, bool sep, int depth = 0) {
+  if (depth > 64 || out.size() >= kMaxText) return;
+  auto append = [&](const std::string& s) {
+    if (sep && !out.empty()) out += '\n';
+    out += s;
+  };
+  if (j.is_string()) {
+    append(j.get_ref<const std::string&>());
+  } else if (j.is_array()) {
+    for (const auto& v : j) CollectText(v, out, sep, depth + 1);
+  } else if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (SkippedKey(it.key())) continue;
+      if ((it.key() == "input" || it.key() == "arguments") && it->is_object()) {
+        append(it->dump());
+      } else {
+        CollectText(*it, out, sep, depth + 1);
+      }
+    }
+  }
+}
+
 }  // namespace
+
+std::string request_text(const json& body) {
+  std::string out;
+  if (!body.is_object()) return out;
+  for (const char* key : {"system", "instructions", "messages", "input", "prompt"}) {
+    if (auto it = body.find(key); it != body.end()) CollectText(*it, out, true);
+  }
+  if (auto it = body.find("tools"); it != body.end() && !it->is_null()) {
+    if (!out.empty()) out += '\n';
+    out += it->dump();
+  }
+  return out;
+}
+
+std::string response_text(std::string_view body) {
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  std::string out;
+  if (!j.is_object()) return out;
+  for (const char* key : {"choices", "content", "output"}) {
+    if (auto it = j.find(key); it != j.end()) CollectText(*it, out, true);
+  }
+  return out;
+}
+
+namespace {}  // namespace
 
 TokenUsage& TokenUsage::operator+=(const TokenUsage& o) {
   input += o.input;
@@ -140,10 +226,31 @@ void SseUsageScanner::line(std::string_view l) {
   data(l);
 }
 
+void SseUsageScanner::collect_text(const json& j) {
+  if (api_ == WireFormat::kOpenAI) {
+    if (auto it = j.find("choices"); it != j.end()) CollectText(*it, text_, false);
+  } else if (api_ == WireFormat::kResponses) {
+    auto it = j.find("response");
+    if (it == j.end() || !it->is_object()) return;
+    auto out = it->find("output");
+    if (out == it->end() || !out->is_array() || out->empty()) return;
+    text_.clear();  // each whole response supersedes the last
+    CollectText(*out, text_, true);
+  } else {
+    const std::string type = j.value("type", "");
+    if (type == "content_block_delta" || type == "content_block_start") {
+      for (const char* key : {"delta", "content_block"}) {
+        if (auto it = j.find(key); it != j.end()) CollectText(*it, text_, false);
+      }
+    }
+  }
+}
+
 void SseUsageScanner::data(std::string_view d) {
   if (d.empty() || d.front() != '{') return;  // "[DONE]" and the like
   json j = json::parse(d, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return;
+  collect_text(j);
   if (api_ == WireFormat::kOpenAI) {
     auto it = j.find("usage");
     if (it != j.end() && it->is_object()) usage_ = usage_from_json(api_, *it);

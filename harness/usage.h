@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/tokenizer.h"
+
 namespace hpcab::harness {
 
 // Token counts of one response, in the proxy's definitions (both APIs are normalized to them):
@@ -52,6 +54,10 @@ struct RequestRecord {
   double first_byte_s = 0;  // request received -> response header from upstream
   int status = 0;           // the status the agent saw (402 budget, 502 upstream down, ...)
   std::string error;        // why the proxy answered by itself or the exchange broke; else ""
+  // Where `usage` came from: the response's usage object (kReported), or, for a successful
+  // model response without one, the proxy's own count of the request's and the response's text
+  // (kCounted with the arm's TOKENIZER, kEstimated without); kNone when nothing was metered.
+  TokenSource source = TokenSource::kNone;
   // The upstream refused the request because the prompt exceeds the model's context window
   // (context_overflow_error() in proxy.h); the refusal was relayed to the agent as it was.
   bool context_overflow = false;
@@ -109,6 +115,21 @@ TokenUsage usage_from_json(WireFormat format, const nlohmann::json& usage);
 // give a usage with seen == false.
 TokenUsage usage_from_body(WireFormat format, std::string_view body);
 
+// The text a model request's input tokens are counted from when its response reports no usage
+// (docs/harness.md "Tokens without usage counts"): the strings of `system`, `instructions`,
+// `messages`, `input` (Responses) and `prompt` (completions), tool calls' arguments and tool
+// results included, each string followed by a newline, and the `tools` definitions as compact
+// JSON. Left out: identifiers and markers (role, type, id, tool_call_id, call_id, cache_control,
+// signature, status, ...) and images (source, image_url). No per-message framing tokens are
+// added. An object-valued `input` or `arguments` (an Anthropic tool_use block) counts as its
+// compact JSON.
+std::string request_text(const nlohmann::json& body);
+// The output text of a whole (non-streamed) response body, by the same rules: OpenAI `choices`
+// (message content, reasoning_content, tool calls' names and arguments; completions' text),
+// Anthropic `content` blocks (text, thinking, tool_use name and input), Responses `output` items.
+// "" for a body that is not JSON.
+std::string response_text(std::string_view body);
+
 class SseUsageScanner {
  public:
   using Api = WireFormat;
@@ -117,13 +138,21 @@ class SseUsageScanner {
   // Flushes a last line without a newline.
   TokenUsage finish();
   const TokenUsage& usage() const { return usage_; }
+  // The stream's output text (response_text's rules over the deltas: OpenAI `choices[].delta`
+  // and `choices[].text`; Anthropic `content_block_start` and `content_block_delta`; Responses:
+  // the `output` of the last event carrying a whole response), for counting when the stream
+  // reports no usage. Kept up to 64 MiB.
+  const std::string& text() const { return text_; }
 
  private:
   void line(std::string_view l);
   void data(std::string_view d);
 
   WireFormat api_;
+  void collect_text(const nlohmann::json& j);
+
   std::string pending_;
+  std::string text_;
   TokenUsage usage_;
   // Anthropic raw fields, combined into usage_ after each event.
   std::int64_t a_input_ = 0, a_creation_ = 0, a_read_ = 0, a_output_ = 0;

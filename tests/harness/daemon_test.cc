@@ -256,6 +256,61 @@ sleep 0.3
   EXPECT_GT(out, 0);
 }
 
+// An inference server that reports no usage: the proxy counts each response's tokens itself,
+// with the arm's TOKENIZER ("hi" 2 tokens in, "Hello world" 2 out: hello_world_vocabulary), or
+// estimates them without one (1 in, 3 out), and the episode's rows say so.
+TEST_F(DaemonTest, TokensWithoutUsageAreCountedWithTheArmsTokenizer) {
+  Judge j;
+  test::FakeLlm m;
+  m.set_omit_usage(true);
+  m.start();
+  std::ofstream(dir_ / "vocab.tiktoken") << test::hello_world_vocabulary();
+  const std::string cmd = agent("nousage", R"SH(
+python3 "$D/llm.py" openai || exit 6
+python3 "$D/llm.py" anthropic-stream || exit 6
+python3 "$D/llm.py" openai-stream || exit 6
+)SH");
+  const std::string common = "\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" + cmd +
+                             "\nWALL_BUDGET_S=60\nMAX_RELAUNCHES=0\nINFERENCE_URLS=" + m.url() +
+                             "\nJUDGE_URLS=" + j.url();
+  Arm counted = arm("NAME=counted\nTOKENIZER=vocab.tiktoken" + common);
+  ASSERT_TRUE(counted.tokenizer_vocab);
+  ASSERT_TRUE(run_arm(counted, options()));
+  Arm estimated = arm("NAME=estimated" + common);
+  ASSERT_TRUE(run_arm(estimated, options()));
+  EXPECT_EQ(m.totals().requests, 6);
+  EXPECT_EQ(m.totals().input + m.totals().output, 0);  // the server reported nothing
+
+  struct Want {
+    const char* arm;
+    int64_t input, output;
+    const char* source;
+  };
+  auto db = EpisodeDb::open((dir_ / "harness.db").string());
+  ASSERT_TRUE(db);
+  for (const Want& w : {Want{"counted", 6, 6, "counted"}, Want{"estimated", 3, 9, "estimated"}}) {
+    auto r = rows(w.arm);
+    ASSERT_EQ(r.size(), 1u) << w.arm;
+    EXPECT_EQ(r[0].status, "finished") << w.arm << " " << r[0].exit_reason << log_.str();
+    EXPECT_EQ(r[0].requests, 3) << w.arm;
+    EXPECT_EQ(r[0].input_tokens, w.input) << w.arm;
+    EXPECT_EQ(r[0].cached_tokens, 0) << w.arm;
+    EXPECT_EQ(r[0].output_tokens, w.output) << w.arm;
+    EXPECT_DOUBLE_EQ(r[0].weighted_tokens, static_cast<double>(w.input + w.output)) << w.arm;
+    EXPECT_EQ(tokens_source(r[0]), w.source) << w.arm;
+    EXPECT_EQ(r[0].reported_requests, 0) << w.arm;
+    auto reqs = (*db)->requests(r[0].id);
+    ASSERT_TRUE(reqs);
+    ASSERT_EQ(reqs->size(), 3u);
+    for (const auto& q : *reqs) EXPECT_EQ(q.tokens_source, w.source) << w.arm << " " << q.route;
+    auto c = (*db)->counts(w.arm);
+    ASSERT_TRUE(c);
+    EXPECT_NE(status_line(*c).find("3 requests, 3 " + std::string(w.source) + ")"),
+              std::string::npos)
+        << status_line(*c);
+  }
+}
+
 // Wall clock: SIGTERM to the group, 124, one rerun with twice the budget, then 124 for good.
 // A process that left the group (setsid) is swept too.
 TEST_F(DaemonTest, WallBudgetEndsWith124AndRerunsOnceWithTwiceTheBudget) {

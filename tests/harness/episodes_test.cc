@@ -838,7 +838,7 @@ TEST(EpisodeDb, EnqueueTwiceIsIdempotent) {
   TempDir t;
   auto db = open_db(t.path() / "var" / "h.db");
   ASSERT_TRUE(db);
-  EXPECT_EQ(db->schema_version(), 3);
+  EXPECT_EQ(db->schema_version(), 4);
   auto plan = plan_episodes(pinned_arm());
   auto n = db->enqueue(plan);
   ASSERT_TRUE(n.ok()) << n.error().message;
@@ -1042,6 +1042,59 @@ TEST(EpisodeDb, RequestRowsSumIntoEpisodeTotals) {
   EXPECT_FALSE(db->add_request("pin/nope/0", reqs[0], w).ok());
 }
 
+// Each request row says where its tokens came from; the episode counts requests by source and
+// names its tokens reported, counted, estimated or mixed; the status line shows the proxy's.
+TEST(EpisodeDb, RequestsRecordWhereTheirTokensCameFrom) {
+  TempDir t;
+  auto db = open_db(t.path() / "h.db");
+  ASSERT_TRUE(db);
+  Arm a = pinned_arm();
+  ASSERT_TRUE(db->enqueue(plan_episodes(a)).ok());
+  auto c = db->claim("pin", pin_worker(a, 0), 1.0);
+  ASSERT_TRUE(c.ok() && *c);
+  const std::string id = (*c)->id;
+  EXPECT_EQ(tokens_source(**c), "none");
+  auto add = [&](const char* source, int64_t input) {
+    RequestUsage r{1.0, "m", "/v1/chat/completions", input, 0, 5, 1.0, 200};
+    r.tokens_source = source;
+    auto row = db->add_request(id, r, TokenWeights{});
+    EXPECT_TRUE(row.ok()) << row.error().message;
+    return row.ok() ? *row : EpisodeRow{};
+  };
+  EpisodeRow row = add("none", 0);
+  EXPECT_EQ(tokens_source(row), "none");
+  row = add("counted", 10);
+  EXPECT_EQ(row.counted_requests, 1);
+  EXPECT_EQ(tokens_source(row), "counted");
+  row = add("counted", 20);
+  EXPECT_EQ(tokens_source(row), "counted");
+  EXPECT_EQ(row.input_tokens, 30);
+  row = add("estimated", 4);
+  EXPECT_EQ(row.estimated_requests, 1);
+  EXPECT_EQ(tokens_source(row), "mixed");
+  EXPECT_EQ(tokens_source(3, 0, 0), "reported");
+  EXPECT_EQ(tokens_source(0, 0, 2), "estimated");
+  EXPECT_EQ(tokens_source(1, 1, 0), "mixed");
+  auto stored = db->requests(id);
+  ASSERT_TRUE(stored.ok());
+  ASSERT_EQ(stored->size(), 4u);
+  EXPECT_EQ((*stored)[0].tokens_source, "none");
+  EXPECT_EQ((*stored)[1].tokens_source, "counted");
+  EXPECT_EQ((*stored)[3].tokens_source, "estimated");
+  RequestUsage bad;
+  bad.tokens_source = "guessed";
+  EXPECT_FALSE(db->add_request(id, bad, TokenWeights{}).ok());  // CHECK constraint
+  auto counts = db->counts("pin");
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->counted_requests, 2);
+  EXPECT_EQ(counts->estimated_requests, 1);
+  const std::string line = status_line(*counts);
+  EXPECT_NE(line.find("4 requests, 2 counted, 1 estimated)"), std::string::npos) << line;
+  EpisodeCounts reported;
+  reported.requests = 2;
+  EXPECT_EQ(status_line(reported).find("counted"), std::string::npos);
+}
+
 TEST(EpisodeDb, LimitRerunHappensOnceWithTheFactor) {
   TempDir t;
   auto db = open_db(t.path() / "h.db");
@@ -1178,7 +1231,7 @@ PRAGMA user_version = 2;
   }
   auto db = open_db(file);
   ASSERT_TRUE(db);
-  EXPECT_EQ(db->schema_version(), 3);
+  EXPECT_EQ(db->schema_version(), 4);
   auto rows = db->list("old");
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->size(), 2u);
@@ -1190,6 +1243,11 @@ PRAGMA user_version = 2;
   ASSERT_TRUE(reqs.ok());
   ASSERT_EQ(reqs->size(), 1u);
   EXPECT_EQ((*reqs)[0].output, 3);
+  // Version 4: the old request's tokens were the server's; the unused episode has none.
+  EXPECT_EQ((*reqs)[0].tokens_source, "reported");
+  EXPECT_EQ((*rows)[0].reported_requests, 1);
+  EXPECT_EQ(tokens_source((*rows)[0]), "reported");
+  EXPECT_EQ(tokens_source((*rows)[1]), "none");
   // The new status is accepted, and requests still refer to episodes.
   Arm a = pinned_arm();
   auto c = db->claim("old", pin_worker(a, 0), 2.0);

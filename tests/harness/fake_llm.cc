@@ -30,6 +30,27 @@ using tcp = asio::ip::tcp;
 using nlohmann::json;
 
 std::string Sse(const json& j) { return "data: " + j.dump() + "\n\n"; }
+
+// A server that reports no usage: every `usage` field gone (top level, in an Anthropic
+// message_start's `message`, in a Responses event's `response`).
+void DropUsage(json& j) {
+  if (!j.is_object()) return;
+  j.erase("usage");
+  for (const char* k : {"message", "response"}) {
+    if (j.contains(k) && j[k].is_object()) j[k].erase("usage");
+  }
+}
+
+// The same for one SSE event's text ("[event: ...\n]data: {...}\n\n").
+std::string DropUsageSse(const std::string& event) {
+  const std::size_t data = event.find("data: {");
+  if (data == std::string::npos) return event;
+  const std::size_t end = event.find("\n\n", data);
+  json j = json::parse(event.substr(data + 6, end - data - 6), nullptr, false);
+  if (!j.is_object()) return event;
+  DropUsage(j);
+  return event.substr(0, data) + Sse(j);
+}
 std::string SseEvent(const std::string& type, const json& j) {
   return "event: " + type + "\ndata: " + j.dump() + "\n\n";
 }
@@ -354,7 +375,9 @@ void FakeLlm::exchange(Stream& conn) {
     if (delay_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms_.load()));
 
     // HEAD gets the header GET would get (Content-Length included) and no body (RFC 9110 9.3.2).
-    auto send_json = [&](int status, const json& j) {
+    const bool omit_usage = omit_usage_;
+    auto send_json = [&](int status, json j) {
+      if (omit_usage) DropUsage(j);
       const std::string text = j.dump();
       http::response<http::string_body> res{static_cast<http::status>(status), 11};
       res.set(http::field::content_type, "application/json");
@@ -366,6 +389,7 @@ void FakeLlm::exchange(Stream& conn) {
       http::write(conn, res, ec);
     };
     auto count = [&](std::int64_t input, std::int64_t cached, std::int64_t output) {
+      if (omit_usage) return;  // nothing reported
       std::lock_guard lock(mu_);
       totals_.input += input;
       totals_.cached += cached;
@@ -379,7 +403,8 @@ void FakeLlm::exchange(Stream& conn) {
       http::response_serializer<http::empty_body> sr{res};
       http::write_header(conn, sr, ec);
     };
-    auto write = [&](const std::string& s) {
+    auto write = [&](const std::string& event) {
+      const std::string s = omit_usage ? DropUsageSse(event) : event;
       if (!ec) asio::write(conn, http::make_chunk(asio::buffer(s)), ec);
     };
     auto end_stream = [&] {
@@ -675,6 +700,32 @@ void FakeLlm::exchange(Stream& conn) {
     }
     if (ec || !req.keep_alive()) break;
   }
+}
+
+std::string hello_world_vocabulary() {
+  static constexpr char kDigits[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  auto base64 = [](const std::string& in) {
+    std::string out;
+    for (std::size_t i = 0; i < in.size(); i += 3) {
+      std::uint32_t v = static_cast<unsigned char>(in[i]) << 16;
+      if (i + 1 < in.size()) v |= static_cast<unsigned char>(in[i + 1]) << 8;
+      if (i + 2 < in.size()) v |= static_cast<unsigned char>(in[i + 2]);
+      out += kDigits[(v >> 18) & 63];
+      out += kDigits[(v >> 12) & 63];
+      out += i + 1 < in.size() ? kDigits[(v >> 6) & 63] : '=';
+      out += i + 2 < in.size() ? kDigits[v & 63] : '=';
+    }
+    return out;
+  };
+  std::string vocab;
+  int rank = 0;
+  for (int b = 0; b < 256; ++b)
+    vocab += base64(std::string(1, static_cast<char>(b))) + " " + std::to_string(rank++) + "\n";
+  for (const char* t : {"He", "ll", "Hell", "Hello", " w", "or", "ld", "orld", " world"}) {
+    vocab += base64(t) + " " + std::to_string(rank++) + "\n";
+  }
+  return vocab;
 }
 
 void FakeLlm::serve(int fd) {

@@ -40,6 +40,11 @@ struct ScriptStep {
   nlohmann::json arguments = nlohmann::json::object();
 };
 
+// A tiktoken-format vocabulary (harness/tokenizer.h) for tests of the proxy's own counts: every
+// byte (ranks 0-255), then merges that make the fake's answer "Hello world" two tokens
+// ("Hello", " world"), while "hi" stays two ("h", "i").
+std::string hello_world_vocabulary();
+
 class FakeLlm {
  public:
   // What the completions and messages endpoints answer instead of a completion (all 400, bodies
@@ -85,6 +90,9 @@ class FakeLlm {
   void release_stream();
   // OpenAI streams stop dead after their first content event (no usage, no final chunk).
   void set_break_streams(bool brk) { break_ = brk; }
+  // Responses from now on carry no usage (a server that does not report it): every `usage`
+  // field of JSON bodies and stream events is left out, and totals() counts nothing for them.
+  void set_omit_usage(bool omit) { omit_usage_ = omit; }
   // Every completion and message request from now on gets this error (kNone: answers again).
   void set_error(Error e) { error_ = e; }
   // Script mode: a request that offers tools gets the step whose index is the number of tool
@@ -124,6 +132,7 @@ class FakeLlm {
   std::atomic<bool> hold_{false};
   std::atomic<bool> break_{false};
   std::atomic<bool> unavailable_{false};
+  std::atomic<bool> omit_usage_{false};
   std::atomic<int> unavailable_answers_{0};
   std::atomic<Error> error_{Error::kNone};
   std::string cert_file_, key_file_;

@@ -291,6 +291,80 @@ TEST_F(ProxyTest, ResponsesApiJsonAndStreamAreMetered) {
   ExpectTotalsEqualFake(proxy_->totals("ep1"), fake_.totals());
 }
 
+// A server that reports no usage: the proxy counts each successful response itself, the
+// request's text ("hi") as input and the answer ("Hello world") as output, and marks the record.
+// Without a tokenizer: the estimate, ceil(bytes / 4): 1 and 3.
+TEST_F(ProxyTest, ResponsesWithoutUsageAreEstimated) {
+  fake_.set_omit_usage(true);
+  StartProxy();
+  auto ignore = [](const std::string&) {};
+  const json responses = {{"model", "m"}, {"input", "hi"}};
+  for (bool stream : {false, true}) {
+    json r = responses;
+    r["stream"] = stream;
+    if (stream) {
+      EXPECT_EQ(StreamPost(port_, "/v1/chat/completions", Chat(true), ignore).status, 200);
+      EXPECT_EQ(StreamPost(port_, "/v1/messages", Message(true), ignore).status, 200);
+      EXPECT_EQ(StreamPost(port_, "/v1/responses", r, ignore).status, 200);
+    } else {
+      EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+      EXPECT_EQ(Post("/v1/messages", Message(false)).status, 200);
+      EXPECT_EQ(Post("/v1/responses", r).status, 200);
+    }
+  }
+  EXPECT_EQ(fake_.totals().requests, 6);
+  EXPECT_EQ(fake_.totals().input + fake_.totals().output, 0);  // it reported nothing
+  const auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 6u);
+  for (const RequestRecord& rec : recs) {
+    EXPECT_FALSE(rec.usage.seen) << rec.endpoint;
+    EXPECT_EQ(rec.source, TokenSource::kEstimated) << rec.endpoint << " stream " << rec.stream;
+    EXPECT_EQ(rec.usage.input, 1) << rec.endpoint << " stream " << rec.stream;
+    EXPECT_EQ(rec.usage.cached, 0);
+    EXPECT_EQ(rec.usage.output, 3) << rec.endpoint << " stream " << rec.stream;
+    EXPECT_DOUBLE_EQ(rec.weighted, 4);
+  }
+  EXPECT_EQ(proxy_->totals("ep1").usage.input, 6);
+  EXPECT_EQ(proxy_->totals("ep1").usage.output, 18);
+  EXPECT_EQ(Usage()["output"], 18);  // what the agent tools send to the judge
+}
+
+// With the arm's tokenizer: "hi" is 2 tokens, "Hello world" 2 (hello_world_vocabulary). A server
+// that reports usage again is reported, and an error answer is not counted.
+TEST_F(ProxyTest, ResponsesWithoutUsageAreCountedWithTheTokenizer) {
+  fake_.set_omit_usage(true);
+  ProxyOptions opt;
+  auto vocab = BpeTokenizer::parse(test::hello_world_vocabulary(), "hello-world");
+  ASSERT_TRUE(vocab.ok()) << vocab.error().message;
+  opt.tokenizer = *vocab;
+  StartProxy(opt);
+  auto ignore = [](const std::string&) {};
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+  EXPECT_EQ(StreamPost(port_, "/v1/chat/completions", Chat(true), ignore).status, 200);
+  EXPECT_EQ(Post("/v1/messages", Message(false)).status, 200);
+  EXPECT_EQ(StreamPost(port_, "/v1/messages", Message(true), ignore).status, 200);
+  fake_.set_error(test::FakeLlm::Error::kOpenAIMaxTokens);
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 400);
+  fake_.set_error(test::FakeLlm::Error::kNone);
+  fake_.set_omit_usage(false);
+  EXPECT_EQ(Post("/v1/chat/completions", Chat(false)).status, 200);
+  const auto recs = sink_.records();
+  ASSERT_EQ(recs.size(), 6u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(recs[i].source, TokenSource::kCounted) << i;
+    EXPECT_EQ(recs[i].usage.input, 2) << i;
+    EXPECT_EQ(recs[i].usage.cached, 0) << i;
+    EXPECT_EQ(recs[i].usage.output, 2) << i;
+  }
+  EXPECT_EQ(recs[4].source, TokenSource::kNone);
+  EXPECT_EQ(recs[4].usage.input + recs[4].usage.output, 0);
+  EXPECT_EQ(recs[5].source, TokenSource::kReported);
+  EXPECT_TRUE(recs[5].usage.seen);
+  EXPECT_EQ(recs[5].usage.input, fake_.totals().input);  // the only usage the fake reported
+  EXPECT_EQ(recs[5].usage.output, fake_.totals().output);
+  EXPECT_EQ(proxy_->totals("ep1").usage.input, 8 + recs[5].usage.input);
+}
+
 TEST_F(ProxyTest, ModelsPassThroughUnmetered) {
   StartProxy();
   auto r = http_request("GET", Url("/v1/models"), "", {}, 30);
