@@ -4,10 +4,12 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 # The images test (label images: builds and runs the container images, minutes even with a warm
-# cache, ~20 min cold) runs in `make test-images`, not in `make test`.
-CTEST_ARGS ?= -LE images
+# cache, ~20 min cold) runs in `make test-images`, not in `make test`; the 60 s libFuzzer run
+# (label soak: a second, clang+sanitizer build of the judge, ~3 min on 2 CPUs) in `make bench`
+# and `make fuzz-check`. `make test` keeps the fuzz regression replay (request_fuzz_replay).
+CTEST_ARGS ?= -LE "images|soak"
 
-.PHONY: all deps configure build run test test-images images bench bench-throughput validity fuzz format clean corpus-check adversarial
+.PHONY: all deps configure build run test test-images images bench bench-throughput validity fuzz fuzz-check format clean corpus-check adversarial
 
 all: build
 
@@ -65,6 +67,7 @@ adversarial: build
 # scripts/outage-drill.sh), then the validity benchmark (below), then the throughput benchmark
 # (below).
 bench: build
+	@cd $(BUILD_DIR) && ctest --output-on-failure -L soak
 	@$(BUILD_DIR)/hpcab-bench
 	@BUILD_DIR=$(BUILD_DIR) scripts/bench-judge.sh
 	@BUILD_DIR=$(BUILD_DIR) LOAD_DURATION=30 LOAD_CLIENTS=64 scripts/load-judge.sh
@@ -96,6 +99,10 @@ validity: build
 # Ctrl-C; new corpus in $(BUILD_DIR)/fuzz/corpus, crashes in $(BUILD_DIR)/fuzz/artifacts.
 fuzz: deps
 	@FUZZ_BUILD_DIR=$(BUILD_DIR)/fuzz scripts/fuzz.sh
+# The same for 60 s with every regression input (ctest request_fuzz_60s, label soak; also the
+# first step of bench): fails on a crash, a sanitizer report or a regression input failing again.
+fuzz-check: build
+	@cd $(BUILD_DIR) && ctest --output-on-failure -L soak
 
 format:
 	@find common judge harness report tests -name '*.h' -o -name '*.cc' | xargs clang-format -i
