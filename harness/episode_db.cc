@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "common/db.h"
+#include "harness/schema.h"
 
 namespace hpcab::harness {
 namespace {
@@ -303,11 +304,7 @@ EpisodeRow read_row(Query& q) {
 }  // namespace
 
 std::string tokens_source(int64_t reported, int64_t counted, int64_t estimated) {
-  const int kinds = (reported > 0) + (counted > 0) + (estimated > 0);
-  if (kinds > 1) return "mixed";
-  if (counted > 0) return "counted";
-  if (estimated > 0) return "estimated";
-  return reported > 0 ? "reported" : "none";
+  return schema::episodes::tokens_source_of(reported, counted, estimated);
 }
 
 std::string status_line(const EpisodeCounts& c) {

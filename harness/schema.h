@@ -30,6 +30,16 @@ inline constexpr const char* kRequests = "requests";
 inline constexpr const char* kReportedRequests = "reported_requests";
 inline constexpr const char* kCountedRequests = "counted_requests";
 inline constexpr const char* kEstimatedRequests = "estimated_requests";
+// Where an episode's tokens came from, from those counts: "reported" (every request with tokens
+// had the server's usage), "counted", "estimated", "mixed" (more than one of those), "none"
+// (no request had tokens). harness::tokens_source and the observations' tokens_source.
+inline const char* tokens_source_of(long long reported, long long counted, long long estimated) {
+  const int kinds = (reported > 0) + (counted > 0) + (estimated > 0);
+  if (kinds > 1) return "mixed";
+  if (counted > 0) return "counted";
+  if (estimated > 0) return "estimated";
+  return reported > 0 ? "reported" : "none";
+}
 inline constexpr const char* kFinalSubmissionId = "final_submission_id";
 inline constexpr const char* kFinalVerdict = "final_verdict";
 }  // namespace episodes

@@ -213,15 +213,32 @@ Result<std::map<std::string, json>> read_arm_setups(db::Connection& db) {
   return setups;
 }
 
-// Arms in first-seen order (the smallest rowid of their episodes), then plan order.
-std::string episodes_sql() {
+// Whether the episodes table counts requests by token source (harness migration 4).
+Result<bool> has_token_sources(db::Connection& db) {
+  bool found = false;
+  auto st = each(
+      db, std::string("SELECT name FROM pragma_table_info('") + hs::episodes::kTable + "')",
+      [&](db::Query& q) { found = found || q.col_text("name") == hs::episodes::kCountedRequests; });
+  if (!st) return Error{st.error().message};
+  return found;
+}
+
+// Arms in first-seen order (the smallest rowid of their episodes), then plan order. A file
+// from before the token sources reads -1 reported requests (read_episode).
+std::string episodes_sql(bool token_sources) {
   namespace E = hs::episodes;
+  const std::string sources =
+      token_sources
+          ? ", " +
+                select_list("e", {E::kReportedRequests, E::kCountedRequests, E::kEstimatedRequests})
+          : std::string(", -1 AS ") + E::kReportedRequests + ", 0 AS " + E::kCountedRequests +
+                ", 0 AS " + E::kEstimatedRequests;
   return std::string("SELECT ") +
          select_list("e", {E::kId, E::kArm, E::kKernel, E::kRepetition, E::kAttempt, E::kRank,
                            E::kStartedAt, E::kEndedAt, E::kStatus, E::kExitReason, E::kExitCode,
                            E::kInputTokens, E::kCachedTokens, E::kOutputTokens, E::kWeightedTokens,
                            E::kRequests, E::kFinalSubmissionId, E::kFinalVerdict}) +
-         " FROM " + E::kTable + " AS e ORDER BY (SELECT min(rowid) FROM " + E::kTable +
+         sources + " FROM " + E::kTable + " AS e ORDER BY (SELECT min(rowid) FROM " + E::kTable +
          " AS e2 WHERE e2." + E::kArm + " = e." + E::kArm + "), e." + E::kSeq;
 }
 
@@ -253,6 +270,14 @@ EpisodeRow read_episode(db::Query& q) {
   o.output_tokens = q.col_int(E::kOutputTokens);
   o.weighted_cost = q.col_real(E::kWeightedTokens);
   o.requests = q.col_int(E::kRequests);
+  const int64_t reported = q.col_int(E::kReportedRequests);
+  if (reported < 0) {  // before the proxy counted: any tokens were the servers'
+    const bool any = o.input_tokens + o.cached_tokens + o.output_tokens > 0;
+    o.tokens_source = any ? "reported" : "none";
+  } else {
+    o.tokens_source = hs::episodes::tokens_source_of(reported, q.col_int(E::kCountedRequests),
+                                                     q.col_int(E::kEstimatedRequests));
+  }
   row.final_id = q.col_opt_int(E::kFinalSubmissionId);
   if (o.attempts > 0) o.run_id = row.id + "#" + std::to_string(o.attempts);
   return row;
@@ -415,7 +440,9 @@ Status read_harness_db(const fs::path& path, ExtractContext& ctx, ExtractResult&
   }
   auto setups = read_arm_setups(*db);
   if (!setups) return setups.error();
-  auto st = each(*db, episodes_sql(), [&](db::Query& q) {
+  auto sources = has_token_sources(*db);
+  if (!sources) return Error{sources.error().message};
+  auto st = each(*db, episodes_sql(*sources), [&](db::Query& q) {
     EpisodeRow row = read_episode(q);
     if (!ctx.seen_episodes.insert(row.id).second) {
       out.warnings.push_back("episode " + row.id + " is in more than one harness database; " +
@@ -468,13 +495,15 @@ const std::vector<std::string>& observation_columns() {
       "input_tokens", "cached_tokens", "output_tokens", "weighted_cost", "requests",
       "wall_s",       "submissions",   "score_calls",   "judge_rank",    "submission_id",
       "run_id",       "best_verdict",  "best_solved",   "best_speedup",  "best_submission_id",
-      "history"};
+      "history",      "tokens_source"};
   return cols;
 }
 
 namespace {
 // Columns added after the first release: a CSV without them still reads (observations.h).
-bool optional_column(const std::string& c) { return c.rfind("best_", 0) == 0 || c == "history"; }
+bool optional_column(const std::string& c) {
+  return c.rfind("best_", 0) == 0 || c == "history" || c == "tokens_source";
+}
 }  // namespace
 
 std::string format_history(const std::vector<Candidate>& history) {
@@ -562,7 +591,8 @@ std::string observations_csv(const std::vector<Observation>& rows) {
                      o.best_solved ? "1" : "0",
                      fmt(o.best_speedup),
                      fmt_int(o.best_submission_id),
-                     format_history(o.history)});
+                     format_history(o.history),
+                     o.tokens_source});
   }
   return out;
 }
@@ -656,6 +686,7 @@ Result<std::vector<Observation>> parse_observations_csv(const std::string& text,
                    ": column history: " + history.error().message};
     }
     o.history = std::move(*history);
+    o.tokens_source = get(c++);
     if (!bad.empty()) {
       return Error{label + ": row " + std::to_string(r + 2) + ": column " + bad +
                    " is not a number"};

@@ -47,6 +47,8 @@ struct Observation {
   bool suspect = false;
   int64_t input_tokens = 0, cached_tokens = 0, output_tokens = 0, requests = 0;
   double weighted_cost = 0;  // with the arm's weights, as the harness recorded it
+  // Where the token counts came from (docs/research.md): reported|counted|estimated|mixed|none.
+  std::string tokens_source;
   std::optional<double> wall_s;
   int64_t submissions = 0, score_calls = 0;  // judge calls made by the episode, all attempts
   std::optional<int> judge_rank;
@@ -93,8 +95,9 @@ Result<ExtractResult> extract_observations(const ExtractOptions& options);
 const std::vector<std::string>& observation_columns();
 std::string observations_csv(const std::vector<Observation>& rows);
 // Reads a file written by observations_csv (extra columns are ignored; missing ones are an
-// error naming them, except the columns added later, best_* and history: a file without them
-// reads with best_* equal to the final submission's and an empty history).
+// error naming them, except the columns added later, best_*, history and tokens_source: a file
+// without them reads with best_* equal to the final submission's, an empty history and an empty
+// tokens_source).
 Result<std::vector<Observation>> parse_observations_csv(const std::string& text,
                                                         const std::string& label);
 

@@ -159,6 +159,9 @@ TEST(Observations, ExtractPicksTheFinalAndBestSubmissionAndLeavesOutEpisodesThat
   EXPECT_EQ(e1.dwarf, "dense_linear_algebra");
   EXPECT_EQ(e1.level, gemm->level);
   EXPECT_EQ(e1.agent, "claude-code");
+  // A harness file from before the token sources: tokens there were the server's.
+  EXPECT_EQ(e1.tokens_source, "reported");
+  EXPECT_EQ(got->rows[2].tokens_source, "none") << got->rows[2].run_id;
   EXPECT_EQ(e1.language, "cpp");
   EXPECT_EQ(e1.submission_policy, "multiple");
   EXPECT_EQ(e1.token_budget, 1000);
@@ -265,6 +268,7 @@ TEST(Observations, CsvRoundTripsEveryColumn) {
   o.judge_rank = 1;
   o.submission_id = 7;
   o.run_id = "a,1/tsvc_2_s000/2#2";
+  o.tokens_source = "counted";
   auto rows = parse_observations_csv(observations_csv({o}), "x.csv");
   ASSERT_TRUE(rows) << rows.error().message;
   ASSERT_EQ(rows->size(), 1u);
@@ -275,6 +279,7 @@ TEST(Observations, CsvRoundTripsEveryColumn) {
   EXPECT_EQ(b.wall_s, 3.5);
   EXPECT_EQ(b.submission_id, 7);
   EXPECT_EQ(b.run_id, o.run_id);
+  EXPECT_EQ(b.tokens_source, "counted");
   EXPECT_FALSE(b.dwarf.size());
   auto missing = parse_observations_csv("arm,kernel\nx,y\n", "m.csv");
   ASSERT_FALSE(missing);

@@ -131,6 +131,8 @@ urllib.request.urlopen(req, timeout=30).read()
     if (r.arm == "ctl") {
       EXPECT_EQ(r.input_tokens + r.output_tokens, 0);
     }
+    // The fake model reports usage; the built-in optimizer asks no model.
+    EXPECT_EQ(r.tokens_source, r.arm == "ctl" ? "none" : "reported") << r.arm;
     input += r.input_tokens;
     output += r.output_tokens;
     // One submission: the best is the final; the history lists it (and the /score above).
