@@ -37,6 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/arm.h"
+#include "harness/builtin.h"  // kBuiltinKinds
 #include "harness/plan.h"
 
 namespace hpcab::harness {
@@ -53,7 +54,8 @@ bool known_kind(std::string_view kind) {
 }
 
 bool is_builtin(std::string_view kind) {
-  return kind == "identity" || kind == "replay" || kind == "autopar-gcc" || kind == "autopar-polly";
+  return std::find(std::begin(kBuiltinKinds), std::end(kBuiltinKinds), kind) !=
+         std::end(kBuiltinKinds);
 }
 
 fs::path files_dir(const AgentContext& ctx) { return fs::path(ctx.workspace) / kAgentFilesDir; }
@@ -222,6 +224,7 @@ std::string default_command_template(std::string_view kind) {
   if (kind == "replay") return "{tool_path} builtin replay --dir";
   if (kind == "autopar-gcc") return "{tool_path} builtin autopar-gcc";
   if (kind == "autopar-polly") return "{tool_path} builtin autopar-polly";
+  if (kind == "numba-jit") return "{tool_path} builtin numba-jit";
   return "";  // `command`, or an unknown kind
 }
 

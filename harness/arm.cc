@@ -630,6 +630,10 @@ Status check_required_keys(const Arm& arm, const ArmFile& f) {
                                           ? " for AGENT=command"
                                           : " for AGENT=replay (the folder of prepared sources)");
   }
+  if (arm.agent == "numba-jit" && arm.language != "python") {
+    return Error{f.label + ": AGENT=numba-jit submits Python (reference.py under numba.njit): it " +
+                 "needs " + f.key("LANGUAGE") + "=python; LANGUAGE is " + arm.language};
+  }
   if (arm.residency == "device" && !gpu_language(arm.language)) {
     return Error{f.label + ": " + f.key("RESIDENCY") +
                  "=device is for LANGUAGE cuda or hip (the judge copies arrays to a GPU); " +

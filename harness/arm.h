@@ -24,9 +24,11 @@ inline constexpr std::string_view kModelAgents[] = {"claude-code", "mini-swe-age
                                                     "codex"};
 // Every AGENT value: the model agents, a generic command, and the built-in optimizers.
 inline constexpr std::string_view kAgentKinds[] = {
-    "claude-code", "mini-swe-agent", "openhands",   "codex",        "command",
-    "identity",    "replay",         "autopar-gcc", "autopar-polly"};
-inline constexpr std::string_view kLanguages[] = {"c", "cpp", "fortran", "cuda", "hip"};
+    "claude-code", "mini-swe-agent", "openhands",   "codex",         "command",
+    "identity",    "replay",         "autopar-gcc", "autopar-polly", "numba-jit"};
+// Every LANGUAGE value (the judge's languages, docs/api.md): python is a module defining the
+// kernel's reference.py function (docs/api.md "The Python form").
+inline constexpr std::string_view kLanguages[] = {"c", "cpp", "fortran", "python", "cuda", "hip"};
 // LANGUAGE values whose episodes need a judge with a GPU (harness/plan.h gpu_judges).
 inline bool gpu_language(std::string_view language) {
   return language == "cuda" || language == "hip";

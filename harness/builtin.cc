@@ -27,6 +27,7 @@ std::vector<std::string> extensions(const std::string& language) {
   if (language == "fortran") return {".f90", ".f", ".F90"};
   if (language == "cuda") return {".cu"};
   if (language == "hip") return {".hip"};
+  if (language == "python") return {".py"};
   return {".c"};
 }
 
@@ -70,11 +71,49 @@ Result<std::string> reference_path(const BuiltinOptions& o) {
                default_corpus_dir().string() + ")"};
 }
 
+// The kernel's NumPy reference: HPCAB_REFERENCE_PY / --reference FILE.py, else the corpus's
+// reference.py, else the judge's (GET /task?language=python, reference_numpy). `origin` names
+// where it came from.
+struct PythonReference {
+  std::string text, origin;
+};
+Result<PythonReference> python_reference(JudgeClient& client, const BuiltinOptions& o) {
+  std::string path = o.reference_py;
+  if (path.empty()) path = corpus_kernel_file(o.kernel, "reference.py").value_or("");
+  if (!path.empty()) {
+    auto text = read_source_file(path);
+    if (!text) return text.error();
+    return PythonReference{*text, path};
+  }
+  auto task = client.task(o.kernel, "python", o.preset, o.precision);
+  if (!task) return task.error();
+  const json ref = task->value("reference_numpy", json());
+  if (!ref.is_string() || ref.get<std::string>().empty()) {
+    return Error{"no reference.py for kernel '" + o.kernel +
+                 "' in the corpus, and the judge's task has no reference_numpy"};
+  }
+  return PythonReference{ref.get<std::string>(), "the judge's GET /task reference_numpy"};
+}
+
+int identity_python(JudgeClient& client, const BuiltinOptions& o, std::ostream& out,
+                    std::ostream& err) {
+  auto ref = python_reference(client, o);
+  if (!ref) {
+    err << "hpcab-tool builtin identity: " << ref.error().message << "\n";
+    return failure_exit(client);
+  }
+  err << "hpcab-tool builtin identity: submitting " << ref->origin << " as Python\n";
+  Submission s = base_submission(o, "python");
+  s.source = ref->text;
+  return report_judge_answer(client, client.submit(s), out, err);
+}
+
 int identity(JudgeClient& client, const BuiltinOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.language == "python") return identity_python(client, o, out, err);
   if (!o.language.empty() && o.language != "c") {
-    err << "hpcab-tool builtin identity: submits the kernel's C reference (reference.c), but "
-           "LANGUAGE is '"
-        << o.language << "'; use LANGUAGE=c, or AGENT=replay with prepared " << o.language
+    err << "hpcab-tool builtin identity: submits the kernel's C reference (reference.c), or its "
+           "reference.py with LANGUAGE=python, but LANGUAGE is '"
+        << o.language << "'; use LANGUAGE=c or python, or AGENT=replay with prepared " << o.language
         << " sources\n";
     return kExitUsage;
   }
@@ -210,7 +249,171 @@ int autopar(JudgeClient& client, const BuiltinOptions& o, std::ostream& out, std
                              out, err);
 }
 
+// numba-jit's compile check, run as `python -c SCRIPT MODULE FUNCTION KERNEL_JSON PRECISION`: its
+// last line is "HPCAB-NUMBA-CHECK {"status": compiles|unsupported|cannot_check, "detail": ...}".
+// The argument types are those of what hpcab-pyrunner passes (docs/api.md "The Python form").
+constexpr const char* kNumbaCheckScript =
+    R"PY(import importlib.util, inspect, json, re, sys, warnings
+warnings.simplefilter("ignore")
+def say(status, detail):
+    print("\nHPCAB-NUMBA-CHECK " + json.dumps({"status": status, "detail": detail}))
+    sys.exit(0)
+module_py, function, kernel_json, precision = sys.argv[1:5]
+try:
+    import numpy as np
+    import numba
+    from numba import types
+except Exception as e:
+    say("cannot_check", "Numba is not importable: %s: %s" % (type(e).__name__, e))
+try:
+    spec = importlib.util.spec_from_file_location("hpcab_reference", module_py)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    fn = getattr(mod, function)
+    with open(kernel_json) as f:
+        manifest = json.load(f)
+    params = list(inspect.signature(fn).parameters)
+except Exception as e:
+    say("cannot_check", "%s: %s" % (type(e).__name__, e))
+real = np.dtype(np.float32 if precision == "fp32" else np.float64)
+arrays, scalars = manifest.get("arrays", {}), manifest.get("scalars", {})
+def arg_type(name):
+    if name in arrays:
+        a = arrays[name]
+        dt = real if a["dtype"] == "real" else np.dtype(a["dtype"])
+        return types.Array(numba.from_dtype(dt), len(a["shape"]), "C",
+                           readonly=a.get("intent") == "in")
+    if scalars.get(name, {}).get("dtype") == "real":
+        return numba.from_dtype(real)
+    return types.int64
+args = tuple(arg_type(n) for n in params)
+try:
+    numba.njit(args)(fn)
+except Exception as e:
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", l).strip() for l in str(e).splitlines()]
+    lines = [l for l in lines if l and not l.startswith(("Failed in ", "- Resolution failure"))]
+    text = type(e).__name__ + (": " + lines[0] if lines else "")
+    during = [l for l in lines if l.startswith("During: ")]
+    if len(text) < 60 and during:
+        text += " (" + during[0][len("During: "):] + ")"
+    say("unsupported", text if len(text) <= 240 else text[:237] + "...")
+say("compiles", ", ".join("%s: %s" % (n, t) for n, t in zip(params, args)))
+)PY";
+
+// A file holding `text` (mkstemps in the temporary folder), removed when it goes out of scope.
+class TempModule {
+ public:
+  explicit TempModule(const std::string& text) {
+    std::string tmpl = (fs::temp_directory_path() / "hpcab-numba-jit-XXXXXX.py").string();
+    const int fd = ::mkstemps(tmpl.data(), 3);
+    if (fd < 0) return;
+    ::close(fd);
+    std::ofstream f(tmpl, std::ios::binary);
+    f << text;
+    if (f.flush()) path_ = tmpl;
+  }
+  ~TempModule() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  TempModule(const TempModule&) = delete;
+  TempModule& operator=(const TempModule&) = delete;
+  const std::string& path() const { return path_; }  // '' when it could not be written
+
+ private:
+  std::string path_;
+};
+
+// The kernel's function name: the id (the last part of a path-style key).
+std::string function_name(const std::string& kernel) {
+  const auto slash = kernel.rfind('/');
+  return slash == std::string::npos ? kernel : kernel.substr(slash + 1);
+}
+
+int numba_jit(JudgeClient& client, const BuiltinOptions& o, std::ostream& out, std::ostream& err) {
+  const std::string who = "hpcab-tool builtin numba-jit: ";
+  if (!o.language.empty() && o.language != "python") {
+    err << who << "submits Python (reference.py under numba.njit), but LANGUAGE is '" << o.language
+        << "'; use LANGUAGE=python\n";
+    return kExitUsage;
+  }
+  const std::string function = function_name(o.kernel);
+  const auto manifest = corpus_kernel_file(function, "kernel.json");
+  if (!manifest) {
+    err << who << "no kernel.json for '" << function << "' under " << default_corpus_dir().string()
+        << " to type the function with (set HPCAB_SOURCE_DIR)\n";
+    return kExitUsage;
+  }
+  auto ref = python_reference(client, o);
+  if (!ref) {
+    err << who << ref.error().message << "\n";
+    return failure_exit(client);
+  }
+  TempModule module(ref->text);
+  if (module.path().empty()) {
+    err << who << "cannot write a temporary module under " << fs::temp_directory_path().string()
+        << "\n";
+    return kExitUsage;
+  }
+  const std::string precision = o.precision.empty() ? "fp64" : o.precision;
+  const NumbaCheck check = numba_compile_check(o.python, module.path(), function, *manifest,
+                                               precision, o.compile_timeout_s);
+  Submission s = base_submission(o, "python");
+  switch (check.status) {
+    case NumbaCheck::kCannotCheck:
+      err << who << "cannot check whether Numba compiles " << function << " (" << o.python
+          << "): " << check.detail << "; nothing submitted\n";
+      return kExitCompile;
+    case NumbaCheck::kUnsupported:
+      err << who << "numba.njit cannot compile " << function << " from " << ref->origin << " at "
+          << precision << ": " << check.detail
+          << "; falling back to submitting the NumPy reference unchanged\n";
+      s.source = ref->text;
+      break;
+    case NumbaCheck::kCompiles:
+      err << who << "numba.njit compiles " << function << " from " << ref->origin << " at "
+          << precision << " (" << check.detail << "); submitting it rebound to numba.njit("
+          << function << ")\n";
+      s.source = numba_jit_module(ref->text, function);
+      break;
+  }
+  return report_judge_answer(client, client.submit(s), out, err);
+}
+
 }  // namespace
+
+std::string numba_jit_module(const std::string& reference_py, const std::string& function) {
+  std::string text = reference_py;
+  if (!text.empty() && text.back() != '\n') text += "\n";
+  return text +
+         "\n\n# hpcab-tool builtin numba-jit: the function compiled by Numba (sequential)\n" +
+         "import numba as _hpcab_numba\n" + function + " = _hpcab_numba.njit(" + function + ")\n";
+}
+
+NumbaCheck numba_compile_check(const std::string& python, const std::string& module_py,
+                               const std::string& function, const std::string& kernel_json,
+                               const std::string& precision, double timeout_s) {
+  ProcessOptions po;
+  po.argv = {python, "-c", kNumbaCheckScript, module_py, function, kernel_json, precision};
+  po.timeout_s = timeout_s;
+  auto run = run_process(po);
+  if (!run) return {NumbaCheck::kCannotCheck, run.error().message};
+  const std::string marker = "HPCAB-NUMBA-CHECK ";
+  const auto at = run->output.rfind(marker);
+  if (!run->success() || at == std::string::npos) {
+    std::string output = run->output.substr(0, 2000);
+    while (!output.empty() && output.back() == '\n') output.pop_back();
+    return {NumbaCheck::kCannotCheck,
+            "the check ended with " + run->describe() + (output.empty() ? "" : ": " + output)};
+  }
+  const auto end = run->output.find('\n', at);
+  const json answer =
+      json::parse(run->output.substr(at + marker.size(), end - at - marker.size()), nullptr, false);
+  const std::string status = answer.is_object() ? answer.value("status", "") : "";
+  const std::string detail = answer.is_object() ? answer.value("detail", "") : "";
+  if (status == "compiles") return {NumbaCheck::kCompiles, detail};
+  if (status == "unsupported") return {NumbaCheck::kUnsupported, detail};
+  return {NumbaCheck::kCannotCheck, detail.empty() ? "an unreadable answer" : detail};
+}
 
 std::vector<std::string> autopar_command(const std::string& kind, const std::string& reference_c,
                                          const std::string& output, int threads) {
@@ -253,10 +456,14 @@ std::optional<std::string> find_prepared_source(const std::string& dir, const st
 }
 
 std::optional<std::string> corpus_reference(const std::string& kernel) {
+  return corpus_kernel_file(kernel, "reference.c");
+}
+
+std::optional<std::string> corpus_kernel_file(const std::string& kernel, const std::string& name) {
   if (kernel.empty() || file_safe(kernel) != kernel) return std::nullopt;
   std::error_code ec;
   for (const auto& track : fs::directory_iterator(default_corpus_dir(), ec)) {
-    fs::path p = track.path() / kernel / "reference.c";
+    fs::path p = track.path() / kernel / name;
     if (regular_file(p)) return p.string();
   }
   return std::nullopt;
@@ -269,6 +476,10 @@ int report_judge_answer(const JudgeClient& client, const Result<json>& r, std::o
     return kExitGraded;
   }
   err << "hpcab-tool: " << r.error().message << "\n";
+  return failure_exit(client);
+}
+
+int failure_exit(const JudgeClient& client) {
   switch (client.last_failure()) {
     case Failure::kHttp:
       return kExitHttp;
@@ -292,8 +503,9 @@ int run_builtin(JudgeClient& client, const BuiltinOptions& options, std::ostream
   if (options.kind == "autopar-gcc" || options.kind == "autopar-polly") {
     return autopar(client, options, out, err);
   }
+  if (options.kind == "numba-jit") return numba_jit(client, options, out, err);
   err << "hpcab-tool builtin: unknown kind '" << options.kind
-      << "' (identity, replay, autopar-gcc, autopar-polly)\n";
+      << "' (identity, replay, autopar-gcc, autopar-polly, numba-jit)\n";
   return kExitUsage;
 }
 

@@ -720,6 +720,7 @@ std::optional<std::string> language_from_extension(const std::string& path) {
     return "fortran";
   if (ext == ".cu") return "cuda";
   if (ext == ".hip") return "hip";
+  if (ext == ".py") return "python";
   return std::nullopt;
 }
 

@@ -223,7 +223,7 @@ class JudgeClient {
 std::string new_idempotency_key(const std::string& run_id);
 
 // "c" for .c, "cpp" for .cpp/.cc/.cxx/.C, "fortran" for .f/.f90/.f95/.f03/.F90, "cuda" for .cu,
-// "hip" for .hip; nullopt else.
+// "hip" for .hip, "python" for .py; nullopt else.
 std::optional<std::string> language_from_extension(const std::string& path);
 
 // The whole file, or an error naming it.

@@ -7,7 +7,11 @@
 #include <exception>
 #include <istream>
 #include <ostream>
+#include <string>
 #include <system_error>
+#include <vector>
+
+#include "harness/arm.h"  // kLanguages
 
 namespace hpcab::harness {
 
@@ -100,10 +104,11 @@ json McpServer::tool_list() const {
           ? "Kernel id, e.g. tsvc_2_s000."
           : "Kernel id; defaults to this episode's kernel '" + defaults_.kernel + "'.";
   const json kernel = {{"type", "string"}, {"description", kernel_doc}};
-  const json language = {{"type", "string"},
-                         {"enum", {"c", "cpp", "fortran", "cuda", "hip"}},
-                         {"description", "Source language; defaults to '" + defaults_.language +
-                                             "' (or the source_file's extension)."}};
+  const json language = {
+      {"type", "string"},
+      {"enum", json(std::vector<std::string>(std::begin(kLanguages), std::end(kLanguages)))},
+      {"description", "Source language; defaults to '" + defaults_.language +
+                          "' (or the source_file's extension)."}};
   const json preset = {{"type", "string"},
                        {"description", "Problem-size preset; defaults to the judge's default."}};
   json base_required = json::array();

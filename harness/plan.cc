@@ -385,6 +385,7 @@ std::string stub_file_name(const std::string& language) {
   if (language == "fortran") return "kernel.f90";
   if (language == "cuda") return "kernel.cu";
   if (language == "hip") return "kernel.hip";
+  if (language == "python") return "kernel.py";
   return "kernel.c";
 }
 

@@ -129,7 +129,8 @@ Result<std::string> render_prompt(std::string_view templ, const nlohmann::json& 
                                   const std::vector<std::string>& tools = {},
                                   const std::vector<std::string>& skill_files = {});
 
-// The stub's file name for a language: kernel.c, kernel.cpp, kernel.f90.
+// The stub's file name for a language: kernel.c, kernel.cpp, kernel.f90, kernel.py, kernel.cu,
+// kernel.hip.
 std::string stub_file_name(const std::string& language);
 
 // ABI.md text from the /task JSON: the symbol, the prototype, the arrays, sizes, tolerances and

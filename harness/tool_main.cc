@@ -41,7 +41,8 @@ constexpr const char* kDescription =
     "lines on stderr); every submit carries an Idempotency-Key, so a retry never grades twice. "
     "Prints the judge's JSON answer. Exit codes: 0 graded answer, 1 judge HTTP error, 2 usage "
     "or local error, 3 judge unreachable (after the outage wait), 4 submit refused by the "
-    "single-submission policy, 5 (builtin autopar) the compiler failed, 6 the tool is not in "
+    "single-submission policy, 5 (builtin autopar) the compiler failed (numba-jit: its compile "
+    "check could not run), 6 the tool is not in "
     "the arm's HPCAB_TOOLS (or is not implemented: profile, syntax-check).";
 
 // What the command line sets: the values the flags write into (preset from the environment
@@ -49,7 +50,7 @@ constexpr const char* kDescription =
 struct CommandLine {
   JudgeSettings settings;
   std::string kernel = env_or("KERNEL", "");
-  std::string language, preset, precision, token_file, policy, source_path;
+  std::string language, preset, precision, token_file, policy, source_path, reference;
   McpSettings mcp_flags;
   BuiltinOptions builtin_options;
   CLI::App *task = nullptr, *baseline = nullptr, *score = nullptr, *submit = nullptr,
@@ -89,7 +90,7 @@ void add_tool_commands(CLI::App& app, CommandLine& cl) {
     cmd->add_option("KERNEL", cl.kernel, "kernel id (default: $KERNEL)");
     cmd->add_option("--kernel", cl.kernel, "kernel id (KERNEL)");
     cmd->add_option("--language", cl.language,
-                    "c, cpp, fortran, cuda or hip (LANGUAGE, default c)");
+                    "c, cpp, fortran, python, cuda or hip (LANGUAGE, default c)");
     cmd->add_option("--preset", cl.preset, "problem-size preset (default: the judge's)");
     cmd->add_option("--precision", cl.precision, "fp64 (default) or another supported precision");
   };
@@ -102,7 +103,8 @@ void add_tool_commands(CLI::App& app, CommandLine& cl) {
     cmd->add_option("FILE", cl.source_path, "source file to grade")->required();
     cmd->add_option("--kernel", cl.kernel, "kernel id (KERNEL)");
     cmd->add_option("--language", cl.language,
-                    "c, cpp, fortran, cuda or hip (LANGUAGE, else from the file extension)");
+                    "c, cpp, fortran, python, cuda or hip (LANGUAGE, else from the file "
+                    "extension: .py is python)");
     cmd->add_option("--preset", cl.preset, "problem-size preset (default: the judge's)");
     cmd->add_option("--precision", cl.precision, "fp64 (default) or another supported precision");
   };
@@ -146,23 +148,37 @@ void add_mcp_command(CLI::App& app, CommandLine& cl) {
 void add_builtin_command(CLI::App& app, CommandLine& cl) {
   BuiltinOptions& options = cl.builtin_options;
   options.reference_c = env_or("HPCAB_REFERENCE_C", "");
+  options.reference_py = env_or("HPCAB_REFERENCE_PY", "");
+  options.python = env_or("HPCAB_PYTHON", options.python);
   options.library_dir = env_or("HPCAB_LIBRARY_DIR", "");
   auto* builtin = cl.builtin = app.add_subcommand(
       "builtin",
       "run a built-in optimizer and submit its answer (POST /submit): identity submits the "
-      "kernel's reference.c; replay submits DIR/<kernel>.<ext> or DIR/<kernel>/kernel.<ext> "
-      "(nothing, exit 0, when there is none); autopar-gcc and autopar-polly compile reference.c "
-      "with automatic parallelization into a library in the library folder and submit it (the "
-      "judge needs --shared-dir containing that folder and --input-mode library or any). Exit "
-      "5 when the compiler fails.");
-  builtin->add_option("KIND", options.kind, "identity, replay, autopar-gcc or autopar-polly")
+      "kernel's reference.c (with LANGUAGE=python its reference.py); replay submits "
+      "DIR/<kernel>.<ext> or DIR/<kernel>/kernel.<ext> (nothing, exit 0, when there is none); "
+      "autopar-gcc and autopar-polly compile reference.c with automatic parallelization into a "
+      "library in the library folder and submit it (the judge needs --shared-dir containing "
+      "that folder and --input-mode library or any); numba-jit (LANGUAGE=python) submits "
+      "reference.py with the kernel's function compiled by numba.njit, once a local compile "
+      "check under HPCAB_PYTHON (default /usr/bin/python3) shows Numba compiles it, else "
+      "reference.py unchanged (said on stderr). Exit 5 when the compiler fails or numba-jit's "
+      "check cannot run.");
+  builtin
+      ->add_option("KIND", options.kind,
+                   "identity, replay, autopar-gcc, autopar-polly or numba-jit")
       ->required()
-      ->check(CLI::IsMember({"identity", "replay", "autopar-gcc", "autopar-polly"}));
+      ->check(CLI::IsMember({"identity", "replay", "autopar-gcc", "autopar-polly", "numba-jit"}));
   builtin->add_option("--kernel", cl.kernel, "kernel id (KERNEL)");
   builtin->add_option("--language", cl.language,
-                      "c, cpp, fortran, cuda or hip (LANGUAGE, default c)");
-  builtin->add_option("--reference", options.reference_c,
-                      "the kernel's reference.c (HPCAB_REFERENCE_C, else found in the corpus)");
+                      "c, cpp, fortran, python, cuda or hip (LANGUAGE; default c, python for "
+                      "numba-jit)");
+  builtin->add_option("--reference", cl.reference,
+                      "the kernel's reference.c (HPCAB_REFERENCE_C), or with a .py name its "
+                      "reference.py (HPCAB_REFERENCE_PY); else found in the corpus (numba-jit "
+                      "and identity for python: else the judge's reference_numpy)");
+  builtin->add_option("--python", options.python,
+                      "numba-jit: the interpreter of the compile check (HPCAB_PYTHON, default "
+                      "/usr/bin/python3)");
   builtin->add_option("--library-dir", options.library_dir,
                       "autopar: where the library is written (HPCAB_LIBRARY_DIR); must be inside "
                       "the judge's shared directory");
@@ -234,7 +250,7 @@ int grade_file(JudgeClient& client, const CommandLine& cl) {
   if (s.language.empty()) s.language = language_from_extension(cl.source_path).value_or("");
   if (s.language.empty()) {
     std::cerr << "hpcab-tool: cannot tell the language of '" << cl.source_path
-              << "': pass --language (c, cpp, fortran, cuda or hip) or set LANGUAGE\n";
+              << "': pass --language (c, cpp, fortran, python, cuda or hip) or set LANGUAGE\n";
     return kExitUsage;
   }
   return report(client, *cl.score ? client.score(s) : client.submit(s));
@@ -245,7 +261,12 @@ int run_command(JudgeClient& client, CommandLine& cl, const ToolSet& tools) {
   if (*cl.mcp) return serve_mcp(client, cl, tools);
   if (*cl.builtin) {
     cl.builtin_options.kernel = cl.kernel;
-    cl.builtin_options.language = !cl.language.empty() ? cl.language : env_or("LANGUAGE", "c");
+    // '' (neither set): each built-in's own default (c; python for numba-jit).
+    cl.builtin_options.language = !cl.language.empty() ? cl.language : env_or("LANGUAGE", "");
+    if (!cl.reference.empty()) {
+      const bool py = cl.reference.size() > 3 && cl.reference.ends_with(".py");
+      (py ? cl.builtin_options.reference_py : cl.builtin_options.reference_c) = cl.reference;
+    }
     return run_builtin(client, cl.builtin_options, std::cout, std::cerr);
   }
   if (*cl.task || *cl.baseline) {

@@ -134,6 +134,7 @@ TEST(Agents, DefaultTemplatesUseOnlyKnownPlaceholders) {
     EXPECT_TRUE(arm.ok()) << kind << ": " << (arm.ok() ? "" : arm.error().message);
   }
   EXPECT_EQ(default_command_template("gpt"), "");
+  EXPECT_EQ(default_command_template("numba-jit"), "{tool_path} builtin numba-jit");
 }
 
 TEST_F(AgentsTest, ClaudeCodeCommandLine) {

@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 
 const std::string kReference =
     std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
+const std::string kMl = std::string(HPCAB_SOURCE_DIR) + "/corpus/machine_learning/";
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -57,6 +58,7 @@ class BuiltinTest : public ::testing::Test {
                          HttpResult r;
                          r.status = 200;
                          r.body = json{{"verdict", "ok"}, {"submission_id", 9}}.dump();
+                         if (url.find("/task/") != std::string::npos) r.body = task_.dump();
                          return r;
                        });
   }
@@ -81,7 +83,13 @@ class BuiltinTest : public ::testing::Test {
   struct Request {
     std::string method, url, body;
   };
+  // Whether /usr/bin/python3 imports Numba (numba-jit's compile check needs it).
+  static bool have_numba() {
+    return std::system("/usr/bin/python3 -c 'import numba' >/dev/null 2>&1") == 0;
+  }
+
   fs::path root_;
+  json task_ = json::object();  // the answer to GET /task
   std::vector<Request> requests_;
   std::ostringstream out_, err_;
 };
@@ -128,6 +136,106 @@ TEST_F(BuiltinTest, IdentityNeedsCAndAReference) {
   EXPECT_TRUE(requests_.empty());
 }
 
+TEST_F(BuiltinTest, IdentityForPythonSubmitsReferencePy) {
+  auto c = client();
+  auto o = options("identity");
+  o.kernel = "relu";
+  o.language = "python";
+  ASSERT_EQ(run(c, o), kExitGraded) << err_.str();
+  ASSERT_EQ(requests_.size(), 1u);
+  json body = json::parse(requests_[0].body);
+  EXPECT_EQ(body["language"], "python");
+  EXPECT_EQ(body["source"], slurp(kMl + "relu/reference.py"));
+  // HPCAB_REFERENCE_PY wins over the corpus.
+  std::ofstream(root_ / "mine.py") << "def relu(out, x, N):\n    out[:] = x\n";
+  o.reference_py = (root_ / "mine.py").string();
+  ASSERT_EQ(run(c, o), kExitGraded) << err_.str();
+  EXPECT_EQ(json::parse(requests_.back().body)["source"], slurp(root_ / "mine.py"));
+  // A kernel outside the local corpus: the judge's reference_numpy (GET /task?language=python).
+  task_ = {{"kernel", "remote_k"}, {"reference_numpy", "def remote_k(a, N):\n    pass\n"}};
+  o.reference_py.clear();
+  o.kernel = "remote_k";
+  ASSERT_EQ(run(c, o), kExitGraded) << err_.str();
+  ASSERT_EQ(requests_.size(), 4u);
+  EXPECT_NE(requests_[2].url.find("/task/remote_k?"), std::string::npos) << requests_[2].url;
+  EXPECT_NE(requests_[2].url.find("language=python"), std::string::npos) << requests_[2].url;
+  EXPECT_EQ(json::parse(requests_[3].body)["source"], task_["reference_numpy"]);
+  task_ = json::object();  // no reference_numpy: nothing submitted
+  EXPECT_EQ(run(c, o), kExitUsage);
+  EXPECT_EQ(requests_.size(), 5u);
+  EXPECT_NE(err_.str().find("reference_numpy"), std::string::npos) << err_.str();
+}
+
+TEST_F(BuiltinTest, NumbaJitWrapsWhatNumbaCompilesElseSubmitsTheReference) {
+  if (!have_numba()) GTEST_SKIP() << "/usr/bin/python3 has no numba";
+  auto c = client();
+  auto o = options("numba-jit");
+  o.language = "";  // numba-jit's default: python
+  o.kernel = "relu";
+  ASSERT_EQ(run(c, o), kExitGraded) << err_.str();
+  ASSERT_EQ(requests_.size(), 1u);
+  json body = json::parse(requests_[0].body);
+  EXPECT_EQ(body["language"], "python");
+  const std::string relu = slurp(kMl + "relu/reference.py");
+  EXPECT_EQ(body["source"], numba_jit_module(relu, "relu"));
+  EXPECT_EQ(body["source"].get<std::string>().rfind(relu, 0), 0u);  // the reference, untouched
+  EXPECT_NE(body["source"].get<std::string>().find("relu = _hpcab_numba.njit(relu)"),
+            std::string::npos);
+  EXPECT_NE(err_.str().find("numba.njit compiles relu"), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("x: readonly array(float64, 1d, C)"), std::string::npos) << err_.str();
+
+  // fp32, with a real scalar (alpha) typed float32.
+  o.kernel = "elu";
+  o.precision = "fp32";
+  ASSERT_EQ(run(c, o), kExitGraded) << err_.str();
+  EXPECT_NE(err_.str().find("alpha: float32"), std::string::npos) << err_.str();
+  EXPECT_EQ(json::parse(requests_.back().body)["source"],
+            numba_jit_module(slurp(kMl + "elu/reference.py"), "elu"));
+
+  // softmax's x.max(axis=1, keepdims=True) is beyond Numba: the NumPy reference, unchanged.
+  o.kernel = "softmax";
+  o.precision = "";
+  ASSERT_EQ(run(c, o), kExitGraded) << err_.str();
+  EXPECT_EQ(json::parse(requests_.back().body)["source"], slurp(kMl + "softmax/reference.py"));
+  EXPECT_NE(err_.str().find("numba.njit cannot compile softmax"), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("NumPy reference unchanged"), std::string::npos) << err_.str();
+}
+
+TEST_F(BuiltinTest, NumbaJitRefusesOtherLanguagesAndAnUncheckableReference) {
+  auto c = client();
+  auto o = options("numba-jit");
+  o.kernel = "relu";
+  o.language = "c";
+  EXPECT_EQ(run(c, o), kExitUsage);
+  EXPECT_NE(err_.str().find("LANGUAGE=python"), std::string::npos) << err_.str();
+  o.language = "python";
+  o.python = (root_ / "no-python").string();
+  EXPECT_EQ(run(c, o), kExitCompile);
+  EXPECT_NE(err_.str().find("nothing submitted"), std::string::npos) << err_.str();
+  o.python = "/usr/bin/python3";
+  o.kernel = "no_such_kernel";
+  EXPECT_EQ(run(c, o), kExitUsage);
+  EXPECT_NE(err_.str().find("kernel.json"), std::string::npos) << err_.str();
+  EXPECT_TRUE(requests_.empty());
+  if (!have_numba()) return;
+  o.kernel = "relu";
+  std::ofstream(root_ / "broken.py") << "import numpy as np\ndef relu(out, x, N:\n";
+  o.reference_py = (root_ / "broken.py").string();
+  EXPECT_EQ(run(c, o), kExitCompile);
+  EXPECT_NE(err_.str().find("SyntaxError"), std::string::npos) << err_.str();
+  EXPECT_TRUE(requests_.empty());
+}
+
+TEST(Builtin, NumbaJitModuleRebindsTheFunction) {
+  EXPECT_EQ(numba_jit_module("def k(a):\n    pass", "k"),
+            "def k(a):\n    pass\n\n\n# hpcab-tool builtin numba-jit: the function compiled by "
+            "Numba (sequential)\nimport numba as _hpcab_numba\nk = _hpcab_numba.njit(k)\n");
+  const std::string dir = std::string(HPCAB_SOURCE_DIR) + "/corpus/machine_learning/relu";
+  EXPECT_EQ(corpus_kernel_file("relu", "kernel.json"), dir + "/kernel.json");
+  EXPECT_EQ(corpus_kernel_file("relu", "nope.txt"), std::nullopt);
+  EXPECT_EQ(corpus_kernel_file("../relu", "kernel.json"), std::nullopt);
+}
+
 TEST_F(BuiltinTest, ReplayFindsBothLayoutsOrSubmitsNothing) {
   const fs::path dir = root_ / "prepared";
   fs::create_directories(dir / "tsvc_2_s000");
@@ -139,6 +247,9 @@ TEST_F(BuiltinTest, ReplayFindsBothLayoutsOrSubmitsNothing) {
   EXPECT_EQ(find_prepared_source(dir.string(), "tsvc_2_s000", "cpp"),
             (dir / "tsvc_2_s000" / "kernel.cpp").string());
   EXPECT_EQ(find_prepared_source(dir.string(), "tsvc_2_s000", "fortran"), std::nullopt);
+  std::ofstream(dir / "tsvc_2_s000.py") << "# flat python\n";
+  EXPECT_EQ(find_prepared_source(dir.string(), "tsvc_2_s000", "python"),
+            (dir / "tsvc_2_s000.py").string());
 
   auto c = client();
   auto o = options("replay");

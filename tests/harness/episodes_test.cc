@@ -130,6 +130,21 @@ TEST(ArmFile, GpuLanguagesAndResidency) {
   EXPECT_EQ(parse_ok(base + "LANGUAGE=c\nRESIDENCY=host\n").residency, "host");
 }
 
+// LANGUAGE=python, and the built-in numba-jit that needs it.
+TEST(ArmFile, PythonLanguageAndNumbaJit) {
+  const std::string base = "NAME=py\nKERNELS=relu,elu\n";
+  EXPECT_EQ(parse_ok(base + "AGENT=identity\nLANGUAGE=python\n").language, "python");
+  Arm a = parse_ok(base + "AGENT=numba-jit\nLANGUAGE=python\n");
+  EXPECT_EQ(a.agent, "numba-jit");
+  EXPECT_EQ(a.language, "python");
+  EXPECT_FALSE(a.uses_model());
+  const std::string e = parse_error(base + "AGENT=numba-jit\n");
+  EXPECT_NE(e.find("LANGUAGE=python"), std::string::npos) << e;
+  EXPECT_NE(e.find("LANGUAGE is c"), std::string::npos) << e;
+  EXPECT_NE(parse_error(base + "AGENT=identity\nLANGUAGE=numpy\n").find("python"),
+            std::string::npos);
+}
+
 TEST(ArmFile, DefaultsForAMinimalBuiltinArm) {
   Arm a = parse_ok("NAME=ctl\nKERNELS=all\nAGENT=identity\n");
   EXPECT_EQ(a.language, "c");
@@ -790,6 +805,12 @@ TEST(Workspace, WritesTaskFilesIntoAFreshFolder) {
   task["language"] = "cpp";
   ASSERT_TRUE(prepare_workspace(t.path() / "cpp", task, "p").ok());
   EXPECT_TRUE(fs::exists(t.path() / "cpp" / "kernel.cpp"));
+  // Python: the stub module beside the NumPy reference.
+  task["language"] = "python";
+  ASSERT_TRUE(prepare_workspace(t.path() / "py", task, "p").ok());
+  EXPECT_EQ(read(t.path() / "py" / "kernel.py"), task["signature"].get<std::string>());
+  EXPECT_TRUE(fs::exists(t.path() / "py" / "reference.py"));
+  EXPECT_EQ(stub_file_name("python"), "kernel.py");
 
   json broken = fake_task();
   broken.erase("abi_doc");

@@ -154,6 +154,8 @@ TEST(McpServer, ScriptedSession) {
     EXPECT_EQ(t["inputSchema"]["type"], "object");
     EXPECT_TRUE(t["inputSchema"]["properties"].contains("kernel"));
     EXPECT_TRUE(t["inputSchema"]["properties"].contains("language"));
+    EXPECT_EQ(t["inputSchema"]["properties"]["language"]["enum"],
+              json::array({"c", "cpp", "fortran", "python", "cuda", "hip"}));
     // KERNEL is known, so the kernel argument is optional.
     EXPECT_TRUE(t["inputSchema"]["required"].empty());
   }
@@ -952,7 +954,8 @@ TEST(JudgeClient, LanguageFromExtension) {
   EXPECT_EQ(language_from_extension("k.cc"), "cpp");
   EXPECT_EQ(language_from_extension("k.f90"), "fortran");
   EXPECT_EQ(language_from_extension("k.F90"), "fortran");
-  EXPECT_EQ(language_from_extension("k.py"), std::nullopt);
+  EXPECT_EQ(language_from_extension("k.py"), "python");
+  EXPECT_EQ(language_from_extension("k.pyc"), std::nullopt);
   EXPECT_EQ(language_from_extension("Makefile"), std::nullopt);
 }
 
