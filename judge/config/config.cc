@@ -128,6 +128,10 @@ const Field kFields[] = {
     {"grade_workers", &take_field<&JudgeConfig::grade_workers>},
     {"syntax_check_workers", &take_field<&JudgeConfig::syntax_check_workers>},
     {"syntax_check_queue_depth", &take_field<&JudgeConfig::syntax_check_queue_depth>},
+    {"perf", &take_field<&JudgeConfig::perf>},
+    {"profile_min_interval_s", &take_field<&JudgeConfig::profile_min_interval_s>},
+    {"profile_timeout_s", &take_field<&JudgeConfig::profile_timeout_s>},
+    {"peak_gflops", &take_field<&JudgeConfig::peak_gflops>},
     {"slots", &take_field<&JudgeConfig::slots>},
     {"build_timeout_s", &take_field<&JudgeConfig::build_timeout_s>},
     {"build_log_cap", &take_field<&JudgeConfig::build_log_cap>},
@@ -214,6 +218,9 @@ Status check_counts(const JudgeConfig& c) {
   if (c.queue_depth < 1 || c.grade_workers < 1) return Error{"queue_depth and grade_workers >= 1"};
   if (c.syntax_check_workers < 1 || c.syntax_check_queue_depth < 1) {
     return Error{"syntax_check_workers and syntax_check_queue_depth >= 1"};
+  }
+  if (c.profile_min_interval_s < 0 || !(c.profile_timeout_s > 0) || c.peak_gflops < 0) {
+    return Error{"profile_min_interval_s and peak_gflops must be >= 0, profile_timeout_s > 0"};
   }
   if (!(c.alpha > 0 && c.alpha < 0.5)) return Error{"alpha must be in (0, 0.5)"};
   if (c.max_json_depth < 2) return Error{"max_json_depth must be at least 2"};

@@ -196,6 +196,14 @@ struct JudgeConfig {
   // queued behind minutes of grades; waiting beyond the depth: 429.
   int syntax_check_workers = 1;
   int syntax_check_queue_depth = 8;
+  // POST /profile (docs/api.md): the perf binary the judge runs outside the sandbox (attached
+  // to the candidate's runner by pid), the least seconds between two profiles of one client,
+  // the wall limit of a profile's calls, and the machine's peak GFLOP/s for the roofline (0:
+  // unknown, reported null).
+  std::string perf = "perf";
+  double profile_min_interval_s = 10;
+  double profile_timeout_s = 60;
+  double peak_gflops = 0;
   std::vector<std::vector<int>> slots;  // CPU sets; default one slot with every CPU
 
   // Limits for sandboxed work

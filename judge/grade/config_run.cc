@@ -214,7 +214,11 @@ struct Sides {
       PhaseTimer run(ctx, s.candidate()          ? "candidate"
                           : s.role() == "oracle" ? "oracle"
                                                  : "baseline");
-      if (auto f = s.go(&t)) return f;
+      CallHooks* hooks = s.candidate() ? ctx.hooks : nullptr;
+      if (hooks) hooks->before_call();
+      MaybeFailure went = s.go(&t);
+      if (hooks) hooks->after_call();
+      if (went) return went;
       if (auto f = s.post(save, tag)) return f;
     }
     {
@@ -557,6 +561,7 @@ ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan) {
     out.failure = f;
     return out;
   }
+  if (ctx.hooks) ctx.hooks->started(sides.cand->runner_pid());
   const uint64_t out_bytes = output_bytes(ctx.m, plan.sizes, ctx.precision).value();
   // The runner copies the inputs in right before the call and the outputs out right after it
   // (read + write each): part of the judge's view of every call, so part of the allowance (at

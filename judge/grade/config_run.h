@@ -16,6 +16,17 @@
 
 namespace hpcab::judge {
 
+// Observes the candidate's calls from the judge's side (POST /profile attaches perf): told the
+// candidate runner's pid once every side started, and called right before and after each
+// candidate call (`go`), outside the timed interval's bookkeeping but around the call itself.
+class CallHooks {
+ public:
+  virtual ~CallHooks() = default;
+  virtual void started(pid_t candidate_runner) = 0;
+  virtual void before_call() = 0;
+  virtual void after_call() = 0;
+};
+
 // What stays the same across the configurations of one grade (or one baseline measurement).
 struct RunContext {
   const JudgeConfig& config;
@@ -40,6 +51,7 @@ struct RunContext {
   std::string cand_gpu_runtime;
   std::string cand_residency = "host";
   SlotMonitor* slots = nullptr;  // GradeEffects::slots: none, the slot is not watched
+  CallHooks* hooks = nullptr;    // none: nothing observes the calls (every grade)
 };
 
 ConfigOutcome run_config(RunContext& ctx, const ConfigPlan& plan);

@@ -84,6 +84,9 @@ class RunnerChannel {
   // but waiting for a CPU (judge/sandbox/proctree.h sched_totals). Read by the judge from outside,
   // never from the runner's word. Default: nothing known (fakes that do not model it).
   virtual SchedTotals sched() { return {}; }
+  // The runner's process id as the judge sees it (outside the sandbox's pid namespace), once
+  // identified (after hello); -1 when unknown or for fakes. POST /profile attaches perf to it.
+  virtual pid_t runner_pid() const { return -1; }
 };
 
 // A Python module runs in hpcab-pyrunner, a shared library in hpcab-runner. The judge's own

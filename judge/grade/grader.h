@@ -61,6 +61,10 @@ class Grader : public GradeService {
   // everything the grade holds (slot, scratch dir, runner processes) is released on the way.
   nlohmann::json grade(const GradeRequest& request) override;
   nlohmann::json syntax_check(const GradeRequest& request) override;
+  // POST /profile (judge/grade/profile.cc): the candidate (target "candidate") or the kernel's
+  // baseline ("baseline") on one public draw with perf attached from the judge's side; nothing
+  // recorded. An Error with Errc::kNotFound when perf is missing or cannot count here.
+  Result<nlohmann::json> profile(const GradeRequest& request, const std::string& target) override;
   // {kernel, preset, precision, baselines: {name: median ns}, protocol}; measures and caches
   // what is missing. An Error for a judge fault.
   Result<nlohmann::json> baseline_times(const Manifest& m, const std::string& preset,
@@ -122,6 +126,16 @@ class Grader : public GradeService {
                               std::map<std::string, ReportedFigure>& out);
   // The grade's runner context in `dir` on `cpus`, its baseline the credited one.
   RunContext grade_context(State& st, const std::string& dir, const std::vector<int>& cpus);
+  // POST /profile's stages (judge/grade/profile.cc).
+  struct ProfileBuild {
+    std::string library, oracle, name;  // oracle empty: outputs not checked (a baseline)
+    int threads = 0;
+  };
+  Status profiler_available() const;
+  Result<ProfileBuild> profile_build(const GradeRequest& req, const Manifest& m, Precision p,
+                                     bool baseline, nlohmann::json& out);
+  nlohmann::json profile_hotspots(RunContext& ctx, ConfigPlan plan, const std::string& perf_dir,
+                                  double median_ns, bool candidate);
   // The track's baseline for (m, p): its only option, or the chosen one; empty before a choice.
   std::string chosen_baseline(const Manifest& m, Precision p) const;
 

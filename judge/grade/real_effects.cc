@@ -99,6 +99,7 @@ class SandboxRunnerChannel : public RunnerChannel {
     return waiting_on_read(runner_pid_, 0);
   }
   bool alive() override { return runner_pid_ > 0 && ::kill(runner_pid_, 0) == 0; }
+  pid_t runner_pid() const override { return runner_pid_; }
 
   // Processes in the sandbox besides bubblewrap's own and the runner, read from /proc: a kernel
   // cannot hide a helper it forked (setsid or a double fork only re-parent it to the

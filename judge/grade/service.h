@@ -33,6 +33,13 @@ class GradeService {
   virtual nlohmann::json syntax_check(const GradeRequest&) {
     throw std::logic_error("this grader does not build");
   }
+  // POST /profile: the candidate's (or, target "baseline", the kernel baseline's) time per call,
+  // perf counters, hotspots and roofline on one public draw (docs/api.md). Nothing is recorded.
+  // An Error with Errc::kNotFound: no usable profiler on this host (503); any other Error is the
+  // judge's fault (500). The default is for fakes.
+  virtual Result<nlohmann::json> profile(const GradeRequest&, const std::string&) {
+    return Error{"this grader does not profile", Errc::kNotFound};
+  }
   virtual Result<nlohmann::json> baseline_times(const Manifest& m, const std::string& preset,
                                                 const std::string& precision) = 0;
   virtual const std::string& machine() const = 0;

@@ -73,6 +73,7 @@ class RunnerSession {
 
   void discard_outputs() { channel_->discard_outputs(); }
   SchedTotals sched() { return channel_->sched(); }
+  pid_t runner_pid() const { return channel_->runner_pid(); }
   Result<std::map<std::string, NdArray>> outputs(const std::string& tag) {
     return channel_->outputs(tag);
   }

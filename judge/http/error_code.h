@@ -46,10 +46,12 @@ enum class ErrorCode {
   kSourceTooLarge,  // source_too_large: the source is over max_source_bytes
   kMisdirected,     // misdirected: the request names another judge's rank
   kQueueFull,       // queue_full: the grading queue is full (Retry-After)
+  kRateLimited,     // rate_limited: a rate-limited route asked again too soon (Retry-After)
   kHeaderTooLarge,  // header_too_large: the request header is over the limit
   // 500, 503
-  kJudgeFault,   // judge_fault: the judge itself failed; never the request's fault
-  kUnavailable,  // unavailable: at the connection limit (Retry-After)
+  kJudgeFault,           // judge_fault: the judge itself failed; never the request's fault
+  kProfilerUnavailable,  // profiler_unavailable: perf is missing or may not open events here
+  kUnavailable,          // unavailable: at the connection limit (Retry-After)
 };
 
 // The wire name ("bad_json", ...): stable, snake_case, listed in docs/api.md.

@@ -68,7 +68,9 @@ constexpr CodeInfo kCodes[] = {
     {ErrorCode::kSourceTooLarge, "source_too_large", 413},
     {ErrorCode::kMisdirected, "misdirected", 421},
     {ErrorCode::kQueueFull, "queue_full", 429},
+    {ErrorCode::kRateLimited, "rate_limited", 429},
     {ErrorCode::kHeaderTooLarge, "header_too_large", 431},
+    {ErrorCode::kProfilerUnavailable, "profiler_unavailable", 503},
     {ErrorCode::kJudgeFault, "judge_fault", 500},
     {ErrorCode::kUnavailable, "unavailable", 503},
 };

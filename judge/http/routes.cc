@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -279,6 +280,89 @@ void Routes::syntax_check(const HttpRequest& req, Responder respond) {
   }
 }
 
+double Routes::profile_wait_s(const HttpRequest& req) {
+  // The client: its bearer token where tokens are in use (hashed, never kept), else the host
+  // part of its address.
+  std::string client = req.remote.substr(0, req.remote.rfind(':'));
+  if (auto it = req.headers.find("authorization"); it != req.headers.end()) {
+    client = "token " + std::to_string(std::hash<std::string>{}(it->second));
+  }
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard lock(profile_mu_);
+  auto it = last_profile_.find(client);
+  if (it != last_profile_.end()) {
+    const double since = std::chrono::duration<double>(now - it->second).count();
+    if (since < config_.profile_min_interval_s) return config_.profile_min_interval_s - since;
+  }
+  last_profile_[client] = now;
+  return 0;
+}
+
+void Routes::profile(const HttpRequest& req, Responder respond) {
+  GradeService* grader = grader_;
+  json body = json::parse(req.body, nullptr, false);  // checked by parse_grade_body below
+  std::string target = "candidate";
+  if (body.is_object() && body.contains("target")) {
+    if (!body["target"].is_string() ||
+        (body["target"] != "candidate" && body["target"] != "baseline")) {
+      return respond(error_response(
+          ApiError{ErrorCode::kBadField, "'target' must be \"candidate\" or \"baseline\""}));
+    }
+    target = body["target"].get<std::string>();
+  }
+  // The baseline is the judge's own code: a request for it needs no source (a placeholder
+  // satisfies the body's rules and is never built).
+  const bool no_source = body.is_object() && !body.contains("source") &&
+                         !body.contains("source_file") && !body.contains("library");
+  if (target == "baseline" && no_source) body["source"] = "/* baseline */";
+  auto parsed = parse_grade_body(target == "baseline" && no_source ? body.dump() : req.body,
+                                 "score", grade_body_rules(config_),
+                                 [grader](const std::string& id) { return grader->kernel(id); });
+  if (!parsed) return respond(error_response(parsed.error()));
+  auto resolved =
+      resolve_shared_file(std::move(*parsed), config_.shared_dir, config_.max_source_bytes);
+  if (!resolved) return respond(error_response(resolved.error()));
+  GradeRequest g = std::move(*resolved);
+  if (target == "candidate" && !g.source) {
+    return respond(error_response(ApiError{
+        ErrorCode::kBadField, "a profile needs 'source' or 'source_file', not 'library'"}));
+  }
+  if (const double wait = profile_wait_s(req); wait > 0) {
+    const int after = static_cast<int>(std::ceil(wait));
+    ApiError e{ErrorCode::kRateLimited,
+               fmt::format("one profile per {:g} s per client (profile_min_interval_s); retry "
+                           "in {} s",
+                           config_.profile_min_interval_s, after)};
+    e.headers.emplace_back("Retry-After", std::to_string(std::max(1, after)));
+    return respond(error_response(e));
+  }
+  Metrics* metrics = metrics_;
+  const bool queued = queue_->try_push([g, target, respond, metrics, grader] {
+    answer_guarded("profile", /*is_grade=*/false, g.kernel, metrics, respond, [&] {
+      const auto t0 = std::chrono::steady_clock::now();
+      auto result = grader->profile(g, target);
+      if (!result) {
+        const bool missing = result.error().code == Errc::kNotFound;
+        spdlog::warn("profile {} {}: {}", g.kernel, target, result.error().message);
+        return error_response(
+            missing ? ApiError{ErrorCode::kProfilerUnavailable,
+                               "no usable profiler on this judge: " + result.error().message}
+                    : judge_fault("profile", g.kernel, result.error().message));
+      }
+      spdlog::info("profile {} {} {} -> {} in {:.2f} s", g.kernel, target, g.language,
+                   result->value("time_per_call_ns", 0.0), seconds_since(t0));
+      return json_response(*result);
+    });
+  });
+  if (!queued) {
+    respond(
+        error_response(ApiError{ErrorCode::kQueueFull,
+                                "the grading queue is full (" +
+                                    std::to_string(config_.queue_depth) + " waiting); retry later",
+                                nullptr, 10}));
+  }
+}
+
 void Routes::handle(HttpRequest req, Responder respond) {
   RequestTarget target = split_target(req.target);
   const std::string& path = target.path;
@@ -287,7 +371,7 @@ void Routes::handle(HttpRequest req, Responder respond) {
   // memory, or quotes and newlines breaking the exposition format) with made-up paths.
   std::string route = "other";
   if (path == "/health" || path == "/metrics" || path == "/score" || path == "/submit" ||
-      path == "/oracle" || path == "/syntax-check") {
+      path == "/oracle" || path == "/syntax-check" || path == "/profile") {
     route = path;
   }
   if (path.rfind("/task/", 0) == 0) route = "/task";
@@ -350,6 +434,10 @@ void Routes::handle(HttpRequest req, Responder respond) {
   if (path == "/syntax-check") {
     if (!post) return fail(ErrorCode::kMethodNotAllowed, "use POST /syntax-check");
     return syntax_check(req, counted);
+  }
+  if (path == "/profile") {
+    if (!post) return fail(ErrorCode::kMethodNotAllowed, "use POST /profile");
+    return profile(req, counted);
   }
   if (path == "/admin/submissions") {
     if (!get) return fail(ErrorCode::kMethodNotAllowed, "use GET /admin/submissions");

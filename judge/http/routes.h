@@ -11,7 +11,9 @@
 // 500 judge_error, and the worker keeps serving.
 #pragma once
 
+#include <chrono>
 #include <map>
+#include <mutex>
 #include <string>
 
 #include "judge/config/config.h"
@@ -51,6 +53,10 @@ class Routes {
                 Responder respond);
   void grade(const std::string& route, const HttpRequest& request, Responder respond);
   void syntax_check(const HttpRequest& request, Responder respond);
+  void profile(const HttpRequest& request, Responder respond);
+  // POST /profile's rate limit: seconds the client (its bearer token, else its address) must
+  // still wait, 0 when it may profile now (then counted from now).
+  double profile_wait_s(const HttpRequest& request);
 
   const JudgeConfig& config_;
   GradeService* grader_;
@@ -61,6 +67,8 @@ class Routes {
   SubmitKeys submit_keys_;  // the Idempotency-Keys of /submit and /oracle
   const SelfcheckState* selfcheck_ = nullptr;
   JobQueue* checks_ = nullptr;
+  std::mutex profile_mu_;
+  std::map<std::string, std::chrono::steady_clock::time_point> last_profile_;  // by client
 };
 
 }  // namespace hpcab::judge

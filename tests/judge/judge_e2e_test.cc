@@ -114,6 +114,91 @@ TEST(JudgeE2E, SyntaxCheckReturnsTheDiagnosticsWithoutGrading) {
   EXPECT_EQ(admin.body.find("hpcab_grades_total{"), std::string::npos);
 }
 
+// POST /profile: the reference solution of tsvc_2_s000 run on one public draw with perf attached
+// from the judge's side: a time per call, the software counters (the hardware ones where this
+// host has a PMU, else null and unsupported), the kernel's own function among the hotspots, the
+// roofline figures; nothing recorded or counted as a grade.
+TEST(JudgeE2E, ProfileTimesCountsAndSamplesWithoutRecording) {
+  Judge j(json{{"profile_min_interval_s", 0}});
+  const json body = {{"kernel", "tsvc_2_s000"},
+                     {"rank", 0},
+                     {"language", "c"},
+                     {"source", slurp(kSolutions + "/tsvc_2_s000.c")}};
+  auto r = j.post("/profile", body);
+  ASSERT_EQ(r.status, 200) << r.body << j.log();
+  auto p = json::parse(r.body);
+  EXPECT_EQ(p["ok"], true) << r.body;
+  EXPECT_EQ(p["target"], "candidate");
+  EXPECT_EQ(p["recorded"], false);
+  EXPECT_GT(p["time_per_call_ns"].get<double>(), 0) << r.body;
+  EXPECT_EQ(p["outputs_checked"], true);
+  EXPECT_EQ(p["correct"], true) << r.body;
+  for (const char* event : {"task-clock", "context-switches", "page-faults"}) {
+    ASSERT_TRUE(p["counters"].contains(event)) << event << " " << r.body;
+    EXPECT_EQ(p["counters"][event]["supported"], true) << event;
+    EXPECT_TRUE(p["counters"][event]["value"].is_number()) << event;
+  }
+  EXPECT_GT(p["counters"]["task-clock"]["value"].get<double>(), 0);
+  for (const char* event : {"cycles", "instructions", "ipc"}) {
+    ASSERT_TRUE(p["counters"].contains(event)) << event << " " << r.body;
+    const json& c = p["counters"][event];
+    EXPECT_EQ(c["supported"].get<bool>(), c["value"].is_number()) << event;
+  }
+  bool found = false;
+  for (const auto& f : p["hotspots"]["functions"]) {
+    if (f["function"] == "tsvc_2_s000_fp64") {
+      found = true;
+      EXPECT_GT(f["share"].get<double>(), 0);
+      EXPECT_LE(f["share"].get<double>(), 1);
+      EXPECT_EQ(f["own"], true) << f.dump();
+    }
+  }
+  EXPECT_TRUE(found) << p["hotspots"].dump();
+  const json& roof = p["roofline"];
+  EXPECT_GT(roof["bytes_per_call"].get<double>(), 0) << roof.dump();
+  EXPECT_GT(roof["achieved_gb_per_s"].get<double>(), 0) << roof.dump();
+  EXPECT_TRUE(roof.contains("arithmetic_intensity"));
+  EXPECT_TRUE(roof["host_gb_per_s"].is_number()) << roof.dump();
+  EXPECT_TRUE(roof["peak_gflops"].is_null());
+
+  // The kernel's baseline instead of a candidate: no source needed, outputs not checked.
+  auto b = j.post("/profile", {{"kernel", "tsvc_2_s000"}, {"rank", 0}, {"target", "baseline"}});
+  ASSERT_EQ(b.status, 200) << b.body;
+  auto bj = json::parse(b.body);
+  EXPECT_EQ(bj["baseline"], "c") << b.body;
+  EXPECT_EQ(bj["outputs_checked"], false);
+  EXPECT_GT(bj["time_per_call_ns"].get<double>(), 0);
+
+  json bad = body;
+  bad["target"] = "oracle";
+  EXPECT_EQ(json::parse(j.post("/profile", bad).body)["code"], "bad_field");
+  EXPECT_EQ(j.get("/profile").status, 405);
+  // Nothing recorded, nothing counted as a grade; the route is counted under its own label.
+  EXPECT_EQ(*j.store()->count_submissions(), 0);
+  const std::string metrics = j.get("/metrics").body;
+  EXPECT_EQ(metrics.find("hpcab_grades_total{"), std::string::npos);
+  EXPECT_NE(metrics.find("route=\"/profile\""), std::string::npos);
+}
+
+// A host without a usable perf (here: the configured binary does not exist) answers 503
+// profiler_unavailable; a second profile from the same client within profile_min_interval_s is
+// 429 rate_limited with Retry-After.
+TEST(JudgeE2E, ProfileWithoutPerfIsUnavailableAndRateLimited) {
+  Judge j(json{{"perf", "/nonexistent/perf"}, {"profile_min_interval_s", 3600}});
+  const json body = {{"kernel", "tsvc_2_s000"},
+                     {"rank", 0},
+                     {"language", "c"},
+                     {"source", slurp(kSolutions + "/tsvc_2_s000.c")}};
+  auto r = j.post("/profile", body);
+  EXPECT_EQ(r.status, 503) << r.body;
+  EXPECT_EQ(json::parse(r.body)["code"], "profiler_unavailable") << r.body;
+  auto again = j.post("/profile", body);
+  EXPECT_EQ(again.status, 429) << again.body;
+  EXPECT_EQ(json::parse(again.body)["code"], "rate_limited") << again.body;
+  EXPECT_EQ(again.headers.count("retry-after"), 1u);
+  EXPECT_EQ(*j.store()->count_submissions(), 0);
+}
+
 TEST(JudgeE2E, HealthAndTask) {
   Judge j;
   auto h = j.get("/health");
