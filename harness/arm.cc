@@ -347,7 +347,7 @@ Status parse_deploy_key(const Entry& e, const fs::path& base_dir, Arm::Deploy* d
 bool Arm::uses_model() const { return one_of(kModelAgents, agent); }
 
 std::vector<std::string> Arm::tool_names() const {
-  return tools.empty() ? ToolSet::all_implemented().allowed : tools;
+  return tools.empty() ? ToolSet::defaults().allowed : tools;
 }
 
 std::vector<std::string> default_disallowed_tools(std::string_view kind) {

@@ -154,6 +154,12 @@ json McpServer::tool_list() const {
        {{"name", "submit"},
         {"description",
          "Submit the final answer: graded on public and hidden inputs and recorded." + single},
+        {"inputSchema", source_schema}},
+       {{"name", "syntax-check"},
+        {"description",
+         "Compile a source with the judge's exact flags without running it: verdict ok or "
+         "build_error and the compiler's diagnostics (file, line, column, severity, message). "
+         "Nothing is graded or recorded."},
         {"inputSchema", source_schema}}});
   json out = json::array();
   for (const auto& t : all) {
@@ -192,7 +198,9 @@ json McpServer::call_tool(const std::string& name, const json& args, const Cance
       if (s.language.empty()) s.language = language_from_extension(*source_file).value_or("");
     }
     if (s.language.empty()) s.language = defaults_.language;
-    answer = name == "score" ? client_.score(s, cancel) : client_.submit(s, cancel);
+    answer = name == "score"          ? client_.score(s, cancel)
+             : name == "syntax-check" ? client_.syntax_check(s, cancel)
+                                      : client_.submit(s, cancel);
   }
   if (!answer) return text_result(answer.error().message, true);
   json result = text_result(answer->dump(2, ' ', false, json::error_handler_t::replace), false);

@@ -30,9 +30,10 @@ namespace hpcab::harness {
 struct McpDefaults {
   std::string kernel;          // KERNEL: used when a call names none
   std::string language = "c";  // LANGUAGE
-  // HPCAB_TOOLS: tools/list shows only these (the implemented ones); tools/call of any other
-  // tool name is refused with kInvalidParams and a message naming the arm's tools.
-  ToolSet tools = ToolSet::all_implemented();
+  // HPCAB_TOOLS (default: ToolSet::defaults()): tools/list shows only these (the implemented ones);
+  // tools/call of any other tool name is refused with kInvalidParams and a message naming the arm's
+  // tools.
+  ToolSet tools = ToolSet::defaults();
 };
 
 // How serve() runs tool calls (docs/harness.md, "Long calls").

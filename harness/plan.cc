@@ -168,7 +168,7 @@ std::string budget_sentence(const Budget& b) {
 
 std::string tools_text(const std::string& submission_policy,
                        const std::vector<std::string>& tools) {
-  const std::vector<std::string> names = tools.empty() ? ToolSet::all_implemented().allowed : tools;
+  const std::vector<std::string> names = tools.empty() ? ToolSet::defaults().allowed : tools;
   auto has = [&](std::string_view n) {
     return std::find(names.begin(), names.end(), n) != names.end();
   };
@@ -186,6 +186,10 @@ std::string tools_text(const std::string& submission_policy,
   if (has("submit")) {
     s += "- `hpcab-tool submit FILE`: grade FILE on public and hidden inputs; recorded as your "
          "answer.\n";
+  }
+  if (has("syntax-check")) {
+    s += "- `hpcab-tool syntax-check FILE`: compile FILE with the judge's exact flags without "
+         "running it; the compiler's diagnostics (file, line, message) in a second or two.\n";
   }
   std::string mcp;
   for (const auto& n : names) {

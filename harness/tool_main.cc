@@ -43,7 +43,7 @@ constexpr const char* kDescription =
     "or local error, 3 judge unreachable (after the outage wait), 4 submit refused by the "
     "single-submission policy, 5 (builtin autopar) the compiler failed (numba-jit: its compile "
     "check could not run), 6 the tool is not in "
-    "the arm's HPCAB_TOOLS (or is not implemented: profile, syntax-check).";
+    "the arm's HPCAB_TOOLS (or is not implemented: profile).";
 
 // What the command line sets: the values the flags write into (preset from the environment
 // before parsing, so a flag overrides its variable) and the subcommands, one of which ran.
@@ -119,9 +119,11 @@ void add_tool_commands(CLI::App& app, CommandLine& cl) {
   cl.profile->add_option("FILE", cl.source_path, "source file");
   cl.profile->allow_extras();
   cl.syntax_check = app.add_subcommand(
-      "syntax-check", "not implemented: refused (exit 6); TOOLS may name it for a planned arm");
-  cl.syntax_check->add_option("FILE", cl.source_path, "source file");
-  cl.syntax_check->allow_extras();
+      "syntax-check",
+      "compile FILE with the judge's exact flags for its language without running it (POST "
+      "/syntax-check): prints the judge's answer, verdict ok or build_error with the compiler's "
+      "diagnostics (file, line, column, severity, message); nothing is graded or recorded");
+  cl.syntax_check->add_option("FILE", cl.source_path, "source file")->required();
 }
 
 void add_mcp_command(CLI::App& app, CommandLine& cl) {
@@ -253,6 +255,7 @@ int grade_file(JudgeClient& client, const CommandLine& cl) {
               << "': pass --language (c, cpp, fortran, python, cuda or hip) or set LANGUAGE\n";
     return kExitUsage;
   }
+  if (*cl.syntax_check) return report(client, client.syntax_check(s));
   return report(client, *cl.score ? client.score(s) : client.submit(s));
 }
 

@@ -45,7 +45,7 @@ ToolRefusal ToolSet::check(std::string_view name, std::string* message) const {
     if (message) {
       *message = "tool '" + std::string(name) +
                  "' is named in TOOLS but not implemented by this hpcab-tool (implemented: task, "
-                 "baseline, score, submit)";
+                 "baseline, score, submit, syntax-check)";
     }
     return ToolRefusal::kNotImplemented;
   }
@@ -61,6 +61,12 @@ std::string ToolSet::text() const {
 ToolSet ToolSet::all_implemented() {
   ToolSet s;
   for (auto n : kImplementedTools) s.allowed.emplace_back(n);
+  return s;
+}
+
+ToolSet ToolSet::defaults() {
+  ToolSet s;
+  for (auto n : kDefaultTools) s.allowed.emplace_back(n);
   return s;
 }
 
@@ -88,7 +94,7 @@ Result<ToolSet> parse_tool_set(std::string_view text, const std::string& where) 
 
 Result<ToolSet> tool_set_from_env() {
   const char* v = std::getenv(kToolsEnv);
-  if (!v || !*v) return ToolSet::all_implemented();
+  if (!v || !*v) return ToolSet::defaults();
   return parse_tool_set(v, kToolsEnv);
 }
 

@@ -15,9 +15,13 @@ namespace hpcab::harness {
 // Every tool name TOOLS accepts, in the order prompts list them.
 inline constexpr std::string_view kToolNames[] = {"task",   "baseline", "score",
                                                   "submit", "profile",  "syntax-check"};
-// The tools hpcab-tool implements. `profile` and `syntax-check` are accepted names (an arm may
-// plan for them) but not implemented: a call is refused with kToolNotImplemented.
-inline constexpr std::string_view kImplementedTools[] = {"task", "baseline", "score", "submit"};
+// The tools hpcab-tool implements. `profile` is an accepted name (an arm may plan for it) but not
+// implemented: a call is refused with kToolNotImplemented.
+inline constexpr std::string_view kImplementedTools[] = {"task", "baseline", "score", "submit",
+                                                         "syntax-check"};
+// What an arm without TOOLS gives (and hpcab-tool without HPCAB_TOOLS): the paper's base setup.
+// The other tools are interventions an arm switches on.
+inline constexpr std::string_view kDefaultTools[] = {"task", "baseline", "score", "submit"};
 
 // The environment variable holding the allowed set (comma list, as TOOLS).
 inline constexpr const char* kToolsEnv = "HPCAB_TOOLS";
@@ -35,6 +39,7 @@ struct ToolSet {
   std::string text() const;
 
   static ToolSet all_implemented();
+  static ToolSet defaults();  // kDefaultTools
 };
 
 bool is_tool_name(std::string_view name);
@@ -43,7 +48,7 @@ bool is_implemented_tool(std::string_view name);
 // Parses a TOOLS value: a comma list of kToolNames, at least one. `where` names the source.
 Result<ToolSet> parse_tool_set(std::string_view text, const std::string& where);
 
-// HPCAB_TOOLS from the environment; all_implemented() when unset or empty.
+// HPCAB_TOOLS from the environment; defaults() when unset or empty.
 Result<ToolSet> tool_set_from_env();
 
 }  // namespace hpcab::harness

@@ -135,8 +135,14 @@ class AgentCliE2E : public ::testing::Test {
 
   // One episode of `agent` on tsvc_2_s000 against the scripted fake and a real judge; checks
   // the judge recorded the submission under the episode's run id and the metered tokens equal
-  // the fake's totals.
-  void Episode(const std::string& agent, const std::string& extra_arm_lines = "") {
+  // the fake's totals. Returns the last request body the model got (the whole conversation).
+  std::string Episode(const std::string& agent, const std::string& extra_arm_lines = "") {
+    std::string last_body;
+    EpisodeChecks(agent, extra_arm_lines, &last_body);
+    return last_body;
+  }
+  void EpisodeChecks(const std::string& agent, const std::string& extra_arm_lines,
+                     std::string* last_body) {
     Judge j;
     test::FakeLlm model;
     model.start();
@@ -187,6 +193,7 @@ class AgentCliE2E : public ::testing::Test {
     EXPECT_EQ(r.input_tokens, t.input);
     EXPECT_EQ(r.cached_tokens, t.cached);
     EXPECT_EQ(r.output_tokens, t.output);
+    *last_body = model.last_body();
   }
 
   // The agents' own output, for failure messages.
@@ -216,6 +223,19 @@ TEST_F(AgentCliE2E, ClaudeCodeRunsAnEpisodeThroughTheHarness) {
   // The kind's default command line and environment: the harness sets ENABLE_TOOL_SEARCH=false,
   // without which Claude Code 2.1 offers no mcp__hpcab__* tool to the (fake) model at all.
   Episode("claude-code");
+}
+
+// A skill packet and a prompt variant of deploy/arms reach the model through a real agent CLI:
+// the compact prompt's text and the packet's listing are in the conversation the model gets.
+TEST_F(AgentCliE2E, ClaudeCodeShowsTheModelASkillPacketAndTheCompactPrompt) {
+  REQUIRE_CLIENTS("node_modules/.bin/claude");
+  const std::string arms = std::string(HPCAB_SOURCE_DIR) + "/deploy/arms";
+  const std::string body =
+      Episode("claude-code", "SKILLS=" + arms + "/skills/c-openmp\nPROMPT_FRAGMENTS=compact\n" +
+                                 "PROMPT_FRAGMENTS_DIR=" + arms + "/fragments\n");
+  EXPECT_NE(body.find("definition of correct"), std::string::npos) << body.substr(0, 4000);
+  EXPECT_NE(body.find("skills/SKILL.md"), std::string::npos) << body.substr(0, 4000);
+  EXPECT_EQ(body.find("## NumPy reference"), std::string::npos);  // the base prompt's heading
 }
 
 TEST_F(AgentCliE2E, CodexRunsAnEpisodeThroughTheHarness) {

@@ -379,7 +379,7 @@ TEST(ToolPolicy, McpServerListsAndServesOnlyTheAllowedTools) {
   js.state_dir = dir.path().string();
   js.outage.wait_s = 0;
   JudgeClient client(js, transport);
-  auto tools = parse_tool_set("task,baseline,submit,syntax-check", "TOOLS");
+  auto tools = parse_tool_set("task,baseline,submit,syntax-check,profile", "TOOLS");
   ASSERT_TRUE(tools.ok());
   McpServer server(client, {"tsvc_2_s000", "c", *tools});
   ASSERT_TRUE(server.handle(request(1, "initialize",
@@ -390,7 +390,7 @@ TEST(ToolPolicy, McpServerListsAndServesOnlyTheAllowedTools) {
   ASSERT_TRUE(list);
   std::vector<std::string> names;
   for (const auto& t : (*list)["result"]["tools"]) names.push_back(t["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"task", "baseline", "submit"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"task", "baseline", "submit", "syntax-check"}));
 
   auto score = server.handle(
       request(3, "tools/call", {{"name", "score"}, {"arguments", {{"source", "void f(void){}"}}}}));
@@ -398,7 +398,7 @@ TEST(ToolPolicy, McpServerListsAndServesOnlyTheAllowedTools) {
   ASSERT_TRUE(score->contains("error")) << score->dump();
   EXPECT_NE((*score)["error"]["message"].get<std::string>().find("not available in this arm"),
             std::string::npos);
-  auto check = server.handle(request(4, "tools/call", {{"name", "syntax-check"}}));
+  auto check = server.handle(request(4, "tools/call", {{"name", "profile"}}));
   ASSERT_TRUE(check && check->contains("error"));
   EXPECT_NE((*check)["error"]["message"].get<std::string>().find("not implemented"),
             std::string::npos);

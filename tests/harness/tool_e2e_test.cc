@@ -144,6 +144,27 @@ TEST(ToolE2E, ScoreTheReferenceIsOk) {
   EXPECT_EQ(g["language"], "c");
 }
 
+// syntax-check: the judge's diagnostics for a broken source, ok for the reference; refused
+// (exit 6, nothing sent) where the arm's TOOLS leave it out, as every tool.
+TEST(ToolE2E, SyntaxCheckReturnsTheJudgesDiagnostics) {
+  Judge j;
+  auto env = agent_env(j);
+  env["KERNEL"] = "tsvc_2_s000";
+  env["HPCAB_TOOLS"] = "task,score,syntax-check";
+  auto broken = run_tool(
+      {"syntax-check", std::string(HPCAB_TEST_SOLUTIONS) + "/tsvc_2_s000_syntax_error.c"}, env);
+  ASSERT_EQ(broken.exit_code, 0) << broken.err << broken.out;
+  json b = json::parse(broken.out);
+  EXPECT_EQ(b["verdict"], "build_error");
+  ASSERT_FALSE(b["diagnostics"].empty()) << broken.out;
+  EXPECT_EQ(b["diagnostics"][0]["line"], 8);
+  auto good = run_tool({"syntax-check", kReference}, env);
+  ASSERT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_EQ(json::parse(good.out)["verdict"], "ok");
+  env["HPCAB_TOOLS"] = "task,score";
+  EXPECT_EQ(run_tool({"syntax-check", kReference}, env).exit_code, 6);
+}
+
 TEST(ToolE2E, McpSessionOverStdio) {
   Judge j;
   auto env = agent_env(j);
