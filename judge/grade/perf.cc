@@ -134,7 +134,8 @@ PerfAttach::~PerfAttach() {
 }
 
 Status PerfAttach::start(const std::string& perf, std::vector<std::string> args,
-                         const std::string& dir, const std::string& name, pid_t pid) {
+                         const std::string& dir, const std::string& name, pid_t pid,
+                         const std::vector<std::string>& env) {
   const std::string ctl = dir + "/" + name + ".ctl", ack = dir + "/" + name + ".ack";
   for (const auto& f : {ctl, ack}) {
     if (::mkfifo(f.c_str(), 0600) != 0) {
@@ -173,7 +174,12 @@ Status PerfAttach::start(const std::string& perf, std::vector<std::string> args,
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &defaults);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  const int rc = ::posix_spawnp(&pid_, perf.c_str(), &actions, &attr, argv.data(), environ);
+  std::vector<std::string> vars(env);
+  for (char** e = environ; *e; ++e) vars.emplace_back(*e);  // the first of a name wins
+  std::vector<char*> envp;
+  for (auto& v : vars) envp.push_back(v.data());
+  envp.push_back(nullptr);
+  const int rc = ::posix_spawnp(&pid_, perf.c_str(), &actions, &attr, argv.data(), envp.data());
   posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {

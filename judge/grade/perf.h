@@ -66,8 +66,9 @@ class PerfAttach {
   ~PerfAttach();
   // Starts `<perf> <args> --delay=-1 --control fifo:<dir>/<name>.ctl,<dir>/<name>.ack -p <pid>`,
   // its output to <dir>/<name>.log. Errors: kNotFound when perf cannot be executed.
+  // `env`: "NAME=value" added to the judge's environment (PERF_BUILDID_DIR).
   Status start(const std::string& perf, std::vector<std::string> args, const std::string& dir,
-               const std::string& name, pid_t pid);
+               const std::string& name, pid_t pid, const std::vector<std::string>& env = {});
   // Switches the events on / off; returns once perf acknowledged (it is attached then). An
   // Error when perf did not answer within `timeout_s` (it failed to attach or open an event).
   Status enable(double timeout_s = 10) { return command("enable", timeout_s); }

@@ -45,6 +45,10 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+// perf keeps its build-id cache under $HOME/.debug (PERF_BUILDID_DIR is only what it tells
+// its children): HOME is the private dir for every perf the profile runs.
+std::string buildid_env(const std::string& perf_dir) { return "HOME=" + perf_dir; }
+
 // perf attached for exactly `calls` candidate calls: started once the runner is known, switched
 // on around each call, stopped (SIGINT: it writes its results) after the last one while the
 // runner still lives, so perf record can still read the runner's libraries through its
@@ -64,7 +68,11 @@ class PerfHooks : public CallHooks {
       error = Error{"the candidate's runner process was not identified"};
       return;
     }
-    if (auto st = attach_.start(perf_, args_, dir_, name_, runner); !st) error = st.error();
+    // perf record copies every library it sampled into its build-id cache (by default the
+    // judge's ~/.debug): kept in the private dir instead, removed with it.
+    if (auto st = attach_.start(perf_, args_, dir_, name_, runner, {buildid_env(dir_)}); !st) {
+      error = st.error();
+    }
   }
   void before_call() override {
     if (error || !attach_.running() || seen_ < skip_) return;  // a warm-up call: not counted
@@ -317,6 +325,7 @@ json Grader::profile_hotspots(RunContext& ctx, ConfigPlan plan, const std::strin
   report.argv = {config_.perf, "report",        "-i",     data,
                  "--stdio",    "--no-children", "--sort", "dso,sym"};
   report.timeout_s = 60;
+  report.extra_env = {buildid_env(perf_dir)};
   auto r = run_process(report);
   if (!r || !r->success()) {
     out["error"] = r ? tail(r->output, 2000) : r.error().message;
