@@ -294,6 +294,14 @@ double Routes::profile_wait_s(const HttpRequest& req) {
     const double since = std::chrono::duration<double>(now - it->second).count();
     if (since < config_.profile_min_interval_s) return config_.profile_min_interval_s - since;
   }
+  if (last_profile_.size() >= 4096) {
+    // Clients whose interval has passed need no entry: the map stays bounded however many
+    // addresses or tokens ask.
+    std::erase_if(last_profile_, [&](const auto& e) {
+      return std::chrono::duration<double>(now - e.second).count() >=
+             config_.profile_min_interval_s;
+    });
+  }
   last_profile_[client] = now;
   return 0;
 }
