@@ -570,6 +570,13 @@ Result<json> JudgeClient::syntax_check(const Submission& s, const CancelToken* c
   return exchange(call, "POST", "/syntax-check", *body, "/syntax-check", " (nothing was built)");
 }
 
+Result<json> JudgeClient::profile(const Submission& s, const CancelToken* cancel) {
+  Call call = begin(cancel);
+  auto body = grade_body(call, s, "");
+  if (!body) return body.error();
+  return exchange(call, "POST", "/profile", *body, "/profile", " (nothing was run)");
+}
+
 Result<json> JudgeClient::submit(const Submission& s, const CancelToken* cancel) {
   Call call = begin(cancel);
   return submit_impl(call, s, "");

@@ -121,6 +121,9 @@ class JudgeClient {
   Result<json> score(const Submission& s, const CancelToken* cancel = nullptr);
   // POST /syntax-check: s built with the judge's flags, nothing run or recorded (docs/api.md).
   Result<json> syntax_check(const Submission& s, const CancelToken* cancel = nullptr);
+  // POST /profile: s run once on a public draw with the judge's profiler attached (counters,
+  // hotspots, roofline); nothing recorded (docs/api.md).
+  Result<json> profile(const Submission& s, const CancelToken* cancel = nullptr);
   // With the single policy, a second submit in the same run is refused before any request. A
   // submit whose answer was lost (the tool died, or gave up on an outage after the request had
   // left) stays pending in the state dir: the run's next submit resends it with its key first,

@@ -155,6 +155,13 @@ json McpServer::tool_list() const {
         {"description",
          "Submit the final answer: graded on public and hidden inputs and recorded." + single},
         {"inputSchema", source_schema}},
+       {{"name", "profile"},
+        {"description",
+         "Run a source once on a public input in the judge's sandbox with its profiler attached: "
+         "time per call, hardware and software counters (null where the host exposes none), the "
+         "hottest functions and lines, and the roofline position (GB/s and GFLOP/s against the "
+         "host's limits). Not a grade; rate-limited by the judge."},
+        {"inputSchema", source_schema}},
        {{"name", "syntax-check"},
         {"description",
          "Compile a source with the judge's exact flags without running it: verdict ok or "
@@ -200,6 +207,7 @@ json McpServer::call_tool(const std::string& name, const json& args, const Cance
     if (s.language.empty()) s.language = defaults_.language;
     answer = name == "score"          ? client_.score(s, cancel)
              : name == "syntax-check" ? client_.syntax_check(s, cancel)
+             : name == "profile"      ? client_.profile(s, cancel)
                                       : client_.submit(s, cancel);
   }
   if (!answer) return text_result(answer.error().message, true);

@@ -187,6 +187,10 @@ std::string tools_text(const std::string& submission_policy,
     s += "- `hpcab-tool submit FILE`: grade FILE on public and hidden inputs; recorded as your "
          "answer.\n";
   }
+  if (has("profile")) {
+    s += "- `hpcab-tool profile FILE`: run FILE once on a public input with the judge's profiler: "
+         "time per call, counters, hotspots, roofline position; not a grade.\n";
+  }
   if (has("syntax-check")) {
     s += "- `hpcab-tool syntax-check FILE`: compile FILE with the judge's exact flags without "
          "running it; the compiler's diagnostics (file, line, message) in a second or two.\n";

@@ -43,7 +43,7 @@ constexpr const char* kDescription =
     "or local error, 3 judge unreachable (after the outage wait), 4 submit refused by the "
     "single-submission policy, 5 (builtin autopar) the compiler failed (numba-jit: its compile "
     "check could not run), 6 the tool is not in "
-    "the arm's HPCAB_TOOLS (or is not implemented: profile).";
+    "the arm's HPCAB_TOOLS.";
 
 // What the command line sets: the values the flags write into (preset from the environment
 // before parsing, so a flag overrides its variable) and the subcommands, one of which ran.
@@ -115,9 +115,12 @@ void add_tool_commands(CLI::App& app, CommandLine& cl) {
   add_grade(cl.submit);
   // Accepted names without an implementation (docs/harness.md "Tools"): always refused.
   cl.profile = app.add_subcommand(
-      "profile", "not implemented: refused (exit 6); TOOLS may name it for a planned arm");
-  cl.profile->add_option("FILE", cl.source_path, "source file");
-  cl.profile->allow_extras();
+      "profile",
+      "run FILE once on a public input in the judge's sandbox with its profiler attached (POST "
+      "/profile): prints time per call, counters (cycles, instructions, IPC, cache and branch "
+      "misses where the host exposes them; software counters always), hotspots and the roofline "
+      "position; nothing is graded or recorded. The judge limits how often (429 rate_limited)");
+  cl.profile->add_option("FILE", cl.source_path, "source file")->required();
   cl.syntax_check = app.add_subcommand(
       "syntax-check",
       "compile FILE with the judge's exact flags for its language without running it (POST "
@@ -256,6 +259,7 @@ int grade_file(JudgeClient& client, const CommandLine& cl) {
     return kExitUsage;
   }
   if (*cl.syntax_check) return report(client, client.syntax_check(s));
+  if (*cl.profile) return report(client, client.profile(s));
   return report(client, *cl.score ? client.score(s) : client.submit(s));
 }
 

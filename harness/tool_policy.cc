@@ -45,7 +45,7 @@ ToolRefusal ToolSet::check(std::string_view name, std::string* message) const {
     if (message) {
       *message = "tool '" + std::string(name) +
                  "' is named in TOOLS but not implemented by this hpcab-tool (implemented: task, "
-                 "baseline, score, submit, syntax-check)";
+                 "baseline, score, submit, profile, syntax-check)";
     }
     return ToolRefusal::kNotImplemented;
   }

@@ -15,10 +15,9 @@ namespace hpcab::harness {
 // Every tool name TOOLS accepts, in the order prompts list them.
 inline constexpr std::string_view kToolNames[] = {"task",   "baseline", "score",
                                                   "submit", "profile",  "syntax-check"};
-// The tools hpcab-tool implements. `profile` is an accepted name (an arm may plan for it) but not
-// implemented: a call is refused with kToolNotImplemented.
-inline constexpr std::string_view kImplementedTools[] = {"task", "baseline", "score", "submit",
-                                                         "syntax-check"};
+// The tools hpcab-tool implements (every name TOOLS accepts).
+inline constexpr std::string_view kImplementedTools[] = {"task",   "baseline", "score",
+                                                         "submit", "profile",  "syntax-check"};
 // What an arm without TOOLS gives (and hpcab-tool without HPCAB_TOOLS): the paper's base setup.
 // The other tools are interventions an arm switches on.
 inline constexpr std::string_view kDefaultTools[] = {"task", "baseline", "score", "submit"};

@@ -171,9 +171,10 @@ TEST(ExperimentE2E, ToolOutsideHpcabToolsIsRefusedBeforeAnythingIsSent) {
   EXPECT_EQ(score.code, 6) << score.out;
   EXPECT_NE(score.out.find("tool 'score' is not available in this arm"), std::string::npos)
       << score.out;
-  Shell profile = sh(env + "task,profile " + tool + " profile " + file);
+  Shell profile = sh(env + "task,score " + tool + " profile " + file);
   EXPECT_EQ(profile.code, 6) << profile.out;
-  EXPECT_NE(profile.out.find("not implemented"), std::string::npos) << profile.out;
+  EXPECT_NE(profile.out.find("tool 'profile' is not available in this arm"), std::string::npos)
+      << profile.out;
   Shell builtin = sh(env + "task,score " + tool + " builtin identity");
   EXPECT_EQ(builtin.code, 6) << builtin.out;  // the built-ins submit
   Shell bad = sh(env + "task,nope " + tool + " task");

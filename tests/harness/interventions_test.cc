@@ -173,8 +173,11 @@ TEST(Interventions, ToolsParagraphDescribesOnlyTheArmsTools) {
   EXPECT_NE(blind.find("no score tool"), std::string::npos);
   EXPECT_NE(blind.find("submit once"), std::string::npos);
   EXPECT_EQ(blind.find("score until"), std::string::npos);
-  const std::string planned = tools_text("multiple", {"task", "submit", "profile"});
-  EXPECT_NE(planned.find("`profile` is listed for this run but not available"), std::string::npos);
+  const std::string probes = tools_text("multiple", {"task", "submit", "profile", "syntax-check"});
+  EXPECT_NE(probes.find("hpcab-tool profile FILE"), std::string::npos);
+  EXPECT_NE(probes.find("hpcab-tool syntax-check FILE"), std::string::npos);
+  EXPECT_NE(probes.find("MCP tools: task, submit, profile, syntax-check."), std::string::npos);
+  EXPECT_EQ(all.find("hpcab-tool profile"), std::string::npos);  // off by default
 }
 
 // The shipped skill packets (deploy/arms/skills/<packet>/SKILL.md): each names itself and says
@@ -351,8 +354,8 @@ TEST(ToolPolicy, ParsesAndRefusesWithCodes) {
   EXPECT_EQ(s->check("task", &why), ToolRefusal::kNone);
   EXPECT_EQ(s->check("score", &why), ToolRefusal::kNotAllowed);
   EXPECT_NE(why.find("TOOLS=task,submit,profile"), std::string::npos);
-  EXPECT_EQ(s->check("profile", &why), ToolRefusal::kNotImplemented);
-  EXPECT_NE(why.find("not implemented"), std::string::npos);
+  EXPECT_EQ(s->check("profile", &why), ToolRefusal::kNone);
+  EXPECT_EQ(s->check("syntax-check", &why), ToolRefusal::kNotAllowed);
   EXPECT_FALSE(parse_tool_set("", "TOOLS").ok());
   EXPECT_FALSE(parse_tool_set("task,ls", "TOOLS").ok());
 }
@@ -390,17 +393,14 @@ TEST(ToolPolicy, McpServerListsAndServesOnlyTheAllowedTools) {
   ASSERT_TRUE(list);
   std::vector<std::string> names;
   for (const auto& t : (*list)["result"]["tools"]) names.push_back(t["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"task", "baseline", "submit", "syntax-check"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"task", "baseline", "submit", "profile", "syntax-check"}));
 
   auto score = server.handle(
       request(3, "tools/call", {{"name", "score"}, {"arguments", {{"source", "void f(void){}"}}}}));
   ASSERT_TRUE(score);
   ASSERT_TRUE(score->contains("error")) << score->dump();
   EXPECT_NE((*score)["error"]["message"].get<std::string>().find("not available in this arm"),
-            std::string::npos);
-  auto check = server.handle(request(4, "tools/call", {{"name", "profile"}}));
-  ASSERT_TRUE(check && check->contains("error"));
-  EXPECT_NE((*check)["error"]["message"].get<std::string>().find("not implemented"),
             std::string::npos);
   {
     std::lock_guard lock(mu);

@@ -165,6 +165,22 @@ TEST(ToolE2E, SyntaxCheckReturnsTheJudgesDiagnostics) {
   EXPECT_EQ(run_tool({"syntax-check", kReference}, env).exit_code, 6);
 }
 
+// profile: the judge's profiler answer (time per call, counters, hotspots, roofline), nothing
+// recorded.
+TEST(ToolE2E, ProfileReturnsTheJudgesProfile) {
+  Judge j;
+  auto env = agent_env(j);
+  env["KERNEL"] = "tsvc_2_s000";
+  env["HPCAB_TOOLS"] = "task,profile";
+  auto r = run_tool({"profile", kReference}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  json p = json::parse(r.out);
+  EXPECT_GT(p["time_per_call_ns"].get<double>(), 0) << r.out;
+  EXPECT_TRUE(p["counters"].is_object()) << r.out;
+  EXPECT_TRUE(p["roofline"].is_object()) << r.out;
+  EXPECT_EQ(p["recorded"], false);
+}
+
 TEST(ToolE2E, McpSessionOverStdio) {
   Judge j;
   auto env = agent_env(j);
