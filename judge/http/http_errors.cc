@@ -70,7 +70,8 @@ constexpr CodeInfo kCodes[] = {
     {ErrorCode::kQueueFull, "queue_full", 429},
     {ErrorCode::kRateLimited, "rate_limited", 429},
     {ErrorCode::kHeaderTooLarge, "header_too_large", 431},
-    {ErrorCode::kProfilerUnavailable, "profiler_unavailable", 503},
+    // 501, not 503: a host that cannot profile will not start to; clients wait out a 503.
+    {ErrorCode::kProfilerUnavailable, "profiler_unavailable", 501},
     {ErrorCode::kJudgeFault, "judge_fault", 500},
     {ErrorCode::kUnavailable, "unavailable", 503},
 };

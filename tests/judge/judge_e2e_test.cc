@@ -190,7 +190,7 @@ TEST(JudgeE2E, ProfileWithoutPerfIsUnavailableAndRateLimited) {
                      {"language", "c"},
                      {"source", slurp(kSolutions + "/tsvc_2_s000.c")}};
   auto r = j.post("/profile", body);
-  EXPECT_EQ(r.status, 503) << r.body;
+  EXPECT_EQ(r.status, 501) << r.body;
   EXPECT_EQ(json::parse(r.body)["code"], "profiler_unavailable") << r.body;
   auto again = j.post("/profile", body);
   EXPECT_EQ(again.status, 429) << again.body;
