@@ -247,13 +247,17 @@ void Routes::grade(const std::string& route, const HttpRequest& req, Responder r
   }
 }
 
+ApiResult<GradeRequest> Routes::probe_request(std::string_view body) const {
+  GradeService* grader = grader_;
+  auto parsed = parse_grade_body(body, "score", grade_body_rules(config_),
+                                 [grader](const std::string& id) { return grader->kernel(id); });
+  if (!parsed) return parsed.error();
+  return resolve_shared_file(std::move(*parsed), config_.shared_dir, config_.max_source_bytes);
+}
+
 void Routes::syntax_check(const HttpRequest& req, Responder respond) {
   GradeService* grader = grader_;
-  auto parsed = parse_grade_body(req.body, "score", grade_body_rules(config_),
-                                 [grader](const std::string& id) { return grader->kernel(id); });
-  if (!parsed) return respond(error_response(parsed.error()));
-  auto resolved =
-      resolve_shared_file(std::move(*parsed), config_.shared_dir, config_.max_source_bytes);
+  auto resolved = probe_request(req.body);
   if (!resolved) return respond(error_response(resolved.error()));
   GradeRequest g = std::move(*resolved);
   if (!g.source) {
@@ -323,12 +327,7 @@ void Routes::profile(const HttpRequest& req, Responder respond) {
   const bool no_source = body.is_object() && !body.contains("source") &&
                          !body.contains("source_file") && !body.contains("library");
   if (target == "baseline" && no_source) body["source"] = "/* baseline */";
-  auto parsed = parse_grade_body(target == "baseline" && no_source ? body.dump() : req.body,
-                                 "score", grade_body_rules(config_),
-                                 [grader](const std::string& id) { return grader->kernel(id); });
-  if (!parsed) return respond(error_response(parsed.error()));
-  auto resolved =
-      resolve_shared_file(std::move(*parsed), config_.shared_dir, config_.max_source_bytes);
+  auto resolved = probe_request(target == "baseline" && no_source ? body.dump() : req.body);
   if (!resolved) return respond(error_response(resolved.error()));
   GradeRequest g = std::move(*resolved);
   if (target == "candidate" && !g.source) {

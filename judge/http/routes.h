@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "judge/config/config.h"
 #include "judge/grade/selfcheck.h"
@@ -52,6 +53,8 @@ class Routes {
   void baseline(const std::string& kernel, const std::map<std::string, std::string>& query,
                 Responder respond);
   void grade(const std::string& route, const HttpRequest& request, Responder respond);
+  // The body of a /syntax-check or /profile (a /score body) parsed and its source_file read.
+  ApiResult<GradeRequest> probe_request(std::string_view body) const;
   void syntax_check(const HttpRequest& request, Responder respond);
   void profile(const HttpRequest& request, Responder respond);
   // POST /profile's rate limit: seconds the client (its bearer token, else its address) must
