@@ -1,20 +1,12 @@
 #include "cli/regrade.h"
 
-#include <fcntl.h>
-#include <sys/utsname.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <set>
 #include <sstream>
-#include <thread>
 
 #include "common/db.h"
+#include "harness/schema.h"
 #include "judge/store/schema.h"
 
 namespace hpcab::cli {
@@ -32,18 +24,13 @@ Result<Which> parse_which(const std::string& text) {
 
 namespace {
 
-std::string episode_of(const std::string& run_id) {
-  const auto hash = run_id.rfind('#');
-  return hash == std::string::npos ? run_id : run_id.substr(0, hash);
-}
-
 // One row of the submissions table as an answer.
 RecordedAnswer answer_from_row(db::Query& q) {
   namespace S = judge::schema::submissions;
   RecordedAnswer a;
   a.id = q.col_int(S::kId);
   a.run_id = q.col_text(S::kRunId);
-  a.episode = episode_of(a.run_id);
+  a.episode = harness::schema::episode_of_run_id(a.run_id);
   a.optimizer = q.col_text(S::kOptimizer);
   a.kernel = q.col_text(S::kKernel);
   a.language = q.col_text(S::kLanguage);

@@ -1,6 +1,5 @@
 // `hpcab regrade`'s run: the journal, the resubmission loop and the outputs (cli/regrade.h).
 #include <fcntl.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "cli/regrade.h"
+#include "judge/host/platform.h"
 
 namespace hpcab::cli {
 
@@ -115,13 +115,6 @@ RegradeRow base_row(const RecordedAnswer& a) {
   return r;
 }
 
-Platform this_host() {
-  Platform p;
-  struct utsname u {};
-  if (uname(&u) == 0) p.arch = u.machine;
-  return p;
-}
-
 // Why `a` is not resubmitted to a judge on `to` (status skipped), or nullopt.
 std::optional<RegradeRow> skip_row(const RecordedAnswer& a, const RegradeOptions& o,
                                    const Platform& to) {
@@ -132,9 +125,9 @@ std::optional<RegradeRow> skip_row(const RecordedAnswer& a, const RegradeOptions
     r.reason = "a library submission: no source to resubmit";
     return r;
   }
-  const Platform from = o.from_platform
-                            ? *o.from_platform
-                            : platform_from_fingerprint(a.machine).value_or(this_host());
+  const Platform from =
+      o.from_platform ? *o.from_platform
+                      : platform_from_fingerprint(a.machine).value_or(judge::host_platform({}));
   const auto issues = portability_issues(a.language, a.source, a.build, from, to);
   if (issues.empty()) return std::nullopt;
   r.skip_code = issues.front().code;

@@ -5,6 +5,8 @@
 // every name here exists in a freshly migrated file.
 #pragma once
 
+#include <string>
+
 namespace hpcab::harness::schema {
 
 namespace episodes {
@@ -67,5 +69,12 @@ inline constexpr const char* kVary = "vary";
 inline constexpr const char* kKey = "key";
 inline constexpr const char* kValue = "value";
 }  // namespace experiment
+
+// The episode a judge run id belongs to: the harness sends "<episode id>#<attempt>"
+// (docs/harness.md); a run id without '#' is its own episode.
+inline std::string episode_of_run_id(const std::string& run_id) {
+  const auto hash = run_id.rfind('#');
+  return hash == std::string::npos ? run_id : run_id.substr(0, hash);
+}
 
 }  // namespace hpcab::harness::schema

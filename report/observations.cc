@@ -87,11 +87,6 @@ int best_class(const JudgeSubmission& j) {
 }
 
 // The episode id of a run id '<episode id>#<attempt>'.
-std::string episode_of(const std::string& run_id) {
-  auto hash = run_id.rfind('#');
-  return hash == std::string::npos ? run_id : run_id.substr(0, hash);
-}
-
 std::string fmt(double v) {
   if (!std::isfinite(v)) return "";
   char buf[64];
@@ -145,7 +140,7 @@ Status read_submissions(db::Connection& db, bool merged, JudgeRecords& records,
       return;
     }
     if (j.run_id.empty()) return;
-    ++records.submits_by_episode[episode_of(j.run_id)];
+    ++records.submits_by_episode[hs::episode_of_run_id(j.run_id)];
     records.by_run[j.run_id].push_back(std::move(j));
   });
 }
@@ -162,7 +157,7 @@ Status read_score_calls(db::Connection& db, JudgeRecords& records) {
                 c.finished_at = q.col_real(C::kFinishedAt);
                 const std::string run = q.col_text(C::kRunId);
                 if (run.empty()) return;
-                ++records.scores_by_episode[episode_of(run)];
+                ++records.scores_by_episode[hs::episode_of_run_id(run)];
                 records.scores_by_run[run].push_back(std::move(c));
               });
 }

@@ -322,8 +322,8 @@ void Routes::profile(const HttpRequest& req, Responder respond) {
     }
     target = body["target"].get<std::string>();
   }
-  // The baseline is the judge's own code: a request for it needs no source (a placeholder
-  // satisfies the body's rules and is never built).
+  // The baseline is the judge's own code: a request for it needs no source. The body's rules
+  // still want one, so a comment-only source stands in; the profile never builds it.
   const bool no_source = body.is_object() && !body.contains("source") &&
                          !body.contains("source_file") && !body.contains("library");
   if (target == "baseline" && no_source) body["source"] = "/* baseline */";
