@@ -17,6 +17,7 @@
 
 #include "common/build_info.h"
 #include "common/url.h"
+#include "harness/search.h"
 #include "harness/tool_policy.h"
 
 namespace hpcab::harness {
@@ -54,6 +55,11 @@ constexpr std::string_view kKeys[] = {"NAME",
                                       "PROMPT_FRAGMENTS_DIR",
                                       "SKILLS",
                                       "TOOLS",
+                                      "SEARCH_URL",
+                                      "SEARCH_DOMAINS",
+                                      "SEARCH_RESULTS",
+                                      "SEARCH_MAX_QUERIES",
+                                      "SEARCH_TIMEOUT_S",
                                       "AGENT_MAX_TURNS",
                                       "AGENT_DISALLOWED_TOOLS",
                                       "AGENT_ARGS",
@@ -350,6 +356,11 @@ std::vector<std::string> Arm::tool_names() const {
   return tools.empty() ? ToolSet::defaults().allowed : tools;
 }
 
+bool Arm::gives_search() const {
+  const auto names = tool_names();
+  return std::find(names.begin(), names.end(), "search") != names.end();
+}
+
 std::vector<std::string> default_disallowed_tools(std::string_view kind) {
   if (kind == "claude-code") return {"WebFetch", "WebSearch"};
   if (kind == "codex") return {"web_search"};
@@ -547,6 +558,38 @@ std::optional<Status> parse_prompt_key(const Entry& e, const fs::path& base_dir,
   return Ok{};
 }
 
+// The search tool's endpoint and limits (harness/search.h): SEARCH_URL, SEARCH_DOMAINS,
+// SEARCH_RESULTS, SEARCH_MAX_QUERIES, SEARCH_TIMEOUT_S.
+std::optional<Status> parse_search_key(const Entry& e, SearchConfig& search) {
+  const std::string& v = e.value;
+  const std::string& k = e.key;
+  if (k == "SEARCH_URL") {
+    if (auto parsed = parse_url(v); !parsed) return Error{e.where + ": " + parsed.error().message};
+    search.url = v;
+  } else if (k == "SEARCH_DOMAINS") {
+    for (const auto& d : split_list(v)) {
+      auto domain = normalize_domain(d);
+      if (!domain) return Error{e.where + ": " + domain.error().message};
+      search.allowed_domains.push_back(*domain);
+    }
+    if (search.allowed_domains.empty()) return Error{e.where + ": expected a list of domains"};
+  } else if (k == "SEARCH_RESULTS" || k == "SEARCH_MAX_QUERIES") {
+    auto n = parse_int(e, 1);
+    if (!n.ok()) return n.error();
+    const int64_t most = k == "SEARCH_RESULTS" ? 50 : 100000;
+    if (*n > most) return Error{e.where + ": at most " + std::to_string(most) + ", got " + v};
+    (k == "SEARCH_RESULTS" ? search.results : search.max_queries) = static_cast<int>(*n);
+  } else if (k == "SEARCH_TIMEOUT_S") {
+    auto x = parse_real(v, e.where);
+    if (!x.ok()) return x.error();
+    if (*x <= 0 || *x > 600) return Error{e.where + ": expected seconds in (0, 600], got " + v};
+    search.timeout_s = *x;
+  } else {
+    return std::nullopt;
+  }
+  return Ok{};
+}
+
 // The run's resilience and files: LIMIT_RERUN_FACTOR, OUTAGE_WAIT_S, OUTAGE_BACKOFF_MAX_S,
 // INFRA_RETRIES, STATE_DB and LIBRARY_DIR.
 std::optional<Status> parse_run_key(const Entry& e, Arm& arm) {
@@ -598,6 +641,7 @@ Status parse_entry(const Entry& e, const fs::path& base_dir, Arm& arm) {
   if (auto st = parse_budget_key(e, arm)) return *st;
   if (auto st = parse_prompt_key(e, base_dir, arm)) return *st;
   if (auto st = parse_run_key(e, arm)) return *st;
+  if (auto st = parse_search_key(e, arm.search)) return *st;
   if (one_of(kDeployKeys, e.key)) return parse_deploy_key(e, base_dir, &arm.deploy);
   return Ok{};
 }
@@ -687,6 +731,19 @@ Status check_agent_settings(const Arm& arm, const ArmFile& f) {
   return Ok{};
 }
 
+// The search tool is served by the worker's metering proxy, so it needs SEARCH_URL and an
+// arm whose agents talk to a model through one.
+Status check_search(const Arm& arm, const ArmFile& f) {
+  if (!arm.gives_search()) return Ok{};
+  if (arm.search.url.empty()) return f.missing("SEARCH_URL", " when TOOLS has search");
+  if (arm.inference_urls.empty() && arm.deploy.inference_nodes == 0) {
+    return Error{f.label + ": " + f.key("TOOLS") +
+                 " has search, which the metering proxy serves: the arm needs " +
+                 f.key("INFERENCE_URLS") + " (or INFERENCE_NODES > 0 under the launcher)"};
+  }
+  return Ok{};
+}
+
 // The launcher either starts the inference servers (INFERENCE_NODES > 0, INFERENCE_COMMAND)
 // or points the agents at INFERENCE_URLS; never both.
 Status check_inference_launch(const Arm& arm, const ArmFile& f) {
@@ -734,6 +791,7 @@ Result<Arm> parse_arm(std::string_view text, const std::string& label, const fs:
     arm.agent_settings.disallowed_tools = default_disallowed_tools(arm.agent);
   }
   if (auto st = check_inference_launch(arm, file); !st.ok()) return st.error();
+  if (auto st = check_search(arm, file); !st.ok()) return st.error();
   return arm;
 }
 

@@ -14,6 +14,7 @@
 
 #include "common/manifest.h"
 #include "common/result.h"
+#include "harness/search.h"
 #include "harness/tokenizer.h"
 #include "harness/usage.h"  // TokenWeights
 
@@ -78,8 +79,12 @@ struct Arm {
   // SKILLS: a folder of skill files (relative to the arm file) copied read-only into each
   // workspace as skills/ and listed in the prompt. '' = none.
   std::filesystem::path skills_dir;
-  // TOOLS: the agent tools (harness/tool_policy.h); empty = every implemented tool.
+  // TOOLS: the agent tools (harness/tool_policy.h); empty = the defaults (task, baseline,
+  // score, submit).
   std::vector<std::string> tools;
+  // SEARCH_URL, SEARCH_DOMAINS, SEARCH_RESULTS, SEARCH_MAX_QUERIES, SEARCH_TIMEOUT_S: the search
+  // tool's endpoint and limits (harness/search.h), served when TOOLS has search.
+  SearchConfig search;
   // Per-kind agent settings (docs/harness.md "Agent settings"); each key is refused for a kind
   // whose CLI has no equivalent.
   struct AgentSettings {
@@ -119,8 +124,10 @@ struct Arm {
   } deploy;
 
   bool uses_model() const;
-  // TOOLS, or every implemented tool.
+  // TOOLS, or the default tools.
   std::vector<std::string> tool_names() const;
+  // TOOLS has search (load_arm then guarantees SEARCH_URL and a model proxy to serve it).
+  bool gives_search() const;
 };
 
 // The CLI tools a kind turns off when the arm does not say: claude-code WebFetch, WebSearch (as

@@ -21,6 +21,7 @@
 
 #include "common/hmac.h"
 #include "common/manifest.h"
+#include "common/url.h"
 #include "harness/agent_process.h"
 #include "harness/agents.h"
 #include "harness/daemon_real_effects.h"
@@ -126,6 +127,25 @@ class DbSink : public UsageSink {
       std::lock_guard l(*log_mu_);
       *log_ << "hpcab-harness: cannot record a model request of " << episode << ": "
             << st.error().message << "\n";
+    }
+  }
+  void record_search(const SearchRecord& r) override {
+    if (r.episode.empty()) return;
+    const std::string episode = r.episode.substr(0, r.episode.rfind('#'));
+    SearchUsage u;
+    u.at = static_cast<double>(r.started_unix_ms) / 1000.0;
+    u.query = r.query;
+    u.status = r.status;
+    u.error_code = r.error_code;
+    u.results_json = r.results_json;
+    u.kept = r.kept;
+    u.dropped = r.dropped;
+    u.latency_ms = r.latency_s * 1000.0;
+    std::lock_guard lock(db_.mu);
+    if (auto st = db_.db->add_search(episode, u); !st && log_) {
+      std::lock_guard l(*log_mu_);
+      *log_ << "hpcab-harness: cannot record a search of " << episode << ": " << st.error().message
+            << "\n";
     }
   }
 
@@ -623,6 +643,9 @@ AgentContext Daemon::agent_context(const Pin& pin, const EpisodeRow& row, const 
   ctx.library_dir = fs::absolute(arm_.library_dir).string();
   const std::string usage_url = ctx.model_url.empty() ? "" : ctx.model_url + "/hpcab/usage";
   ctx.tool_env = tool_env(pin, ctx, usage_url, plan.state_dir);
+  if (!ctx.model_url.empty() && arm_.gives_search()) {
+    ctx.tool_env["HPCAB_SEARCH_URL"] = ctx.model_url + "/hpcab/search";
+  }
   return ctx;
 }
 
@@ -871,6 +894,7 @@ std::unique_ptr<ModelEndpoint> Daemon::open_endpoint(int w, const Pin& pin, Stop
   po.on_upstream_outage = [&stop_code](const std::string& key) {
     stop_code.raise(key, kOutageStop);
   };
+  if (arm_.gives_search()) po.search = arm_.search;
   auto proxy = fx_.models->open(po, sink);
   auto port = proxy->start();
   if (!port) {
@@ -1134,6 +1158,16 @@ Result<RunSummary> run_arm(const Arm& arm, const DaemonOptions& options) {
   return run_arm(arm, options, real.effects());
 }
 
+// SEARCH_URL without its query (which may hold the endpoint's API key), and the limits.
+nlohmann::json search_setup_json(const SearchConfig& c) {
+  std::string url;
+  if (auto u = parse_url(c.url)) url = u->origin() + u->path;
+  return {{"url", url},
+          {"domains", c.allowed_domains},
+          {"results", c.results},
+          {"max_queries", c.max_queries}};
+}
+
 std::string arm_setup_json(const Arm& a) {
   nlohmann::json j = {{"name", a.name},
                       {"kernels", a.kernels},
@@ -1160,6 +1194,7 @@ std::string arm_setup_json(const Arm& a) {
                       {"prompt_fragments", a.prompt_fragments},
                       {"skills", a.skills_dir.string()},
                       {"tools", a.tool_names()},
+                      {"search", search_setup_json(a.search)},
                       {"agent_max_turns", a.agent_settings.max_turns},
                       {"agent_disallowed_tools", a.agent_settings.disallowed_tools},
                       {"agent_args", a.agent_settings.extra_args},

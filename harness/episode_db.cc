@@ -155,6 +155,22 @@ ALTER TABLE episodes ADD COLUMN estimated_requests INTEGER NOT NULL DEFAULT 0;
 UPDATE episodes SET reported_requests = (SELECT count(*) FROM requests
   WHERE requests.episode_id = episodes.id AND requests.tokens_source = 'reported');
 )sql"},
+    {5, "the search tool's queries and what they returned", R"sql(
+CREATE TABLE searches (
+  id INTEGER PRIMARY KEY,
+  episode_id TEXT NOT NULL REFERENCES episodes (id),
+  at REAL NOT NULL,
+  query TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  error_code TEXT NOT NULL,
+  results_json TEXT NOT NULL,
+  kept INTEGER NOT NULL,
+  dropped INTEGER NOT NULL,
+  latency_ms REAL NOT NULL
+);
+CREATE INDEX searches_episode ON searches (episode_id);
+ALTER TABLE episodes ADD COLUMN searches INTEGER NOT NULL DEFAULT 0;
+)sql"},
 };
 
 Error closed_error() { return Error{"episode db: the database is closed"}; }
@@ -229,6 +245,22 @@ UPDATE episodes SET input_tokens = input_tokens + :input, cached_tokens = cached
   counted_requests = counted_requests + (:source = 'counted'),
   estimated_requests = estimated_requests + (:source = 'estimated')
 WHERE id = :id
+)sql";
+
+constexpr const char* kInsertSearch = R"sql(
+INSERT INTO searches (episode_id, at, query, status, error_code, results_json, kept, dropped,
+  latency_ms)
+VALUES (:episode_id, :at, :query, :status, :error_code, :results_json, :kept, :dropped,
+  :latency_ms)
+)sql";
+
+constexpr const char* kCountSearch = R"sql(
+UPDATE episodes SET searches = searches + 1 WHERE id = :id
+)sql";
+
+constexpr const char* kListSearches = R"sql(
+SELECT at, query, status, error_code, results_json, kept, dropped, latency_ms FROM searches
+WHERE episode_id = :episode_id ORDER BY id
 )sql";
 
 constexpr const char* kResume = R"sql(
@@ -652,6 +684,63 @@ Result<std::vector<EpisodeRow>> EpisodeDb::list(const std::string& arm, const Sh
     if (!row.ok()) return row.error();
     if (!*row) break;
     out.push_back(read_row(q));
+  }
+  return out;
+}
+
+Status EpisodeDb::add_search(const std::string& episode_id, const SearchUsage& r) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto done = im.transaction<bool>("recording a search", [&]() -> Result<bool> {
+    {
+      auto qr = im.db->query(kInsertSearch);
+      if (!qr.ok()) return qr.error();
+      Query& q = *qr;
+      q.text(":episode_id", episode_id);
+      q.real(":at", r.at);
+      q.text(":query", r.query);
+      q.integer(":status", r.status);
+      q.text(":error_code", r.error_code);
+      q.text(":results_json", r.results_json);
+      q.integer(":kept", r.kept);
+      q.integer(":dropped", r.dropped);
+      q.real(":latency_ms", r.latency_ms);
+      if (auto s = q.run("recording a search of " + episode_id); !s.ok()) return s.error();
+    }
+    auto qr = im.db->query(kCountSearch);
+    if (!qr.ok()) return qr.error();
+    qr->text(":id", episode_id);
+    if (auto s = qr->run("counting a search of " + episode_id); !s.ok()) return s.error();
+    return true;
+  });
+  if (!done) return done.error();
+  return Ok{};
+}
+
+Result<std::vector<SearchUsage>> EpisodeDb::searches(const std::string& episode_id) {
+  std::lock_guard lock(impl_->mu);
+  Impl& im = *impl_;
+  if (!im.db) return closed_error();
+  auto qr = im.db->query(kListSearches);
+  if (!qr.ok()) return qr.error();
+  Query& q = *qr;
+  q.text(":episode_id", episode_id);
+  std::vector<SearchUsage> out;
+  for (;;) {
+    auto row = q.step("listing searches");
+    if (!row.ok()) return row.error();
+    if (!*row) break;
+    SearchUsage r;
+    r.at = q.col_real("at");
+    r.query = q.col_text("query");
+    r.status = static_cast<int>(q.col_int("status"));
+    r.error_code = q.col_text("error_code");
+    r.results_json = q.col_text("results_json");
+    r.kept = static_cast<int>(q.col_int("kept"));
+    r.dropped = static_cast<int>(q.col_int("dropped"));
+    r.latency_ms = q.col_real("latency_ms");
+    out.push_back(std::move(r));
   }
   return out;
 }

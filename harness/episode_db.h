@@ -71,6 +71,17 @@ struct RequestUsage {
   std::string tokens_source = "reported";
 };
 
+// One query of the search tool (table `searches`; harness/search.h).
+struct SearchUsage {
+  double at = 0;  // unix seconds (UTC) the query was received
+  std::string query;
+  int status = 200;                 // HTTP status returned to the agent
+  std::string error_code;           // '' when answered (search_error_code)
+  std::string results_json = "[]";  // what the agent got: [{title, url, snippet}]
+  int kept = 0, dropped = 0;
+  double latency_ms = 0;
+};
+
 // An arm's setup as the daemon ran it (table `arms`): what research outputs group and label by.
 struct ArmRecord {
   std::string name, agent, model, language;
@@ -156,6 +167,9 @@ class EpisodeDb {
   Result<std::optional<EpisodeRow>> get(const std::string& id);
   Result<std::vector<EpisodeRow>> list(const std::string& arm, const Shard& shard = {});
   Result<std::vector<RequestUsage>> requests(const std::string& episode_id);
+  // Records one search query of the episode and counts it in episodes.searches.
+  Status add_search(const std::string& episode_id, const SearchUsage& r);
+  Result<std::vector<SearchUsage>> searches(const std::string& episode_id);
 
   void close();
 

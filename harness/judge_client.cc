@@ -191,6 +191,7 @@ Result<JudgeSettings> JudgeSettings::from_env() {
   s.single_submission = policy == "single";
   s.state_dir = env_or("HPCAB_TOOL_STATE", "");
   s.usage_url = env_or("HPCAB_USAGE_URL", "");
+  s.search_url = env_or("HPCAB_SEARCH_URL", "");
   s.residency = env_or("HPCAB_RESIDENCY", "");
   if (!s.residency.empty() && s.residency != "host" && s.residency != "device")
     return Error{"HPCAB_RESIDENCY must be 'host' or 'device', got '" + s.residency + "'"};
@@ -575,6 +576,32 @@ Result<json> JudgeClient::profile(const Submission& s, const CancelToken* cancel
   auto body = grade_body(call, s, "");
   if (!body) return body.error();
   return exchange(call, "POST", "/profile", *body, "/profile", " (nothing was run)");
+}
+
+Result<json> JudgeClient::search(const std::string& query, const CancelToken* cancel) {
+  Call call = begin(cancel);
+  if (settings_.search_url.empty()) {
+    return fail(call, Failure::kLocal,
+                "this run has no search tool (HPCAB_SEARCH_URL is unset: the arm's TOOLS has no "
+                "search)");
+  }
+  HttpOptions options;
+  options.cancel = cancel;
+  auto r =
+      http_request("POST", settings_.search_url, json{{"query", query}}.dump(),
+                   {{"Content-Type", "application/json"}}, settings_.search_timeout_s, options);
+  if (!r) return fail(call, Failure::kTransport, "search: " + r.error().message);
+  const json j = json::parse(r->body, nullptr, /*allow_exceptions=*/false);
+  if (r->status == 200 && j.is_object()) return j;
+  std::string code, message = "HTTP " + std::to_string(r->status);
+  if (j.is_object() && j.contains("error") && j["error"].is_object()) {
+    const json& e = j["error"];
+    if (e.contains("code") && e["code"].is_string()) code = e["code"].get<std::string>();
+    if (e.contains("message") && e["message"].is_string())
+      message = e["message"].get<std::string>();
+  }
+  return fail(call, Failure::kHttp,
+              "search refused: " + message + (code.empty() ? "" : " (" + code + ")"), code);
 }
 
 Result<json> JudgeClient::submit(const Submission& s, const CancelToken* cancel) {

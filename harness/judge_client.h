@@ -49,6 +49,10 @@ struct JudgeSettings {
   // submit's "residency"; empty (unset): not sent, the judge's default (host).
   std::string residency;
   double usage_timeout_s = 2;  // the usage fetch; it must never hold up a score or submit
+  // HPCAB_SEARCH_URL: the metering proxy's search endpoint (http://127.0.0.1:<port>/hpcab/search),
+  // set by the harness for arms whose TOOLS has search; unset: search() refuses locally.
+  std::string search_url;
+  double search_timeout_s = 120;  // one search call (the proxy bounds the endpoint's own time)
   // HPCAB_OUTAGE_WAIT_S, HPCAB_OUTAGE_BACKOFF_MAX_S: how long a call waits out an unreachable or
   // overloaded judge before it fails (harness/outage.h).
   OutagePolicy outage;
@@ -124,6 +128,12 @@ class JudgeClient {
   // POST /profile: s run once on a public draw with the judge's profiler attached (counters,
   // hotspots, roofline); nothing recorded (docs/api.md).
   Result<json> profile(const Submission& s, const CancelToken* cancel = nullptr);
+  // The search tool (harness/search.h): POST {"query"} to settings().search_url. The answer
+  // {"query", "results": [{title, url, snippet}], "dropped"}; a refusal (no search in this arm,
+  // the episode's queries spent, the endpoint down) is Failure::kHttp with the proxy's code
+  // (search_disabled, search_limit, search_upstream_error, bad_request), and no search_url is
+  // Failure::kLocal. Nothing reaches the judge.
+  Result<json> search(const std::string& query, const CancelToken* cancel = nullptr);
   // With the single policy, a second submit in the same run is refused before any request. A
   // submit whose answer was lost (the tool died, or gave up on an outage after the request had
   // left) stays pending in the state dir: the run's next submit resends it with its key first,

@@ -39,6 +39,14 @@ json text_result(const std::string& text, bool is_error) {
   return {{"content", json::array({{{"type", "text"}, {"text", text}}})}, {"isError", is_error}};
 }
 
+// A tool's answer as an MCP result: the JSON as text and as structuredContent, or the error.
+json tool_answer(const Result<json>& answer) {
+  if (!answer) return text_result(answer.error().message, true);
+  json result = text_result(answer->dump(2, ' ', false, json::error_handler_t::replace), false);
+  if (answer->is_object()) result["structuredContent"] = *answer;
+  return result;
+}
+
 // A tool argument that must be a string when present; "" when absent or null.
 std::optional<std::string> string_arg(const json& args, const char* name) {
   if (!args.contains(name) || args[name].is_null()) return std::string();
@@ -167,7 +175,16 @@ json McpServer::tool_list() const {
          "Compile a source with the judge's exact flags without running it: verdict ok or "
          "build_error and the compiler's diagnostics (file, line, column, severity, message). "
          "Nothing is graded or recorded."},
-        {"inputSchema", source_schema}}});
+        {"inputSchema", source_schema}},
+       {{"name", "search"},
+        {"description",
+         "Search the web: titles, URLs and snippets of the top results, from the domains this "
+         "run allows. Every query is recorded with the episode; the run limits how many."},
+        {"inputSchema",
+         {{"type", "object"},
+          {"properties", {{"query", {{"type", "string"}, {"description", "What to search for."}}}}},
+          {"required", {"query"}},
+          {"additionalProperties", false}}}}});
   json out = json::array();
   for (const auto& t : all) {
     if (defaults_.tools.allows(t["name"].get<std::string>())) out.push_back(t);
@@ -176,6 +193,11 @@ json McpServer::tool_list() const {
 }
 
 json McpServer::call_tool(const std::string& name, const json& args, const CancelToken* cancel) {
+  if (name == "search") {
+    auto query = string_arg(args, "query");
+    if (!query || query->empty()) return text_result("'query' must be a non-empty string", true);
+    return tool_answer(client_.search(*query, cancel));
+  }
   auto kernel = string_arg(args, "kernel");
   auto language = string_arg(args, "language");
   auto preset = string_arg(args, "preset");
@@ -210,10 +232,7 @@ json McpServer::call_tool(const std::string& name, const json& args, const Cance
              : name == "profile"      ? client_.profile(s, cancel)
                                       : client_.submit(s, cancel);
   }
-  if (!answer) return text_result(answer.error().message, true);
-  json result = text_result(answer->dump(2, ' ', false, json::error_handler_t::replace), false);
-  if (answer->is_object()) result["structuredContent"] = *answer;
-  return result;
+  return tool_answer(answer);
 }
 
 McpServer::Routed McpServer::route(const json& msg) {

@@ -222,6 +222,7 @@ struct MeteringProxy::Impl {
     bool fired = false;       // on_budget_exhausted called for the current budget
     bool overflowed = false;  // a context overflow since set_episode(); on_context_overflow called
     bool gave_up = false;     // on_upstream_outage called since set_episode()
+    int searches = 0;         // search queries answered or refused for the limit
     bool exhausted() const { return budget > 0 && totals.weighted >= budget; }
   };
 
@@ -456,6 +457,7 @@ struct MeteringProxy::Impl {
       x.rec.episode = current_episode;
     }
     if (path == "/hpcab/usage") return AnswerUsage(c, client, req, x.rec.episode);
+    if (path == "/hpcab/search") return AnswerSearch(c, client, req, x.rec.episode);
     if (!x.route.known) {
       return Answer(x, 404, x.route.api == Api::kAnthropic ? "not_found_error" : "not_found",
                     "the token-metering proxy does not forward " + path +
@@ -649,6 +651,66 @@ struct MeteringProxy::Impl {
            {"exhausted", s.exhausted()}};
     }
     return SendSimple(c, client, 200, keep_alive, head, j.dump());
+  }
+
+  // POST /hpcab/search {"query": "..."}: the search tool (harness/search.h). Not a model
+  // request: never metered or charged to the token budget, recorded with record_search.
+  bool AnswerSearch(Conn& c, beast::tcp_stream& client, const http::request<http::string_body>& req,
+                    const std::string& episode) {
+    const auto t0 = Clock::now();
+    SearchRecord rec;
+    rec.episode = episode;
+    rec.started_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+    SearchOutcome outcome;
+    if (req.method() != http::verb::post) {
+      outcome.error = SearchError::kBadRequest;
+      outcome.message = "/hpcab/search takes POST, not " + std::string(req.method_string());
+    } else {
+      const json j = json::parse(req.body(), nullptr, /*allow_exceptions=*/false);
+      const bool has_query = j.is_object() && j.contains("query") && j["query"].is_string();
+      if (has_query) rec.query = j["query"].get<std::string>();
+      outcome = SearchFor(rec.query, has_query, episode);
+    }
+    const json answer = search_answer(rec.query, outcome);
+    rec.status = search_error_status(outcome.error);
+    rec.error_code = search_error_code(outcome.error);
+    rec.results_json = answer.contains("results") ? answer["results"].dump() : "[]";
+    rec.kept = static_cast<int>(outcome.results.size());
+    rec.dropped = outcome.dropped;
+    rec.latency_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (sink) sink->record_search(rec);  // before the agent sees the answer, as for requests
+    return SendSimple(c, client, rec.status, req.keep_alive(), false, answer.dump());
+  }
+
+  // The outcome of one search of `episode` (counted against its SEARCH_MAX_QUERIES unless the
+  // request is malformed or search is off).
+  SearchOutcome SearchFor(const std::string& query, bool well_formed, const std::string& episode) {
+    SearchOutcome refused;
+    if (opt.search.url.empty()) {
+      refused.error = SearchError::kDisabled;
+      refused.message = "this arm gives no search tool";
+      return refused;
+    }
+    if (!well_formed) {
+      refused.error = SearchError::kBadRequest;
+      refused.message = "the body must be a JSON object {\"query\": \"...\"}";
+      return refused;
+    }
+    {
+      std::lock_guard lock(ep_mu);
+      int& n = episodes[episode].searches;
+      if (n >= opt.search.max_queries) {
+        refused.error = SearchError::kLimit;
+        refused.message = "this episode has used its " + std::to_string(opt.search.max_queries) +
+                          " search queries";
+        return refused;
+      }
+      ++n;
+    }
+    return run_search(opt.search, query,
+                      opt.search_fetch ? opt.search_fetch : http_search_fetch(opt.search));
   }
 
   // What the relayed body tells the meter: usage (streamed or whole) and, of a 4xx answer to a

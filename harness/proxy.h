@@ -3,8 +3,9 @@
 // (http or https; streamed responses pass through chunk by chunk), reads each response's usage,
 // records it per request through a UsageSink, keeps running totals per episode, refuses requests
 // once the current episode's weighted token budget is spent, reports an upstream's "prompt exceeds
-// the context window" refusal, and answers GET /hpcab/usage with the current episode's totals
-// (the agent tools send them to the judge). See docs/harness.md.
+// the context window" refusal, answers GET /hpcab/usage with the current episode's totals
+// (the agent tools send them to the judge) and, for arms with the search tool, POST /hpcab/search
+// (harness/search.h). See docs/harness.md.
 //
 // One proxy per worker: a worker runs one episode at a time, so the proxy attributes every
 // request to the episode set by set_episode() when the request arrives. The agent's base URL is
@@ -25,6 +26,7 @@
 
 #include "common/result.h"
 #include "harness/outage.h"
+#include "harness/search.h"
 #include "harness/usage.h"
 
 namespace hpcab::harness {
@@ -78,6 +80,12 @@ struct ProxyOptions {
     return p;
   }();
   std::function<void(const std::string& episode)> on_upstream_outage;
+  // The search tool (harness/search.h): POST /hpcab/search with {"query": "..."} asks
+  // search.url for the current episode, at most search.max_queries per episode, and records
+  // every query, answered or refused, with UsageSink::record_search. search.url empty: 404
+  // search_disabled. `search_fetch` empty: real HTTP (http_search_fetch).
+  SearchConfig search;
+  SearchFetch search_fetch;
 };
 
 // Whether an upstream's answer (its status and body as received) is a refusal because the

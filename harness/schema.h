@@ -42,9 +42,19 @@ inline const char* tokens_source_of(long long reported, long long counted, long 
   if (estimated > 0) return "estimated";
   return reported > 0 ? "reported" : "none";
 }
+// Added by migration 5: the episode's search-tool queries (answered or refused).
+inline constexpr const char* kSearches = "searches";
 inline constexpr const char* kFinalSubmissionId = "final_submission_id";
 inline constexpr const char* kFinalVerdict = "final_verdict";
 }  // namespace episodes
+
+// The search tool's queries (harness/search.h), one row each.
+namespace searches {
+inline constexpr const char* kTable = "searches";
+inline constexpr const char* kEpisodeId = "episode_id";
+inline constexpr const char* kQuery = "query";
+inline constexpr const char* kResultsJson = "results_json";
+}  // namespace searches
 
 namespace arms {
 inline constexpr const char* kTable = "arms";

@@ -35,7 +35,8 @@ constexpr const char* kDescription =
     "JUDGE_RANK, RUN_ID, AGENT, KERNEL, LANGUAGE, JUDGE_TOKEN, HPCAB_SUBMISSION_POLICY, "
     "HPCAB_TOOL_STATE, HPCAB_TOOLS (the tools this arm allows; default task,baseline,score,"
     "submit); "
-    "HPCAB_USAGE_URL (set by the harness) supplies the token count sent with score and submit. "
+    "HPCAB_USAGE_URL (set by the harness) supplies the token count sent with score and submit, "
+    "HPCAB_SEARCH_URL the search tool's endpoint. "
     "The flags override them. A judge that is unreachable or answers 429/502/503/504 is waited "
     "out with backoff and a GET /health probe for up to HPCAB_OUTAGE_WAIT_S (600 s; progress "
     "lines on stderr); every submit carries an Idempotency-Key, so a retry never grades twice. "
@@ -43,18 +44,20 @@ constexpr const char* kDescription =
     "or local error, 3 judge unreachable (after the outage wait), 4 submit refused by the "
     "single-submission policy, 5 (builtin autopar) the compiler failed (numba-jit: its compile "
     "check could not run), 6 the tool is not in "
-    "the arm's HPCAB_TOOLS.";
+    "the arm's HPCAB_TOOLS. search's refusals (no search in the arm, the episode's queries spent, "
+    "the endpoint down) exit 1.";
 
 // What the command line sets: the values the flags write into (preset from the environment
 // before parsing, so a flag overrides its variable) and the subcommands, one of which ran.
 struct CommandLine {
   JudgeSettings settings;
   std::string kernel = env_or("KERNEL", "");
-  std::string language, preset, precision, token_file, policy, source_path, reference;
+  std::string language, preset, precision, token_file, policy, source_path, reference, query;
   McpSettings mcp_flags;
   BuiltinOptions builtin_options;
   CLI::App *task = nullptr, *baseline = nullptr, *score = nullptr, *submit = nullptr,
-           *profile = nullptr, *syntax_check = nullptr, *mcp = nullptr, *builtin = nullptr;
+           *profile = nullptr, *syntax_check = nullptr, *search = nullptr, *mcp = nullptr,
+           *builtin = nullptr;
 };
 
 // The flags every subcommand takes: where the judge is and how calls to it behave.
@@ -84,7 +87,8 @@ void add_judge_flags(CLI::App& app, CommandLine& cl) {
       ->check(CLI::PositiveNumber);
 }
 
-// task, baseline (queries); score, submit (grades); profile, syntax-check (always refused).
+// task, baseline (queries); score, submit (grades); profile, syntax-check (the judge's helpers);
+// search (the harness's search endpoint).
 void add_tool_commands(CLI::App& app, CommandLine& cl) {
   auto add_query = [&](CLI::App* cmd) {
     cmd->add_option("KERNEL", cl.kernel, "kernel id (default: $KERNEL)");
@@ -113,7 +117,6 @@ void add_tool_commands(CLI::App& app, CommandLine& cl) {
   cl.submit = app.add_subcommand(
       "submit", "submit FILE as the final answer: public and hidden inputs (POST /submit)");
   add_grade(cl.submit);
-  // Accepted names without an implementation (docs/harness.md "Tools"): always refused.
   cl.profile = app.add_subcommand(
       "profile",
       "run FILE once on a public input in the judge's sandbox with its profiler attached (POST "
@@ -127,6 +130,12 @@ void add_tool_commands(CLI::App& app, CommandLine& cl) {
       "/syntax-check): prints the judge's answer, verdict ok or build_error with the compiler's "
       "diagnostics (file, line, column, severity, message); nothing is graded or recorded");
   cl.syntax_check->add_option("FILE", cl.source_path, "source file")->required();
+  cl.search = app.add_subcommand(
+      "search",
+      "search the web through the harness (HPCAB_SEARCH_URL, set for arms whose TOOLS has "
+      "search): prints {query, results: [{title, url, snippet}], dropped}; the arm limits the "
+      "domains, the results per query and the queries per episode, and records every query");
+  cl.search->add_option("QUERY", cl.query, "what to search for (quote it)")->required();
 }
 
 void add_mcp_command(CLI::App& app, CommandLine& cl) {
@@ -209,7 +218,7 @@ bool tool_allowed(const CommandLine& cl, const ToolSet& tools) {
        {std::pair{cl.task, "task"}, std::pair{cl.baseline, "baseline"},
         std::pair{cl.score, "score"}, std::pair{cl.submit, "submit"},
         std::pair{cl.profile, "profile"}, std::pair{cl.syntax_check, "syntax-check"},
-        std::pair{cl.builtin, "submit"}}) {
+        std::pair{cl.search, "search"}, std::pair{cl.builtin, "submit"}}) {
     if (*cmd) called = name;
   }
   if (std::string why; !called.empty() && tools.check(called, &why) != ToolRefusal::kNone) {
@@ -276,6 +285,7 @@ int run_command(JudgeClient& client, CommandLine& cl, const ToolSet& tools) {
     }
     return run_builtin(client, cl.builtin_options, std::cout, std::cerr);
   }
+  if (*cl.search) return report(client, client.search(cl.query));
   if (*cl.task || *cl.baseline) {
     const std::string lang = !cl.language.empty() ? cl.language : env_or("LANGUAGE", "c");
     return report(client, *cl.task ? client.task(cl.kernel, lang, cl.preset, cl.precision)

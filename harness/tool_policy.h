@@ -13,11 +13,11 @@
 namespace hpcab::harness {
 
 // Every tool name TOOLS accepts, in the order prompts list them.
-inline constexpr std::string_view kToolNames[] = {"task",   "baseline", "score",
-                                                  "submit", "profile",  "syntax-check"};
+inline constexpr std::string_view kToolNames[] = {"task",    "baseline",     "score", "submit",
+                                                  "profile", "syntax-check", "search"};
 // The tools hpcab-tool implements (every name TOOLS accepts).
-inline constexpr std::string_view kImplementedTools[] = {"task",   "baseline", "score",
-                                                         "submit", "profile",  "syntax-check"};
+inline constexpr std::string_view kImplementedTools[] = {
+    "task", "baseline", "score", "submit", "profile", "syntax-check", "search"};
 // What an arm without TOOLS gives (and hpcab-tool without HPCAB_TOOLS): the paper's base setup.
 // The other tools are interventions an arm switches on.
 inline constexpr std::string_view kDefaultTools[] = {"task", "baseline", "score", "submit"};

@@ -132,6 +132,16 @@ std::vector<RequestRecord> MemoryUsageSink::records() const {
   return records_;
 }
 
+void MemoryUsageSink::record_search(const SearchRecord& r) {
+  std::lock_guard lock(mu_);
+  searches_.push_back(r);
+}
+
+std::vector<SearchRecord> MemoryUsageSink::searches() const {
+  std::lock_guard lock(mu_);
+  return searches_;
+}
+
 EpisodeTotals MemoryUsageSink::totals(const std::string& episode) const {
   std::lock_guard lock(mu_);
   EpisodeTotals t;

@@ -64,12 +64,27 @@ struct RequestRecord {
   std::int64_t started_unix_ms = 0;
 };
 
+// One query of the search tool through the proxy (harness/search.h), answered or refused.
+struct SearchRecord {
+  std::string episode;
+  std::string query;
+  int status = 0;            // the status the agent saw
+  std::string error_code;    // search_error_code(); '' when answered
+  std::string results_json;  // the results the agent got, a JSON array of {title, url, snippet}
+  int kept = 0;
+  int dropped = 0;  // outside SEARCH_DOMAINS or beyond SEARCH_RESULTS
+  double latency_s = 0;
+  std::int64_t started_unix_ms = 0;
+};
+
 // Where per-request records go (the episode database implements this). Called from the proxy's
 // connection threads, possibly concurrently: implementations must be thread-safe.
 class UsageSink {
  public:
   virtual ~UsageSink() = default;
   virtual void record(const RequestRecord& r) = 0;
+  // Every search query (docs/harness.md "Search"); sinks that keep only tokens ignore it.
+  virtual void record_search(const SearchRecord&) {}
 };
 
 // Running totals of one episode.
@@ -83,12 +98,15 @@ struct EpisodeTotals {
 class MemoryUsageSink : public UsageSink {
  public:
   void record(const RequestRecord& r) override;
+  void record_search(const SearchRecord& r) override;
   std::vector<RequestRecord> records() const;
+  std::vector<SearchRecord> searches() const;
   EpisodeTotals totals(const std::string& episode) const;
 
  private:
   mutable std::mutex mu_;
   std::vector<RequestRecord> records_;
+  std::vector<SearchRecord> searches_;
 };
 
 // Forwards each record to a function (the harness's database writer, a logger).

@@ -859,7 +859,7 @@ TEST(EpisodeDb, EnqueueTwiceIsIdempotent) {
   TempDir t;
   auto db = open_db(t.path() / "var" / "h.db");
   ASSERT_TRUE(db);
-  EXPECT_EQ(db->schema_version(), 4);
+  EXPECT_EQ(db->schema_version(), 5);
   auto plan = plan_episodes(pinned_arm());
   auto n = db->enqueue(plan);
   ASSERT_TRUE(n.ok()) << n.error().message;
@@ -1252,7 +1252,20 @@ PRAGMA user_version = 2;
   }
   auto db = open_db(file);
   ASSERT_TRUE(db);
-  EXPECT_EQ(db->schema_version(), 4);
+  EXPECT_EQ(db->schema_version(), 5);
+  // Migration 5: a migrated file records the search tool's queries.
+  SearchUsage q;
+  q.at = 2.0;
+  q.query = "gcc vectorize";
+  q.results_json = R"([{"title":"t","url":"https://gcc.gnu.org/","snippet":""}])";
+  q.kept = 1;
+  ASSERT_TRUE(db->add_search("old/tsvc_2_s000/0", q).ok());
+  auto searches = db->searches("old/tsvc_2_s000/0");
+  ASSERT_TRUE(searches.ok());
+  ASSERT_EQ(searches->size(), 1u);
+  EXPECT_EQ((*searches)[0].query, "gcc vectorize");
+  EXPECT_EQ((*searches)[0].results_json, q.results_json);
+  EXPECT_TRUE(db->searches("old/tsvc_2_s111/0")->empty());
   auto rows = db->list("old");
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->size(), 2u);

@@ -354,6 +354,7 @@ void FakeLlm::exchange(Stream& conn) {
     const bool count_tokens = path == "/v1/messages/count_tokens";
     const bool generation = path == "/v1/chat/completions" || path == "/v1/completions" ||
                             path == "/v1/responses" || path == "/v1/messages";
+    const bool search = path == "/search";
     const bool post = req.method() == http::verb::post;
     json body = json::parse(req.body(), nullptr, false);
     std::int64_t n = 0;
@@ -368,7 +369,7 @@ void FakeLlm::exchange(Stream& conn) {
         for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         last_headers_ += name + ": " + std::string(f.value()) + "\n";
       }
-      if (!models && !count_tokens) n = ++totals_.requests;
+      if (!models && !count_tokens && !search) n = ++totals_.requests;
       script = script_;
       script_final = script_final_;
     }
@@ -436,7 +437,9 @@ void FakeLlm::exchange(Stream& conn) {
     const std::string args = call.arguments.dump();
 
     const Error error = error_;
-    if (models) {
+    if (search) {
+      send_json(200, SearchAnswer(target));
+    } else if (models) {
       if (req.method() != http::verb::get && !head) {
         send_json(405,
                   {{"error", {{"message", "method not allowed"}, {"type", "invalid_request"}}}});
@@ -726,6 +729,34 @@ std::string hello_world_vocabulary() {
     vocab += base64(t) + " " + std::to_string(rank++) + "\n";
   }
   return vocab;
+}
+
+json FakeLlm::SearchAnswer(const std::string& target) {
+  // The q parameter, percent-decoded (the harness encodes every byte outside [A-Za-z0-9-._~]).
+  std::string q;
+  if (auto at = target.find("q="); at != std::string::npos) {
+    const std::string raw = target.substr(at + 2, target.find('&', at) - (at + 2));
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '%' && i + 2 < raw.size()) {
+        q += static_cast<char>(std::stoi(raw.substr(i + 1, 2), nullptr, 16));
+        i += 2;
+      } else {
+        q += raw[i] == '+' ? ' ' : raw[i];
+      }
+    }
+  }
+  {
+    std::lock_guard lock(mu_);
+    search_queries_.push_back(q);
+  }
+  json results = json::array();
+  for (const char* host : {"gcc.gnu.org", "www.evil.example", "docs.python.org", "gcc.gnu.org"}) {
+    const std::string i = std::to_string(results.size());
+    results.push_back({{"url", std::string("https://") + host + "/page" + i},
+                       {"title", q + " (" + host + ")"},
+                       {"content", "about " + q + ", result " + i}});
+  }
+  return {{"query", q}, {"number_of_results", results.size()}, {"results", results}};
 }
 
 void FakeLlm::serve(int fd) {

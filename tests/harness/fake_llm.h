@@ -8,7 +8,10 @@
 // own form, so a real agent's loop runs end to end. It counts the usage it reported, in the
 // proxy's definitions (input = uncached prompt tokens, cached, output), so tests can compare the
 // proxy's totals with what the "model" actually said. It can speak https (a test certificate),
-// and answer with the error bodies real servers send, context-window overflows among them.
+// and answer with the error bodies real servers send, context-window overflows among them. It
+// also serves GET /search?q=..., a SearxNG-style web-search endpoint for the search tool: four
+// results for any query (gcc.gnu.org, www.evil.example, docs.python.org, gcc.gnu.org, in that
+// order), each titled with the query, not counted in totals().
 #pragma once
 
 #include <atomic>
@@ -112,6 +115,12 @@ class FakeLlm {
   // True when the last held stream was released by release_stream() rather than the timeout.
   bool last_hold_released() const { return last_hold_released_; }
 
+  // The q of every GET /search so far, decoded.
+  std::vector<std::string> search_queries() const {
+    std::lock_guard lock(mu_);
+    return search_queries_;
+  }
+
   FakeTotals totals() const;
   std::string last_body() const;
   std::string last_header(const std::string& name) const;  // lower-case name; "" if absent
@@ -120,6 +129,7 @@ class FakeLlm {
 
  private:
   void serve(int fd);
+  nlohmann::json SearchAnswer(const std::string& target);
   template <typename Stream>
   void exchange(Stream& stream);
 
@@ -152,6 +162,7 @@ class FakeLlm {
   std::string script_final_;
   std::list<std::thread> threads_;
   std::list<int> fds_;
+  std::vector<std::string> search_queries_;
 };
 
 }  // namespace hpcab::test

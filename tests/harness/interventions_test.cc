@@ -382,7 +382,7 @@ TEST(ToolPolicy, McpServerListsAndServesOnlyTheAllowedTools) {
   js.state_dir = dir.path().string();
   js.outage.wait_s = 0;
   JudgeClient client(js, transport);
-  auto tools = parse_tool_set("task,baseline,submit,syntax-check,profile", "TOOLS");
+  auto tools = parse_tool_set("task,baseline,submit,syntax-check,profile,search", "TOOLS");
   ASSERT_TRUE(tools.ok());
   McpServer server(client, {"tsvc_2_s000", "c", *tools});
   ASSERT_TRUE(server.handle(request(1, "initialize",
@@ -393,8 +393,17 @@ TEST(ToolPolicy, McpServerListsAndServesOnlyTheAllowedTools) {
   ASSERT_TRUE(list);
   std::vector<std::string> names;
   for (const auto& t : (*list)["result"]["tools"]) names.push_back(t["name"]);
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"task", "baseline", "submit", "profile", "syntax-check"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"task", "baseline", "submit", "profile",
+                                             "syntax-check", "search"}));
+  // search goes to HPCAB_SEARCH_URL, never to the judge: without one it is a tool error.
+  auto search = server.handle(
+      request(4, "tools/call", {{"name", "search"}, {"arguments", {{"query", "x"}}}}));
+  ASSERT_TRUE(search && search->contains("result")) << search->dump();
+  EXPECT_TRUE((*search)["result"]["isError"].get<bool>()) << search->dump();
+  auto bad =
+      server.handle(request(6, "tools/call", {{"name", "search"}, {"arguments", {{"query", 3}}}}));
+  ASSERT_TRUE(bad && bad->contains("result"));
+  EXPECT_TRUE((*bad)["result"]["isError"].get<bool>());
 
   auto score = server.handle(
       request(3, "tools/call", {{"name", "score"}, {"arguments", {{"source", "void f(void){}"}}}}));

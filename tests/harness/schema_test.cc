@@ -39,16 +39,35 @@ TEST(HarnessSchemaTest, EveryNameExistsInAMigratedFile) {
     return row.ok() && *row && q.col_int("n") == 1;
   };
   namespace E = schema::episodes;
-  for (const char* col :
-       {E::kId, E::kArm, E::kKernel, E::kRepetition, E::kSeq, E::kAttempt, E::kRank, E::kStartedAt,
-        E::kEndedAt, E::kStatus, E::kExitReason, E::kExitCode, E::kInputTokens, E::kCachedTokens,
-        E::kOutputTokens, E::kWeightedTokens, E::kRequests, E::kFinalSubmissionId,
-        E::kFinalVerdict}) {
+  for (const char* col : {E::kId,
+                          E::kArm,
+                          E::kKernel,
+                          E::kRepetition,
+                          E::kSeq,
+                          E::kAttempt,
+                          E::kRank,
+                          E::kStartedAt,
+                          E::kEndedAt,
+                          E::kStatus,
+                          E::kExitReason,
+                          E::kExitCode,
+                          E::kInputTokens,
+                          E::kCachedTokens,
+                          E::kOutputTokens,
+                          E::kWeightedTokens,
+                          E::kRequests,
+                          E::kSearches,
+                          E::kFinalSubmissionId,
+                          E::kFinalVerdict}) {
     EXPECT_TRUE(has(E::kTable, col)) << E::kTable << "." << col;
   }
   namespace A = schema::arms;
   EXPECT_TRUE(has(A::kTable, A::kName));
   EXPECT_TRUE(has(A::kTable, A::kSetupJson));
+  namespace S = schema::searches;
+  for (const char* col : {S::kEpisodeId, S::kQuery, S::kResultsJson}) {
+    EXPECT_TRUE(has(S::kTable, col)) << S::kTable << "." << col;
+  }
   fs::remove_all(dir);
 }
 

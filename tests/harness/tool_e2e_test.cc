@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "harness/arm.h"
+#include "harness/daemon.h"
+#include "harness/episode_db.h"
+#include "tests/harness/fake_llm.h"
 #include "tests/judge/judge_process.h"
 
 namespace hpcab::harness {
@@ -253,6 +257,81 @@ TEST(ToolE2E, SingleSubmissionPolicyRefusesTheSecondSubmit) {
   filter.optimizer = "e2e";
   EXPECT_EQ(store->list_submissions(filter)->total, 1);
   fs::remove_all(state);
+}
+
+}  // namespace
+}  // namespace hpcab::harness
+
+namespace hpcab::harness {
+namespace {
+
+// The search tool as an agent uses it: a daemon runs a command agent whose arm gives search
+// (the fake's SearxNG-style endpoint, two domains, two results, two queries); the agent calls
+// `hpcab-tool search` three times and then submits the reference. Every query is in the
+// episode database with what the agent got, the third refused for the limit (exit 1), and the
+// endpoint's URL never reaches the agent's environment.
+TEST(SearchE2E, AnAgentsQueriesAreAnsweredLimitedAndRecordedWithTheEpisode) {
+  Judge j;
+  test::FakeLlm model;
+  model.start();
+  std::string tmpl = (fs::temp_directory_path() / "hpcab-search-e2e-XXXXXX").string();
+  const fs::path dir = mkdtemp(tmpl.data());
+  const std::string search = "hpcab-tool search";
+  const std::string command = "sh -c '" + search + " \"loop tiling\" > q1.json; echo $? > q1.rc; " +
+                              search + " \"openmp simd\" > q2.json; " + search +
+                              " third > q3.json 2> q3.err; echo $? > q3.rc; "
+                              "env > env.txt; hpcab-tool builtin identity'";
+  std::ofstream(dir / "arm.env")
+      << "NAME=search-e2e\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=" << command
+      << "\nINFERENCE_URLS=" << model.url() << "\nJUDGE_URLS=" << j.url()
+      << "\nTOOLS=task,baseline,score,submit,search\nSEARCH_URL=" << model.url()
+      << "/search?key=SECRETKEY\nSEARCH_DOMAINS=gcc.gnu.org,python.org\nSEARCH_RESULTS=2\n"
+      << "SEARCH_MAX_QUERIES=2\nWALL_BUDGET_S=300\nSTATE_DB=" << (dir / "harness.db").string()
+      << "\n";
+  auto arm = load_arm(dir / "arm.env");
+  ASSERT_TRUE(arm) << arm.error().message;
+  DaemonOptions o;
+  o.workspace_root = dir / "ws";
+  o.tool_path = kTool;
+  o.corpus_dir = default_corpus_dir();
+  o.term_grace_s = 2;
+  std::ostringstream log;
+  o.log = &log;
+  auto s = run_arm(*arm, o);
+  ASSERT_TRUE(s) << s.error().message;
+  auto db = EpisodeDb::open((dir / "harness.db").string());
+  ASSERT_TRUE(db);
+  auto rows = (*db)->list("search-e2e");
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ((*rows)[0].exit_reason, "submitted") << log.str();
+  auto searches = (*db)->searches((*rows)[0].id);
+  ASSERT_TRUE(searches) << searches.error().message;
+  ASSERT_EQ(searches->size(), 3u) << log.str();
+  EXPECT_EQ((*searches)[0].query, "loop tiling");
+  EXPECT_EQ((*searches)[0].status, 200);
+  EXPECT_EQ((*searches)[0].kept, 2);
+  EXPECT_EQ((*searches)[2].query, "third");
+  EXPECT_EQ((*searches)[2].status, 429);
+  EXPECT_EQ((*searches)[2].error_code, "search_limit");
+  EXPECT_EQ(model.search_queries(), (std::vector<std::string>{"loop tiling", "openmp simd"}));
+
+  // What the agent saw: the kept results, the refusal's exit code, and no endpoint URL.
+  fs::path ws;
+  for (const auto& e : fs::recursive_directory_iterator(dir / "ws")) {
+    if (e.path().filename() == "q1.json") ws = e.path().parent_path();
+  }
+  ASSERT_FALSE(ws.empty()) << log.str();
+  const json q1 = json::parse(slurp(ws / "q1.json"));
+  ASSERT_EQ(q1["results"].size(), 2u) << q1.dump();
+  EXPECT_EQ(q1["results"][1]["url"], "https://docs.python.org/page2");
+  EXPECT_EQ(json::parse((*searches)[0].results_json), q1["results"]);
+  EXPECT_EQ(slurp(ws / "q1.rc"), "0\n");
+  EXPECT_EQ(slurp(ws / "q3.rc"), "1\n") << slurp(ws / "q3.err");
+  const std::string env = slurp(ws / "env.txt");
+  EXPECT_NE(env.find("HPCAB_SEARCH_URL=http://127.0.0.1:"), std::string::npos);
+  EXPECT_EQ(env.find("SECRETKEY"), std::string::npos);
+  fs::remove_all(dir);
 }
 
 }  // namespace
