@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -236,6 +238,83 @@ TEST_F(AgentCliE2E, ClaudeCodeShowsTheModelASkillPacketAndTheCompactPrompt) {
   EXPECT_NE(body.find("definition of correct"), std::string::npos) << body.substr(0, 4000);
   EXPECT_NE(body.find("skills/SKILL.md"), std::string::npos) << body.substr(0, 4000);
   EXPECT_EQ(body.find("## NumPy reference"), std::string::npos);  // the base prompt's heading
+}
+
+// The paper's one-component interventions with a real agent CLI: `hpcab-harness experiment`
+// derives from a Claude Code control (base prompt, the four default tools) one treatment each
+// with profile on, search on, a skill packet and the compact prompt; one scripted model serves
+// them all (it calls search and profile where they are offered, then score and submit), and
+// `hpcab report compare` prints an efficacy row per treatment from the experiment record alone.
+TEST_F(AgentCliE2E, ClaudeCodeExperimentTogglesProfileSearchASkillAndAPromptVariant) {
+  REQUIRE_CLIENTS("node_modules/.bin/claude");
+  Judge j;
+  test::FakeLlm model;
+  model.start();
+  const std::string source = slurp(kReference);
+  model.set_script({{"search", {{"query", "tsvc s000 vectorize"}}},
+                    {"profile", {{"source", source}}},
+                    {"score", {{"source", source}}},
+                    {"submit", {{"source", source}}}},
+                   "Submitted the reference.", /*skip_unoffered=*/true);
+  const std::string arms = std::string(HPCAB_SOURCE_DIR) + "/deploy/arms";
+  const fs::path control = dir_ / "exp.env";
+  std::ofstream(control) << "NAME=exp\nKERNELS=tsvc_2_s000\nAGENT=claude-code\nMODEL=fake-model\n"
+                         << "WALL_BUDGET_S=300\nINFERENCE_URLS=" << model.url()
+                         << "\nJUDGE_URLS=" << j.url() << "\nSEARCH_URL=" << model.url()
+                         << "/search\nSEARCH_DOMAINS=gcc.gnu.org,python.org\nSTATE_DB="
+                         << (dir_ / "harness.db").string() << "\n";
+  const fs::path out = dir_ / "exp";
+  const std::string tools = "TOOLS=task,baseline,score,submit";
+  const CommandRun run = run_command(
+      kBin + "/hpcab-harness experiment " + control.string() + " --vary " + tools +
+      ",profile --vary " + tools + ",search --vary SKILLS=" + arms +
+      "/skills/c-openmp --vary PROMPT_FRAGMENTS=compact --out " + out.string() + " --workspaces " +
+      (dir_ / "ws").string() + " --judge-db " + (j.state() / "judge.db").string() + " --quiet");
+  ASSERT_EQ(run.exit_code, 0) << run.out << AgentLogs();
+  // Every arm submitted: 2 scripted calls each, plus profile and search in their treatments.
+  EXPECT_EQ(model.script_calls(), 5 * 2 + 2) << run.out << AgentLogs();
+  EXPECT_EQ(model.search_queries(), (std::vector<std::string>{"tsvc s000 vectorize"}));
+
+  // The treatments as the experiment record names them (SKILLS' name holds the path).
+  const json e = json::parse(slurp(out / "experiment.json"));
+  std::map<std::string, std::string> arm_of;  // "KEY=VALUE" -> treatment arm
+  for (const auto& t : e["treatments"]) {
+    arm_of[t["vary"]["key"].get<std::string>() + "=" + t["vary"]["value"].get<std::string>()] =
+        t["arm"].get<std::string>();
+  }
+  ASSERT_EQ(arm_of.size(), 4u) << e.dump();
+  const std::string search_arm = arm_of[tools + ",search"];
+  auto db = EpisodeDb::open((dir_ / "harness.db").string());
+  ASSERT_TRUE(db);
+  std::vector<std::string> all = {"exp"};
+  for (const auto& [vary, arm] : arm_of) all.push_back(arm);
+  for (const std::string& arm : all) {
+    auto rows = (*db)->list(arm);
+    ASSERT_TRUE(rows && rows->size() == 1u) << arm << "\n" << run.out;
+    EXPECT_EQ((*rows)[0].exit_reason, "submitted") << arm << AgentLogs();
+    EXPECT_EQ((*rows)[0].final_verdict, "ok") << arm;
+    auto searches = (*db)->searches((*rows)[0].id);
+    ASSERT_TRUE(searches);
+    EXPECT_EQ(searches->size(), arm == search_arm ? 1u : 0u) << arm;
+  }
+  // The skill packet and the compact prompt reached their treatments' workspaces only.
+  const fs::path attempt = fs::path("tsvc_2_s000") / "0" / "attempt-1";
+  const std::string skills_arm = arm_of["SKILLS=" + arms + "/skills/c-openmp"];
+  EXPECT_TRUE(fs::exists(dir_ / "ws" / skills_arm / attempt / "skills" / "SKILL.md"));
+  EXPECT_FALSE(fs::exists(dir_ / "ws" / "exp" / attempt / "skills"));
+  const std::string compact =
+      slurp(dir_ / "ws" / arm_of["PROMPT_FRAGMENTS=compact"] / attempt / "PROMPT.md");
+  EXPECT_EQ(compact.find("## NumPy reference"), std::string::npos) << compact;  // base's heading
+  EXPECT_NE(slurp(dir_ / "ws" / "exp" / attempt / "PROMPT.md").find("## NumPy reference"),
+            std::string::npos);
+
+  const CommandRun cmp =
+      run_command(kBin + "/hpcab report compare " + (out / "experiment.json").string());
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.out;
+  for (const auto& [vary, arm] : arm_of) {
+    EXPECT_NE(cmp.out.find(arm + " vs exp: 1 pair"), std::string::npos) << arm << "\n" << cmp.out;
+  }
+  std::cout << cmp.out;  // the efficacy rows, for the log
 }
 
 TEST_F(AgentCliE2E, CodexRunsAnEpisodeThroughTheHarness) {

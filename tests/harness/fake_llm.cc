@@ -17,6 +17,7 @@
 #include <boost/beast/http.hpp>
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -182,30 +183,42 @@ int CallsSoFar(const std::string& path, const json& body) {
   return calls;
 }
 
-ScriptedCall NextScriptedCall(const std::string& path, const json& body,
-                              const std::vector<ScriptStep>& script,
-                              const std::string& final_text) {
-  ScriptedCall call;
-  if (script.empty() || path == "/v1/completions") return call;
-  const auto offered = OfferedTools(body);
-  if (offered.empty()) return call;
-  const int k = CallsSoFar(path, body);
-  if (k >= static_cast<int>(script.size())) {
-    call.text = final_text;
-    return call;
-  }
-  const std::string& want = script[static_cast<std::size_t>(k)].tool;
+// The offered tool (namespace, name) that a script step's tool names; nullopt when none is.
+std::optional<std::pair<std::string, std::string>> Offered(
+    const std::vector<std::pair<std::string, std::string>>& offered, const std::string& want) {
   const std::string suffix = "__" + want;
   for (const auto& [ns, name] : offered) {
     const std::string full = ns.empty() ? name : ns + "__" + name;
     if (full == want || (full.size() > suffix.size() &&
                          full.compare(full.size() - suffix.size(), suffix.size(), suffix) == 0)) {
-      call.tool = true;
-      call.ns = ns;
-      call.name = name;
-      call.arguments = script[static_cast<std::size_t>(k)].arguments;
-      return call;
+      return std::pair{ns, name};
     }
+  }
+  return std::nullopt;
+}
+
+ScriptedCall NextScriptedCall(const std::string& path, const json& body,
+                              std::vector<ScriptStep> script, const std::string& final_text,
+                              bool skip_unoffered) {
+  ScriptedCall call;
+  if (script.empty() || path == "/v1/completions") return call;
+  const auto offered = OfferedTools(body);
+  if (offered.empty()) return call;
+  if (skip_unoffered) {
+    std::erase_if(script, [&](const ScriptStep& s) { return !Offered(offered, s.tool); });
+  }
+  const int k = CallsSoFar(path, body);
+  if (k >= static_cast<int>(script.size())) {
+    call.text = final_text;
+    return call;
+  }
+  const ScriptStep& step = script[static_cast<std::size_t>(k)];
+  if (auto tool = Offered(offered, step.tool)) {
+    call.tool = true;
+    call.ns = tool->first;
+    call.name = tool->second;
+    call.arguments = step.arguments;
+    return call;
   }
   call.text = final_text;
   return call;
@@ -316,10 +329,12 @@ std::string FakeLlm::last_header(const std::string& name) const {
   return "";
 }
 
-void FakeLlm::set_script(std::vector<ScriptStep> steps, std::string final_text) {
+void FakeLlm::set_script(std::vector<ScriptStep> steps, std::string final_text,
+                         bool skip_unoffered) {
   std::lock_guard lock(mu_);
   script_ = std::move(steps);
   script_final_ = std::move(final_text);
+  skip_unoffered_ = skip_unoffered;
 }
 
 template <typename Stream>
@@ -360,6 +375,7 @@ void FakeLlm::exchange(Stream& conn) {
     std::int64_t n = 0;
     std::vector<ScriptStep> script;
     std::string script_final;
+    bool skip_unoffered = false;
     {
       std::lock_guard lock(mu_);
       last_body_ = req.body();
@@ -372,6 +388,7 @@ void FakeLlm::exchange(Stream& conn) {
       if (!models && !count_tokens && !search) n = ++totals_.requests;
       script = script_;
       script_final = script_final_;
+      skip_unoffered = skip_unoffered_;
     }
     if (delay_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms_.load()));
 
@@ -426,7 +443,8 @@ void FakeLlm::exchange(Stream& conn) {
             : "fake-model";
     const std::string id = std::to_string(n);
     const ScriptedCall call =
-        generation ? NextScriptedCall(path, body, script, script_final) : ScriptedCall{};
+        generation ? NextScriptedCall(path, body, script, script_final, skip_unoffered)
+                   : ScriptedCall{};
     if (call.tool) ++script_calls_;
     const std::string text = call.text.empty() ? "Hello world" : call.text;
     // The text in two pieces, as streams deliver it (the hold comes between them): "Hello" and

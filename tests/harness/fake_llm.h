@@ -104,8 +104,11 @@ class FakeLlm {
   // item or an Anthropic tool_use block, streamed or not; once the conversation holds every
   // step, or when the step's tool is not offered, the answer is `final_text`. Requests without
   // tools (titles, summaries, quota probes) get the ordinary text. Usage is counted as always.
-  // An empty script turns the mode off.
-  void set_script(std::vector<ScriptStep> steps, std::string final_text = "Done.");
+  // An empty script turns the mode off. With `skip_unoffered`, the steps whose tool a request
+  // does not offer are left out before indexing, so one script serves arms with different tool
+  // sets (an experiment's control and treatments against one fake).
+  void set_script(std::vector<ScriptStep> steps, std::string final_text = "Done.",
+                  bool skip_unoffered = false);
   // Tool calls answered in script mode so far (each scripted call once per answer).
   int script_calls() const { return script_calls_; }
   // count_tokens requests answered (not in totals: they generate nothing).
@@ -160,6 +163,7 @@ class FakeLlm {
   std::string last_sni_;
   std::vector<ScriptStep> script_;
   std::string script_final_;
+  bool skip_unoffered_ = false;
   std::list<std::thread> threads_;
   std::list<int> fds_;
   std::vector<std::string> search_queries_;
