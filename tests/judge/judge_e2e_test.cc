@@ -154,6 +154,13 @@ TEST(JudgeE2E, ProfileTimesCountsAndSamplesWithoutRecording) {
     }
   }
   EXPECT_TRUE(found) << p["hotspots"].dump();
+  // The library carries debug info (-g), so samples map to the submission's source lines.
+  bool line_found = false;
+  for (const auto& l : p["hotspots"]["source_lines"]) {
+    const std::string file = l["file"].get<std::string>();
+    if (file.ends_with("submission.c") && l["line"].get<int>() > 0) line_found = true;
+  }
+  EXPECT_TRUE(line_found) << p["hotspots"].dump();
   const json& roof = p["roofline"];
   EXPECT_GT(roof["bytes_per_call"].get<double>(), 0) << roof.dump();
   EXPECT_GT(roof["achieved_gb_per_s"].get<double>(), 0) << roof.dump();
