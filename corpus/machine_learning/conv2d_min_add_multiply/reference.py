@@ -1,0 +1,13 @@
+import numpy as np
+
+
+def conv2d_min_add_multiply(add_bias, bias, out, weight, x, C, H, K, N, O, W, constant_value, scaling_factor):
+    """(min(conv2d(x, weight) + bias, constant_value) + add_bias) * scaling_factor."""
+    Ho, Wo = H - K + 1, W - K + 1
+    acc = np.zeros((O, N, Ho, Wo), dtype=x.dtype)
+    for p in range(K):
+        for q in range(K):
+            # contract the input channels of one kernel tap: (O, C) . (N, C, Ho, Wo)
+            acc += np.tensordot(weight[:, :, p, q], x[:, :, p:p + Ho, q:q + Wo], axes=([1], [1]))
+    c = acc.transpose(1, 0, 2, 3) + bias[:, None, None]
+    out[...] = (np.minimum(c, constant_value) + add_bias[:, None, None]) * scaling_factor
