@@ -1,0 +1,27 @@
+import numpy as np
+
+
+def _conv_transpose2d(x, weight, bias, stride, pad, opad):
+    """PyTorch ConvTranspose2d: x[n, c, i, j] scatters weight[c, :, p, q] * x to row i*stride-pad+p,
+    column j*stride-pad+q; the output keeps rows and columns 0 .. (size-1)*stride-2*pad+K+opad-1."""
+    N, C, H, W = x.shape
+    O, K = weight.shape[1], weight.shape[2]
+    Ho = (H - 1) * stride - 2 * pad + K + opad
+    Wo = (W - 1) * stride - 2 * pad + K + opad
+    # uncropped accumulator, channels last; row r holds output row r - pad
+    acc = np.zeros((N, max((H - 1) * stride + K, pad + Ho), max((W - 1) * stride + K, pad + Wo), O), dtype=x.dtype)
+    for p in range(K):
+        for q in range(K):
+            acc[:, p:p + (H - 1) * stride + 1:stride, q:q + (W - 1) * stride + 1:stride, :] += \
+                np.tensordot(x, weight[:, :, p, q], axes=([1], [0]))
+    y = acc[:, pad:pad + Ho, pad:pad + Wo, :].transpose(0, 3, 1, 2)
+    if bias is not None:
+        y = y + bias[:, None, None]
+    return y
+
+
+def conv_transpose2d_multiply_global_avg_pool_global_avg_pool_mean(bias, out, weight, x, C, H, K, N, O, OPAD, PAD, STRIDE, W, multiplier):
+    """Global average pool of multiplier * conv_transpose2d(x) (twice; the second is the identity)."""
+    z = _conv_transpose2d(x, weight, bias, STRIDE, PAD, OPAD)
+    Ho, Wo = z.shape[2], z.shape[3]
+    out[:, :, 0, 0] = (z * multiplier).sum(axis=(2, 3)) / (Ho * Wo)
