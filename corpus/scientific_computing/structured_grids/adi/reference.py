@@ -1,11 +1,12 @@
 import numpy as np
 
 
-def adi(u, v, p, q, N, TSTEPS):
+def adi(u, N, TSTEPS):
     """ADI time steps: column sweep u -> v, then row sweep v -> u, Thomas solves along j.
 
     The sweeps run over j sequentially and over i (the independent systems) as vectors;
     pt, qt hold p and q transposed (pt[j, i] = p[i, j]) so that each j is one contiguous row.
+    v, p and q are PolyBench's temporaries: local here, only u is the result.
     """
     T = u.dtype.type
     one, two = T(1.0), T(2.0)
@@ -25,7 +26,7 @@ def adi(u, v, p, q, N, TSTEPS):
     e2 = one + two * a
     pt = np.zeros((N, N), dtype=u.dtype)
     qt = np.zeros((N, N), dtype=u.dtype)
-    v[...] = 0
+    v = np.zeros((N, N), dtype=u.dtype)
     for _ in range(TSTEPS):
         # column sweep: one system per column i of u, unknowns v[:, i]
         v[0, 1:-1] = one
@@ -52,5 +53,3 @@ def adi(u, v, p, q, N, TSTEPS):
         for j in range(N - 2, 0, -1):
             ut[j, 1:-1] = pt[j, 1:-1] * ut[j + 1, 1:-1] + qt[j, 1:-1]
         u[1:-1, :] = ut[:, 1:-1].T
-    p[...] = pt.T
-    q[...] = qt.T
