@@ -1,10 +1,11 @@
 import numpy as np
 
 
-def deriche(imgIn, imgOut, y1, y2, H, W, alpha):
+def deriche(imgIn, imgOut, H, W, alpha):
     """Deriche filter: causal + anticausal recurrences along rows (axis 1), then along columns (axis 0).
 
     Each recurrence runs sequentially along its axis and as a vector across the other one.
+    y1 and y2 are PolyBench's temporaries: local here, only imgOut is the result.
     """
     T = imgIn.dtype.type
     one, two = T(1.0), T(2.0)
@@ -17,6 +18,8 @@ def deriche(imgIn, imgOut, y1, y2, H, W, alpha):
     a4 = a8 = -k * np.exp(-two * alpha)
     b1 = np.power(two, -alpha)
     b2 = -np.exp(-two * alpha)
+    y1 = np.empty((W, H), dtype=imgIn.dtype)
+    y2 = np.empty((W, H), dtype=imgIn.dtype)
     zero = np.zeros(W, dtype=imgIn.dtype)
 
     # along each row i (sequential in j)
