@@ -1,10 +1,23 @@
 #include <stdint.h>
+#include <stdlib.h>
 
-void srad_fp64(double *restrict J, double *restrict c, double *restrict dE, double *restrict dN,
-               double *restrict dS, double *restrict dW, const int64_t cols, const double lam,
-               const int64_t rows, uint8_t *restrict workspace, const int64_t workspace_size) {
+/* Zeroed scratch for `count` elements; the reference cannot run without it. */
+static void *hpcab_scratch(const int64_t count, const size_t elem) {
+  void *ptr = calloc(count > 0 ? (size_t)count : 1, elem);
+  if (ptr == NULL) abort();
+  return ptr;
+}
+
+void srad_fp64(double *restrict J, const int64_t cols, const double lam, const int64_t rows,
+               uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
+  /* upstream temporaries: the reference's own scratch, not graded */
+  double *restrict c = hpcab_scratch(rows * cols, sizeof(double));
+  double *restrict dE = hpcab_scratch(rows * cols, sizeof(double));
+  double *restrict dN = hpcab_scratch(rows * cols, sizeof(double));
+  double *restrict dS = hpcab_scratch(rows * cols, sizeof(double));
+  double *restrict dW = hpcab_scratch(rows * cols, sizeof(double));
   double sum = 0.0, sum2 = 0.0;
   for (int64_t i = 0; i < rows; i++)
     for (int64_t j = 0; j < cols; j++) {
@@ -53,13 +66,23 @@ void srad_fp64(double *restrict J, double *restrict c, double *restrict dE, doub
       J[k] = J[k] + 0.25 * lam * D;
     }
   }
+  free(c);
+  free(dE);
+  free(dN);
+  free(dS);
+  free(dW);
 }
 
-void srad_fp32(float *restrict J, float *restrict c, float *restrict dE, float *restrict dN,
-               float *restrict dS, float *restrict dW, const int64_t cols, const float lam,
-               const int64_t rows, uint8_t *restrict workspace, const int64_t workspace_size) {
+void srad_fp32(float *restrict J, const int64_t cols, const float lam, const int64_t rows,
+               uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
+  /* upstream temporaries: the reference's own scratch, not graded */
+  float *restrict c = hpcab_scratch(rows * cols, sizeof(float));
+  float *restrict dE = hpcab_scratch(rows * cols, sizeof(float));
+  float *restrict dN = hpcab_scratch(rows * cols, sizeof(float));
+  float *restrict dS = hpcab_scratch(rows * cols, sizeof(float));
+  float *restrict dW = hpcab_scratch(rows * cols, sizeof(float));
   float sum = 0.0f, sum2 = 0.0f;
   for (int64_t i = 0; i < rows; i++)
     for (int64_t j = 0; j < cols; j++) {
@@ -108,4 +131,9 @@ void srad_fp32(float *restrict J, float *restrict c, float *restrict dE, float *
       J[k] = J[k] + 0.25f * lam * D;
     }
   }
+  free(c);
+  free(dE);
+  free(dN);
+  free(dS);
+  free(dW);
 }
