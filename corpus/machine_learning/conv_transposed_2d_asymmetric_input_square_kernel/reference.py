@@ -1,0 +1,11 @@
+import numpy as np
+
+
+def conv_transposed_2d_asymmetric_input_square_kernel(out, weight, x, C, H, K, N, O, W):
+    """Transposed convolution: pixel (i, j) scatters weight[:, :, p, q]-weighted copies to (i+p, j+q)."""
+    xl = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(N * H * W, C)  # channels last, one row per pixel
+    acc = np.zeros((N, H + K - 1, W + K - 1, O), dtype=x.dtype)  # channels last while accumulating
+    for p in range(K):
+        for q in range(K):
+            acc[:, p:p + H, q:q + W, :] += (xl @ weight[:, :, p, q]).reshape(N, H, W, O)
+    out[...] = acc.transpose(0, 3, 1, 2)
