@@ -1,6 +1,6 @@
 #include <stdint.h>
 
-void conv_standard_2d_square_input_square_kernel_variant_b_fp64(const double *restrict bias, double *restrict out, const double *restrict weight,
+void conv_standard_2d_square_input_square_kernel_variant_b_fp64(double *restrict out, const double *restrict weight,
                  const double *restrict x, const int64_t C, const int64_t H, const int64_t K,
                  const int64_t N, const int64_t O, const int64_t W, uint8_t *restrict workspace,
                  const int64_t workspace_size) {
@@ -10,7 +10,7 @@ void conv_standard_2d_square_input_square_kernel_variant_b_fp64(const double *re
   for (int64_t n = 0; n < N; n++)
     for (int64_t o = 0; o < O; o++) {
       double *restrict op = out + (n * O + o) * OH * OW;
-      for (int64_t i = 0; i < OH * OW; i++) op[i] = bias[o];
+      for (int64_t i = 0; i < OH * OW; i++) op[i] = 0;
       for (int64_t c = 0; c < C; c++) {
         const double *restrict xp = x + (n * C + c) * H * W;
         for (int64_t p = 0; p < K; p++)
@@ -23,7 +23,7 @@ void conv_standard_2d_square_input_square_kernel_variant_b_fp64(const double *re
     }
 }
 
-void conv_standard_2d_square_input_square_kernel_variant_b_fp32(const float *restrict bias, float *restrict out, const float *restrict weight,
+void conv_standard_2d_square_input_square_kernel_variant_b_fp32(float *restrict out, const float *restrict weight,
                  const float *restrict x, const int64_t C, const int64_t H, const int64_t K,
                  const int64_t N, const int64_t O, const int64_t W, uint8_t *restrict workspace,
                  const int64_t workspace_size) {
@@ -33,7 +33,7 @@ void conv_standard_2d_square_input_square_kernel_variant_b_fp32(const float *res
   for (int64_t n = 0; n < N; n++)
     for (int64_t o = 0; o < O; o++) {
       float *restrict op = out + (n * O + o) * OH * OW;
-      for (int64_t i = 0; i < OH * OW; i++) op[i] = bias[o];
+      for (int64_t i = 0; i < OH * OW; i++) op[i] = 0;
       for (int64_t c = 0; c < C; c++) {
         const float *restrict xp = x + (n * C + c) * H * W;
         for (int64_t p = 0; p < K; p++)
