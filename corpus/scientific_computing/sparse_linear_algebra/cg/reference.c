@@ -1,15 +1,26 @@
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+/* Zeroed scratch for `count` elements; the reference cannot run without it. */
+static void *cg_scratch(const int64_t count, const size_t elem) {
+  void *ptr = calloc(count > 0 ? (size_t)count : 1, elem);
+  if (ptr == NULL) abort();
+  return ptr;
+}
 
 #define DEFINE_CG(NAME, real)                                                                   \
-  void NAME(const real *restrict b, const real *restrict data, real *restrict diag,             \
-            const int32_t *restrict indices, const int32_t *restrict indptr, real *restrict p,  \
-            real *restrict q, real *restrict r, real *restrict x, const int64_t N,              \
-            const int64_t NNZ, const int64_t iters, uint8_t *restrict workspace,                \
-            const int64_t workspace_size) {                                                     \
+  void NAME(const real *restrict b, const real *restrict data, const int32_t *restrict indices, \
+            const int32_t *restrict indptr, real *restrict x, const int64_t N, const int64_t NNZ, \
+            const int64_t iters, uint8_t *restrict workspace, const int64_t workspace_size) {   \
     (void)NNZ;                                                                                  \
     (void)workspace;                                                                            \
     (void)workspace_size;                                                                       \
+    /* the operator's diagonal and CG's vectors: the reference's own scratch, not graded */     \
+    real *restrict diag = cg_scratch(N, sizeof(real));                                          \
+    real *restrict p = cg_scratch(N, sizeof(real));                                             \
+    real *restrict q = cg_scratch(N, sizeof(real));                                             \
+    real *restrict r = cg_scratch(N, sizeof(real));                                             \
     /* D = 1 + row and column absolute sums of C */                                             \
     for (int64_t i = 0; i < N; i++) diag[i] = 1;                                                \
     for (int64_t i = 0; i < N; i++)                                                             \
@@ -45,6 +56,10 @@
       for (int64_t i = 0; i < N; i++) p[i] = r[i] + beta * p[i];                                \
       rr = rr_new;                                                                              \
     }                                                                                           \
+    free(diag);                                                                                 \
+    free(p);                                                                                    \
+    free(q);                                                                                    \
+    free(r);                                                                                    \
   }
 
 DEFINE_CG(cg_fp64, double)
