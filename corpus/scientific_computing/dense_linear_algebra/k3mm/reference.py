@@ -1,8 +1,8 @@
 import numpy as np
 
 
-def k3mm(A, B, C, D, E, F, G, NI, NJ, NK, NL, NM):
-    """E = A @ B; F = C @ D; G = E @ F (all written in place)."""
-    E[:] = A @ B
-    F[:] = C @ D
+def k3mm(A, B, C, D, G, NI, NJ, NK, NL, NM):
+    """G = (A @ B) @ (C @ D); the intermediates E = A @ B and F = C @ D are local."""
+    E = A @ B
+    F = C @ D
     G[:] = E @ F
