@@ -1,5 +1,6 @@
 #include "common/corpus_check.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -347,6 +348,62 @@ Status check_presets_fit(const Manifest& m, uint64_t memory_bytes, std::vector<s
 
 namespace {
 
+// The description's sentences: split at '.' and ';' except inside a number ("0.99").
+std::vector<std::string> sentences(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool in_number =
+        c == '.' && i > 0 && i + 1 < text.size() && digit(text[i - 1]) && digit(text[i + 1]);
+    if ((c == '.' || c == ';') && !in_number) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+// Whether a sentence says that an output is something upstream does not return.
+bool admits_non_upstream_output(const std::string& sentence) {
+  std::string s = sentence;
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto has = [&s](const char* w) { return s.find(w) != std::string::npos; };
+  if (!has("output")) return false;
+  if (has("not output") || has("not an output")) return false;
+  for (const char* w : {"temporar", "intermediate", "scratch", "workspace", "signature",
+                        "returns only", "output too", "outputs too", "output as in",
+                        "outputs as in", "output, as in", "outputs, as in"}) {
+    if (has(w)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status check_graded_outputs(const Manifest& m) {
+  for (const auto& a : m.arrays) {
+    if (a.is_output() && !a.graded_because.empty()) return Ok{};
+  }
+  for (const std::string& sentence : sentences(m.description)) {
+    if (!admits_non_upstream_output(sentence)) continue;
+    std::string quoted = sentence;
+    while (!quoted.empty() && quoted.front() == ' ') quoted.erase(0, 1);
+    return Error{"lint: the description says an output is not upstream's result (\"" + quoted +
+                     "\"), but no output declares graded_because: keep only upstream's results "
+                     "as outputs (temporaries are the reference's own scratch), or give the "
+                     "array a \"graded_because\" reason (docs/corpus.md)",
+                 Errc::kInvalid};
+  }
+  return Ok{};
+}
+
+namespace {
+
 // The cases of one precision: preset S with each distribution, then the fuzzed draws.
 struct Plan {
   std::string label;
@@ -575,6 +632,9 @@ KernelCheck check_kernel(const Manifest& m, const CheckOptions& o) {
   auto fail = [&r](std::string why) { return failed(std::move(r), std::move(why)); };
   if (auto st = check_kernel_files(m); !st) return fail(st.error().message);
   if (auto st = check_presets(m, o, r); !st) return fail(st.error().message);
+  if (o.lint) {
+    if (auto st = check_graded_outputs(m); !st) return fail(st.error().message);
+  }
   KernelRun run;
   run.work = o.work_dir / m.id;
   if (auto st = fresh_dir(run.work); !st) return fail(st.error().message);

@@ -82,6 +82,14 @@ Status check_presets_gradeable(const Manifest& m, std::vector<std::string>* out)
 // from S to XL.
 Status check_presets_fit(const Manifest& m, uint64_t memory_bytes, std::vector<std::string>* out);
 
+// The graded-outputs rule (a lint): every graded output is upstream's result or declares why it
+// is graded anyway (the array's "graded_because"). A description sentence that calls an output
+// something upstream does not return (one that says "output" together with "temporar",
+// "intermediate", "scratch", "workspace", "signature", "returns only", "output(s) too" or
+// "output(s) as in", and not "not (an) output(s)") needs at least one output with
+// graded_because; the error quotes the sentence.
+Status check_graded_outputs(const Manifest& m);
+
 KernelCheck check_kernel(const Manifest& m, const CheckOptions& options);
 
 // The Numba part alone (`hpcab corpus numba-status`): reference.py on one fuzzed case of the

@@ -669,7 +669,9 @@ Result<ArraySpec> parse_array(ManifestParse& p, const std::string& name, const j
   std::string field = "arrays." + name;
   if (auto st = claim_name(p, field, name); !st) return st.error();
   if (!spec.is_object()) return v.fail(field, "expected an object");
-  if (auto st = check_keys(v, field, spec, {"shape", "dtype", "intent", "domain", "range"}); !st) {
+  if (auto st = check_keys(v, field, spec,
+                           {"shape", "dtype", "intent", "domain", "range", "graded_because"});
+      !st) {
     return st.error();
   }
   ArraySpec a;
@@ -685,24 +687,40 @@ Result<ArraySpec> parse_array(ManifestParse& p, const std::string& name, const j
   }
   if (auto st = parse_array_type(v, field, spec, a); !st) return st.error();
   if (auto st = parse_array_values(p, field, spec, a); !st) return st.error();
+  if (spec.contains("graded_because")) {
+    const json& g = spec["graded_because"];
+    if (!g.is_string() || g.get<std::string>().empty()) {
+      return v.fail(field + ".graded_because", "expected a non-empty string (the reason)");
+    }
+    if (!a.is_output()) {
+      return v.fail(field + ".graded_because", "only an \"out\" or \"inout\" array is graded");
+    }
+    a.graded_because = g.get<std::string>();
+  }
   return a;
 }
 
-// "arrays": at least one output; arrays and scalars end up sorted by name.
+// "arrays": at least one output, at least one of them upstream's result (no graded_because);
+// arrays and scalars end up sorted by name.
 Status parse_arrays(ManifestParse& p) {
   Manifest& m = p.m;
   const json& root = p.root;
   if (!root.contains("arrays") || !root["arrays"].is_object() || root["arrays"].empty()) {
     return p.v.fail("arrays", "expected a non-empty object name -> array spec");
   }
-  bool any_output = false;
+  bool any_output = false, any_upstream_output = false;
   for (const auto& [name, spec] : root["arrays"].items()) {
     auto a = parse_array(p, name, spec);
     if (!a) return a.error();
     any_output = any_output || a->is_output();
+    any_upstream_output = any_upstream_output || (a->is_output() && a->graded_because.empty());
     m.arrays.push_back(std::move(*a));
   }
   if (!any_output) return p.v.fail("arrays", "at least one array must be \"out\" or \"inout\"");
+  if (!any_upstream_output) {
+    return p.v.fail("arrays",
+                    "every output has a graded_because: at least one must be upstream's result");
+  }
   std::sort(m.arrays.begin(), m.arrays.end(),
             [](const ArraySpec& x, const ArraySpec& y) { return x.name < y.name; });
   std::sort(m.scalars.begin(), m.scalars.end(),

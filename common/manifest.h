@@ -35,6 +35,9 @@ struct ArraySpec {
   Intent intent = Intent::kIn;
   Domain domain;                           // real arrays
   std::optional<Expr> range_lo, range_hi;  // integer arrays, inclusive
+  // Outputs only: why this output is graded although the upstream kernel does not return it
+  // (e.g. a temporary upstream keeps in an array); empty: it is (part of) upstream's result.
+  std::string graded_because;
 
   DType dtype(Precision p) const { return fixed_dtype ? *fixed_dtype : real_dtype(p); }
   bool is_output() const { return intent != Intent::kIn; }

@@ -252,6 +252,67 @@ TEST(CorpusCheck, PresetSMustBeGradeableAtEveryPrecision) {
   EXPECT_NE(st.error().message.find("preset S is ungradeable"), std::string::npos);
 }
 
+// The graded-outputs lint: a description that calls an output an upstream temporary (or
+// intermediate, scratch, a stand-in for a workspace, ...) needs a graded_because on an output.
+TEST(CorpusCheck, GradedOutputsAreUpstreamsOrDeclared) {
+  auto j = testing::minimal_manifest();
+  j["arrays"]["t"] = {{"shape", {"N"}}, {"dtype", "real"}, {"intent", "out"}};
+  auto load = [](const nlohmann::json& manifest) {
+    testing::TempDir tmp;
+    auto m = load_manifest(testing::write_manifest(tmp.path(), manifest));
+    EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+    return *m;
+  };
+  // Clean descriptions pass: a result, a number with a point, "not an output".
+  for (const char* d : {"a = 0.5 * b. The loop's temporary t is written too.",
+                        "a = b; the running statistics are not outputs (a scratch copy)."}) {
+    j["description"] = d;
+    EXPECT_TRUE(check_graded_outputs(load(j)).ok()) << d;
+  }
+  for (const char* d :
+       {"a = 2 * b. The temporary t is an output too, since the kernel has no workspace.",
+        "a = 2 * b; the intermediate t is an output, as in upstream's signature.",
+        "a = 2 * b. Upstream returns only a, here t is an output as well.",
+        "a = 2 * b. The derivative array t is an output as in Rodinia."}) {
+    j["description"] = d;
+    auto st = check_graded_outputs(load(j));
+    ASSERT_FALSE(st.ok()) << d;
+    EXPECT_NE(st.error().message.find("no output declares graded_because"), std::string::npos)
+        << st.error().message;
+    EXPECT_NE(st.error().message.find(" is an output"), std::string::npos)
+        << "quotes the sentence: " << st.error().message;
+    // Declared with its reason, the same description passes.
+    auto declared = j;
+    declared["arrays"]["t"]["graded_because"] = "a test of the rule";
+    EXPECT_TRUE(check_graded_outputs(load(declared)).ok()) << d;
+  }
+  // The linter runs it: check_kernel fails such a kernel before building anything.
+  j["description"] = "a = 2 * b. The temporary t is an output too.";
+  testing::TempDir tmp;
+  testing::write_numpy_kernel(tmp.path(), j, "def k(a, b, t, N):\n    a[:] = 2 * b\n");
+  auto m = load_manifest(tmp.path() / "k");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  testing::TempDir work;
+  CheckOptions o;
+  o.work_dir = work.path();
+  o.numba = false;
+  KernelCheck k = check_kernel(*m, o);
+  EXPECT_FALSE(k.ok);
+  EXPECT_NE(k.reason.find("lint: the description says an output is not upstream's result"),
+            std::string::npos)
+      << k.reason;
+}
+
+// Every kernel of the corpus keeps the rule (it is cheap: descriptions and manifests only).
+TEST(CorpusCheck, EveryCorpusKernelGradesUpstreamsResultsOrDeclaresWhy) {
+  auto all = load_corpus(std::string(HPCAB_SOURCE_DIR) + "/corpus");
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  for (const auto& m : *all) {
+    auto st = check_graded_outputs(m);
+    EXPECT_TRUE(st.ok()) << m.id << ": " << st.error().message;
+  }
+}
+
 TEST(CorpusCheck, PresetSMustFitTheMemoryLimit) {
   auto m =
       load_manifest(std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000");

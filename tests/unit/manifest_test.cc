@@ -240,6 +240,35 @@ TEST(Manifest, OracleField) {
   expect_error(j, "oracle", "expected \"c\" or \"numpy\", got 1");
 }
 
+// "graded_because": an output upstream does not return says why it is graded; only outputs
+// carry it, with a non-empty reason, and at least one output stays upstream's result.
+TEST(Manifest, GradedBecauseDeclaresAnOutputUpstreamDoesNotReturn) {
+  auto j = minimal_manifest();
+  j["arrays"]["c"] = {{"shape", {"N"}},
+                      {"dtype", "real"},
+                      {"intent", "out"},
+                      {"graded_because", "upstream's temporary, kept for a reason"}};
+  TempDir tmp;
+  auto m = load_manifest(write_manifest(tmp.path(), j));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  ASSERT_EQ(m->arrays.size(), 3u);
+  EXPECT_EQ(m->arrays[0].graded_because, "");  // a: upstream's result
+  EXPECT_EQ(m->arrays[2].graded_because, "upstream's temporary, kept for a reason");
+
+  auto bad = j;
+  bad["arrays"]["c"]["graded_because"] = "";
+  expect_error(bad, "arrays.c.graded_because", "non-empty string");
+  bad = j;
+  bad["arrays"]["c"]["graded_because"] = 1;
+  expect_error(bad, "arrays.c.graded_because", "non-empty string");
+  bad = j;
+  bad["arrays"]["b"]["graded_because"] = "an input";
+  expect_error(bad, "arrays.b.graded_because", "only an \"out\" or \"inout\" array");
+  bad = j;
+  bad["arrays"]["a"]["graded_because"] = "every output declared";
+  expect_error(bad, "arrays", "at least one must be upstream's result");
+}
+
 TEST(Manifest, ReferenceCIsOptionalReferencePyIsNot) {
   TempDir tmp;
   auto j = minimal_manifest("np_only");
