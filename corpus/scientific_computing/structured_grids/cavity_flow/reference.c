@@ -4,7 +4,7 @@
 
 #define DEFINE_CAVITY_FLOW(NAME, real)                                                           \
   void NAME(real *restrict p, real *restrict u, real *restrict v, const int64_t nit,             \
-            const int64_t nt, const int64_t nx, const int64_t ny, const real nu, const real rho, \
+            const int64_t nt, const real nu, const int64_t nx, const int64_t ny, const real rho, \
             uint8_t *restrict workspace, const int64_t workspace_size) {                         \
     (void)workspace;                                                                             \
     (void)workspace_size;                                                                        \

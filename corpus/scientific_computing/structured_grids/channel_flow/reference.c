@@ -3,9 +3,9 @@
 #include <string.h>
 
 #define DEFINE_CHANNEL_FLOW(NAME, real)                                                            \
-  void NAME(real *restrict p, real *restrict u, real *restrict v, const int64_t nit,               \
-            const int64_t nt, const int64_t nx, const int64_t ny, const real F, const real nu,     \
-            const real rho, uint8_t *restrict workspace, const int64_t workspace_size) {           \
+  void NAME(real *restrict p, real *restrict u, real *restrict v, const real F, const int64_t nit, \
+            const int64_t nt, const real nu, const int64_t nx, const int64_t ny, const real rho,   \
+            uint8_t *restrict workspace, const int64_t workspace_size) {                           \
     (void)workspace;                                                                               \
     (void)workspace_size;                                                                          \
     const double dx = 2.0 / (double)(nx - 1), dy = 2.0 / (double)(ny - 1);                         \
