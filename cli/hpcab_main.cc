@@ -53,17 +53,27 @@ Result<std::vector<Manifest>> select(const fs::path& corpus, const std::vector<s
   return out;
 }
 
-int cmd_list(const fs::path& corpus) {
-  auto kernels = load_corpus(corpus);
-  if (!kernels) {
-    std::cerr << "hpcab: " << kernels.error().message << "\n";
-    return 2;
-  }
+// `corpus list`'s narrowing: selectors (their union; none: every kernel), then every filter
+// that is set.
+struct ListFilter {
+  std::vector<std::string> selectors;
+  std::string track, dwarf, tag;
+  int level = 0;  // 0: any
+  bool ids_only = false;
+};
+
+bool matches(const Manifest& m, const ListFilter& f) {
+  return (f.track.empty() || m.track == f.track) && (f.dwarf.empty() || m.dwarf == f.dwarf) &&
+         (f.level == 0 || m.level == f.level) &&
+         (f.tag.empty() || std::find(m.tags.begin(), m.tags.end(), f.tag) != m.tags.end());
+}
+
+void print_kernel_table(const std::vector<Manifest>& kernels) {
   int width = 16;
-  for (const auto& m : *kernels) width = std::max(width, static_cast<int>(m.id.size()));
+  for (const auto& m : kernels) width = std::max(width, static_cast<int>(m.id.size()));
   std::printf("%-*s %-22s %-26s %-5s %-10s %s\n", width, "id", "track", "dwarf", "level",
               "precisions", "tags");
-  for (const auto& m : *kernels) {
+  for (const auto& m : kernels) {
     std::string precs, tags;
     for (auto p : m.precisions)
       precs += (precs.empty() ? "" : ",") + std::string(precision_name(p));
@@ -73,8 +83,8 @@ int cmd_list(const fs::path& corpus) {
                 tags.empty() ? "-" : tags.c_str());
   }
   // Counts per track, dwarf, level and tag (the same object /health reports as "corpus").
-  const auto counts = nlohmann::json::parse(corpus_counts_json(*kernels));
-  std::printf("\n%zu kernels\n", kernels->size());
+  const auto counts = nlohmann::json::parse(corpus_counts_json(kernels));
+  std::printf("\n%zu kernels\n", kernels.size());
   for (const char* group : {"tracks", "dwarfs", "levels", "tags"}) {
     std::string line;
     for (const auto& [k, v] : counts[group].items()) {
@@ -84,6 +94,30 @@ int cmd_list(const fs::path& corpus) {
     }
     std::printf("%s: %s\n", group, line.empty() ? "-" : line.c_str());
   }
+}
+
+// Exit 0 with the table (or the ids, one a line); 2 for a bad selector or when nothing matches
+// (a filter value nobody has is most likely a typo).
+int cmd_list(const fs::path& corpus, const ListFilter& f) {
+  auto kernels = select(corpus, f.selectors);
+  if (!kernels) {
+    std::cerr << "hpcab: " << kernels.error().message << "\n";
+    return 2;
+  }
+  std::vector<Manifest> chosen;
+  for (auto& m : *kernels) {
+    if (matches(m, f)) chosen.push_back(std::move(m));
+  }
+  if (chosen.empty()) {
+    std::cerr << "hpcab: no kernel matches (see `hpcab corpus list` for the tracks, dwarfs, "
+                 "levels and tags)\n";
+    return 2;
+  }
+  if (f.ids_only) {
+    for (const auto& m : chosen) std::printf("%s\n", m.id.c_str());
+    return 0;
+  }
+  print_kernel_table(chosen);
   return 0;
 }
 
@@ -371,6 +405,7 @@ int cmd_demo(const std::string& judge, const std::string& solutions,
 // `hpcab corpus ...`: the subcommands and what they parse into.
 struct CorpusArgs {
   CLI::App* list = nullptr;
+  ListFilter list_filter;
   CLI::App* abi = nullptr;
   CLI::App* check = nullptr;
   CLI::App* numba_status = nullptr;
@@ -440,7 +475,18 @@ void add_check(CLI::App& corpus_cmd, CorpusArgs& a) {
 void add_corpus_commands(CLI::App& app, CorpusArgs& a) {
   auto* corpus_cmd = app.add_subcommand("corpus", "inspect and check the kernel corpus");
   corpus_cmd->require_subcommand(1);
-  a.list = corpus_cmd->add_subcommand("list", "list kernels");
+  a.list = corpus_cmd->add_subcommand(
+      "list",
+      "list kernels (id, track, dwarf, level, precisions, tags) and their counts; selectors and "
+      "filters narrow the list (every filter given must hold)");
+  ListFilter& f = a.list_filter;
+  a.list->add_option("selectors", f.selectors, kSelectorHelp);
+  a.list->add_option("--track", f.track, "only this track (loop_level_reasoning, ...)");
+  a.list->add_option("--dwarf", f.dwarf, "only this dwarf (dense_linear_algebra, ...)");
+  a.list->add_option("--level", f.level, "only this level (1, 2, 3)")->check(CLI::Range(1, 9));
+  a.list->add_option("--tag", f.tag, "only kernels with this tag (llr-focus40, ...)");
+  a.list->add_flag("--ids", f.ids_only,
+                   "print only the ids, one a line (for HPCAB_KERNELS or another command)");
   add_abi(*corpus_cmd, a);
   add_check(*corpus_cmd, a);
   a.numba_status = corpus_cmd->add_subcommand(
@@ -456,7 +502,7 @@ void add_corpus_commands(CLI::App& app, CorpusArgs& a) {
 
 // The chosen corpus subcommand's exit status; nullopt when none was chosen.
 std::optional<int> run_corpus_command(const fs::path& corpus, CorpusArgs& a) {
-  if (*a.list) return cmd_list(corpus);
+  if (*a.list) return cmd_list(corpus, a.list_filter);
   if (*a.abi) return cmd_abi(corpus, a.abi_id, a.abi_precision, a.abi_language);
   if (*a.check) {
     a.options.work_dir = a.work_dir;
