@@ -51,7 +51,9 @@ bool valid_kernel_key(std::string_view key) {
   while (true) {
     std::size_t end = key.find('/', start);
     std::string_view seg = key.substr(start, end == std::string_view::npos ? end : end - start);
-    if (seg.empty() || seg.size() > 64 || seg[0] < 'a' || seg[0] > 'z') return false;
+    if (seg.empty() || seg.size() > kMaxKernelIdLength || seg[0] < 'a' || seg[0] > 'z') {
+      return false;
+    }
     for (char c : seg) {
       if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
     }
@@ -410,6 +412,10 @@ Status parse_identity(ManifestParse& p) {
     *dst = *s;
   }
   if (!is_lower_id(m.id)) return v.fail("id", "expected [a-z][a-z0-9_]*, got '" + m.id + "'");
+  if (m.id.size() > kMaxKernelIdLength) {
+    return v.fail("id", "'" + m.id + "' is longer than " + std::to_string(kMaxKernelIdLength) +
+                            " characters (the judge's kernel names: docs/api.md)");
+  }
   if (m.dir.filename() != m.id) {
     return v.fail("id",
                   "'" + m.id + "' must equal the folder name '" + m.dir.filename().string() + "'");

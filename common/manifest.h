@@ -161,9 +161,13 @@ Result<std::vector<std::string>> select_kernels(const std::vector<Manifest>& cor
 // "tags": {tag: n}} (every track listed, with 0 where it has none).
 std::string corpus_counts_json(const std::vector<Manifest>& corpus);
 
+// The longest kernel id (and track or dwarf name) the judge accepts; the paper's longest id has
+// 84 characters. load_manifest refuses longer ids, so every kernel that loads can be graded.
+inline constexpr std::size_t kMaxKernelIdLength = 96;
+
 // Whether `key` has the form of a kernel id or path-style key (at most three '/'-separated
-// names of [a-z][a-z0-9_]*, 200 characters in all), before any lookup: request parsers refuse
-// other strings without echoing them into a lookup.
+// names of [a-z][a-z0-9_]*, each at most kMaxKernelIdLength, 200 characters in all), before any
+// lookup: request parsers refuse other strings without echoing them into a lookup.
 bool valid_kernel_key(std::string_view key);
 
 // Why the sizes `syms` (size symbols and integer scalars) cannot hold `init`'s structure,

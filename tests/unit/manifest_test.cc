@@ -420,7 +420,11 @@ TEST(Corpus, KernelsAreFoundByIdOrByTheOriginalsPathStyleKey) {
                           "a/./b", "A", "a-b", "a/b\\c", "1abc"}) {
     EXPECT_FALSE(valid_kernel_key(bad)) << bad;
   }
-  EXPECT_FALSE(valid_kernel_key(std::string(65, 'a')));
+  // The paper's longest id (84 characters) is a valid name; one past the limit is not.
+  EXPECT_TRUE(valid_kernel_key(
+      "conv_transposed_2d_asymmetric_input_asymmetric_kernel_strided_grouped_padded_dilated"));
+  EXPECT_TRUE(valid_kernel_key(std::string(kMaxKernelIdLength, 'a')));
+  EXPECT_FALSE(valid_kernel_key(std::string(kMaxKernelIdLength + 1, 'a')));
 }
 
 TEST(Corpus, SelectorsIncludeTagsAndPathKeys) {
