@@ -1,6 +1,8 @@
 #include "common/abi.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <sstream>
 
 namespace hpcab {
@@ -81,10 +83,22 @@ std::string cpp_prototype(const Manifest& m, Precision p) {
   return "extern \"C\" " + c_like(m, p, "__restrict__");
 }
 
+std::string fortran_name(const std::string& symbol) {
+  constexpr std::size_t kMax = 63;  // Fortran 2003's longest name
+  if (symbol.size() <= kMax) return symbol;
+  std::uint32_t h = 2166136261u;  // FNV-1a: distinct long symbols keep distinct names
+  for (unsigned char c : symbol) h = (h ^ c) * 16777619u;
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", h);
+  return symbol.substr(0, kMax - 9) + "_" + hex;
+}
+
 std::string fortran_interface(const Manifest& m, Precision p) {
   const auto args = abi_args(m, p);
   std::ostringstream os;
-  std::string sym = abi_symbol(m, p);
+  const std::string symbol = abi_symbol(m, p);
+  // The C symbol is the bind(C) name; the Fortran name is the same unless it is too long.
+  const std::string sym = fortran_name(symbol);
   // Free-form Fortran allows 132 characters a line: the argument list is continued with '&'
   // before a line passes 120, so long kernel names and many arguments still compile.
   std::string line = "  subroutine " + sym + "(";
@@ -98,7 +112,8 @@ std::string fortran_interface(const Manifest& m, Precision p) {
       line += piece;
     }
   }
-  os << line << ") &\n      bind(C, name=\"" << sym << "\")\n    use, intrinsic :: iso_c_binding\n"
+  os << line << ") &\n      bind(C, name=\"" << symbol
+     << "\")\n    use, intrinsic :: iso_c_binding\n"
      << "    implicit none\n";
   for (const auto& a : args) {
     os << "    " << fortran_type(a.dtype);

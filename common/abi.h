@@ -26,6 +26,11 @@ struct AbiArg {
 std::string abi_symbol(const Manifest& m, Precision p);  // "gemm_fp64"
 std::vector<AbiArg> abi_args(const Manifest& m, Precision p);
 
+// The Fortran name of a C symbol in the interfaces and stubs: the symbol itself, or, above
+// Fortran's 63 characters, its first 54 characters, '_' and 8 hex digits of its hash (the
+// bind(C) name stays the symbol, so the library exports what the judge calls).
+std::string fortran_name(const std::string& symbol);
+
 // Prototypes, terminated with ';' (C, C++) or a full interface block (Fortran).
 std::string c_prototype(const Manifest& m, Precision p);
 std::string cpp_prototype(const Manifest& m, Precision p);

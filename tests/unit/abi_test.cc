@@ -196,3 +196,23 @@ TEST(Abi, DocumentedExamplesRunThroughTheAbi) {
 
 }  // namespace
 }  // namespace hpcab
+
+namespace hpcab {
+namespace {
+
+// Fortran names stop at 63 characters; the paper's longest kernel ids give 89-character symbols.
+TEST(Abi, FortranNamesOfLongSymbolsFitAndStayDistinct) {
+  EXPECT_EQ(fortran_name("gemm_fp64"), "gemm_fp64");
+  const std::string a =
+      "conv_transposed_2d_asymmetric_input_asymmetric_kernel_strided_grouped_padded_dilated_fp64";
+  const std::string b =
+      "conv_transposed_2d_asymmetric_input_asymmetric_kernel_strided_grouped_padded_dilated_fp32";
+  EXPECT_EQ(fortran_name(a).size(), 63u);
+  EXPECT_NE(fortran_name(a), fortran_name(b));
+  EXPECT_EQ(fortran_name(a), fortran_name(a));
+  EXPECT_EQ(fortran_name(a).substr(0, 54), a.substr(0, 54));
+  EXPECT_EQ(fortran_name(std::string(63, 'a')), std::string(63, 'a'));
+}
+
+}  // namespace
+}  // namespace hpcab
