@@ -2,7 +2,7 @@ import numpy as np
 
 # Activations are kept channel-first inside, (C N H W): every convolution is then one matmul of the
 # filters (O x KH*KW*C) with an im2col matrix built from whole image rows.
-_IM2COL_LIMIT = 1 << 24   # largest im2col matrix (elements); above it, one matmul per kernel tap
+_IM2COL_LIMIT = 1 << 24   # largest im2col matrix (elements); one image above it: one matmul per kernel tap
 
 
 def _conv2d(x, w, stride, pad):
@@ -19,18 +19,25 @@ def _conv2d(x, w, stride, pad):
     else:
         xp = x
     hs, ws = (OH - 1) * stride + 1, (OW - 1) * stride + 1
-    wm = w.transpose(0, 2, 3, 1)                                    # O KH KW C
-    if KH * KW * C * N * OH * OW <= _IM2COL_LIMIT:
-        cols = np.empty((KH, KW, C, N, OH, OW), dtype=x.dtype)
-        for p in range(KH):
-            for q in range(KW):
-                cols[p, q] = xp[:, :, p:p + hs:stride, q:q + ws:stride]
-        y = wm.reshape(O, KH * KW * C) @ cols.reshape(KH * KW * C, N * OH * OW)
-    else:
-        y = np.zeros((O, N * OH * OW), dtype=x.dtype)
-        for p in range(KH):
-            for q in range(KW):
-                y += wm[:, p, q, :] @ xp[:, :, p:p + hs:stride, q:q + ws:stride].reshape(C, N * OH * OW)
+    wm = np.ascontiguousarray(w.transpose(0, 2, 3, 1))              # O KH KW C: im2col rows in (p, q, c) order
+    per_image = KH * KW * C * OH * OW
+    if per_image <= _IM2COL_LIMIT:
+        # im2col over blocks of images, one matmul per block
+        y = np.empty((O, N, OH, OW), dtype=x.dtype)
+        nb = max(1, _IM2COL_LIMIT // per_image)
+        for n0 in range(0, N, nb):
+            b = min(nb, N - n0)
+            cols = np.empty((KH, KW, C, b, OH, OW), dtype=x.dtype)
+            for p in range(KH):
+                for q in range(KW):
+                    cols[p, q] = xp[:, n0:n0 + b, p:p + hs:stride, q:q + ws:stride]
+            y[:, n0:n0 + b] = (wm.reshape(O, KH * KW * C) @ cols.reshape(KH * KW * C, b * OH * OW)).reshape(O, b, OH, OW)
+        return y
+    # one image is too big for im2col: one matmul per kernel tap over the whole batch
+    y = np.zeros((O, N * OH * OW), dtype=x.dtype)
+    for p in range(KH):
+        for q in range(KW):
+            y += np.ascontiguousarray(wm[:, p, q, :]) @ xp[:, :, p:p + hs:stride, q:q + ws:stride].reshape(C, N * OH * OW)
     return y.reshape(O, N, OH, OW)
 
 
