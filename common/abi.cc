@@ -35,13 +35,16 @@ std::vector<AbiArg> abi_args(const Manifest& m, Precision p) {
 
 namespace {
 
-std::string c_like(const Manifest& m, Precision p, const char* restrict_kw) {
+// The C form of the ABI; `mpi`: the distributed entry, whose communicator comes before the
+// workspace.
+std::string c_like(const Manifest& m, Precision p, const char* restrict_kw, bool mpi = false) {
   std::ostringstream os;
-  os << "void " << abi_symbol(m, p) << "(";
+  os << "void " << (mpi ? abi_mpi_symbol(m, p) : abi_symbol(m, p)) << "(";
   bool first = true;
   for (const auto& a : abi_args(m, p)) {
     if (!first) os << ", ";
     first = false;
+    if (mpi && a.kind == AbiArg::Kind::kWorkspace) os << "MPI_Comm comm, ";
     bool pointer = a.kind == AbiArg::Kind::kArray || a.kind == AbiArg::Kind::kWorkspace;
     if (pointer) {
       os << (a.is_const ? "const " : "") << c_type_name(a.dtype) << " *" << restrict_kw << " "
@@ -75,6 +78,8 @@ std::string fortran_type(DType t) {
   return "";
 }
 
+std::string fortran_like(const Manifest& m, Precision p, bool mpi);
+
 }  // namespace
 
 std::string c_prototype(const Manifest& m, Precision p) { return c_like(m, p, "restrict"); }
@@ -93,10 +98,37 @@ std::string fortran_name(const std::string& symbol) {
   return symbol.substr(0, kMax - 9) + "_" + hex;
 }
 
-std::string fortran_interface(const Manifest& m, Precision p) {
-  const auto args = abi_args(m, p);
+std::string fortran_interface(const Manifest& m, Precision p) { return fortran_like(m, p, false); }
+
+std::string abi_mpi_symbol(const Manifest& m, Precision p) {
+  return m.id + "_mpi_" + std::string(precision_name(p));
+}
+
+std::string c_mpi_prototype(const Manifest& m, Precision p) {
+  return c_like(m, p, "restrict", true);
+}
+
+std::string cpp_mpi_prototype(const Manifest& m, Precision p) {
+  return "extern \"C\" " + c_like(m, p, "__restrict__", true);
+}
+
+std::string fortran_mpi_interface(const Manifest& m, Precision p) {
+  return fortran_like(m, p, true);
+}
+
+namespace {
+
+std::string fortran_like(const Manifest& m, Precision p, bool mpi) {
+  auto args = abi_args(m, p);
+  if (mpi) {
+    // The communicator's Fortran handle (MPI_Comm_c2f): an integer the subroutine puts in a
+    // type(MPI_Comm)'s MPI_VAL to use mpi_f08.
+    auto ws = std::find_if(args.begin(), args.end(),
+                           [](const AbiArg& a) { return a.kind == AbiArg::Kind::kWorkspace; });
+    args.insert(ws, {"comm", AbiArg::Kind::kIntScalar, DType::kInt32, false, Intent::kIn});
+  }
   std::ostringstream os;
-  const std::string symbol = abi_symbol(m, p);
+  const std::string symbol = mpi ? abi_mpi_symbol(m, p) : abi_symbol(m, p);
   // The C symbol is the bind(C) name; the Fortran name is the same unless it is too long.
   const std::string sym = fortran_name(symbol);
   // Free-form Fortran allows 132 characters a line: the argument list is continued with '&'
@@ -129,6 +161,8 @@ std::string fortran_interface(const Manifest& m, Precision p) {
   os << "  end subroutine " << sym << "\nend interface";
   return os.str();
 }
+
+}  // namespace
 
 std::string python_prototype(const Manifest& m) {
   std::string out = "def " + m.id + "(";

@@ -35,6 +35,16 @@ std::string fortran_name(const std::string& symbol);
 std::string c_prototype(const Manifest& m, Precision p);
 std::string cpp_prototype(const Manifest& m, Precision p);
 std::string fortran_interface(const Manifest& m, Precision p);
+// The distributed residency's entry (docs/abi.md "The distributed residency"): the symbol
+// "<id>_mpi_<fp64|fp32>" with the parameters of the ABI above and the communicator before the
+// workspace: `MPI_Comm comm` in C and C++ (<mpi.h>), in Fortran `integer(c_int32_t), value ::
+// comm`, the communicator's Fortran handle (MPI_Comm_c2f; mpi_f08 code puts it in a
+// type(MPI_Comm)'s MPI_VAL). Arrays are the rank's local blocks (MpiSpec, common/mpi_spec.h); sizes
+// and scalars are the global problem's.
+std::string abi_mpi_symbol(const Manifest& m, Precision p);
+std::string c_mpi_prototype(const Manifest& m, Precision p);
+std::string cpp_mpi_prototype(const Manifest& m, Precision p);
+std::string fortran_mpi_interface(const Manifest& m, Precision p);
 // The Python form (hpcab-pyrunner): "def gemm(A, B, C, NI, NJ, NK, alpha, beta):", the C ABI's
 // parameters without the workspace; called with keyword arguments, so their order is a courtesy.
 std::string python_prototype(const Manifest& m);

@@ -397,7 +397,7 @@ Status check_top_level_keys(ManifestParse& p) {
   return check_keys(p.v, "", p.root,
                     {"id", "name", "track", "dwarf", "level", "description", "precisions", "sizes",
                      "fuzzed", "constraints", "scalars", "arrays", "initializers",
-                     "reduction_length", "bytes", "flops", "oracle", "tags"});
+                     "reduction_length", "bytes", "flops", "oracle", "tags", "mpi"});
 }
 
 // id, name, track, description, dwarf, level and oracle.
@@ -1052,6 +1052,89 @@ Status parse_constraints(ManifestParse& p) {
   return Ok{};
 }
 
+// "mpi": {"ranks": [1, 2, 4], "weak": {"NI": 1}, "distribution": {"A": {"block": 0},
+// "x": "replicated"}} (docs/corpus.md "The mpi block").
+Status parse_mpi_ranks(const Validator& v, const json& j, MpiSpec& out) {
+  if (!j.contains("ranks") || !j["ranks"].is_array() || j["ranks"].empty()) {
+    return v.fail("mpi.ranks", "expected a non-empty array of rank counts");
+  }
+  for (const auto& r : j["ranks"]) {
+    if (!r.is_number_integer() || r.get<int64_t>() < 1 || r.get<int64_t>() > kMaxMpiRanks) {
+      return v.fail("mpi.ranks", "expected integers in [1, " + std::to_string(kMaxMpiRanks) +
+                                     "], got " + r.dump());
+    }
+    if (!out.ranks.empty() && r.get<int>() <= out.ranks.back()) {
+      return v.fail("mpi.ranks", "expected ascending, distinct rank counts");
+    }
+    out.ranks.push_back(r.get<int>());
+  }
+  if (out.ranks.front() != 1) {
+    return v.fail("mpi.ranks", "must start with 1: every efficiency is against one PE");
+  }
+  return Ok{};
+}
+
+Status parse_mpi_weak(const ManifestParse& p, const json& j, MpiSpec& out) {
+  if (!j.contains("weak")) return Ok{};
+  if (!j["weak"].is_object()) return p.v.fail("mpi.weak", "expected an object symbol -> k");
+  for (const auto& [sym, k] : j["weak"].items()) {
+    if (std::find(p.m.size_symbols.begin(), p.m.size_symbols.end(), sym) ==
+        p.m.size_symbols.end()) {
+      return p.v.fail("mpi.weak." + sym, "not a size symbol");
+    }
+    if (!k.is_number_integer() || k.get<int64_t>() < 1 || k.get<int64_t>() > kMaxWeakRoot) {
+      return p.v.fail("mpi.weak." + sym, "expected the root k, an integer in [1, " +
+                                             std::to_string(kMaxWeakRoot) + "]");
+    }
+    out.weak[sym] = k.get<int>();
+  }
+  return Ok{};
+}
+
+Result<MpiDistribution> parse_mpi_distribution(const Validator& v, const std::string& field,
+                                               const ArraySpec& a, const json& d) {
+  MpiDistribution out;
+  if (d.is_string() && d.get<std::string>() == "replicated") return out;
+  if (!d.is_object() || d.size() != 1 || !d.contains("block") || !d["block"].is_number_integer()) {
+    return v.fail(field, "expected \"replicated\" or {\"block\": axis}, got " + d.dump());
+  }
+  const int64_t axis = d["block"].get<int64_t>();
+  if (axis < 0 || axis >= static_cast<int64_t>(a.shape.size())) {
+    return v.fail(field, "axis " + std::to_string(axis) + " is not an axis of '" + a.name + "' (" +
+                             std::to_string(a.shape.size()) + " axes)");
+  }
+  out.kind = MpiDistribution::Kind::kBlock;
+  out.axis = static_cast<int>(axis);
+  return out;
+}
+
+Status parse_mpi(ManifestParse& p) {
+  if (!p.root.contains("mpi")) return Ok{};
+  const json& j = p.root["mpi"];
+  if (!j.is_object()) return p.v.fail("mpi", "expected an object, got " + kind_of(j));
+  if (auto st = check_keys(p.v, "mpi", j, {"ranks", "weak", "distribution"}); !st) return st;
+  MpiSpec spec;
+  if (auto st = parse_mpi_ranks(p.v, j, spec); !st) return st;
+  if (auto st = parse_mpi_weak(p, j, spec); !st) return st;
+  if (!j.contains("distribution") || !j["distribution"].is_object()) {
+    return p.v.fail("mpi.distribution", "expected an object array -> distribution");
+  }
+  bool any_block = false;
+  for (const auto& [name, d] : j["distribution"].items()) {
+    const ArraySpec* a = p.m.array(name);
+    if (a == nullptr) return p.v.fail("mpi.distribution." + name, "not an array of the kernel");
+    auto dist = parse_mpi_distribution(p.v, "mpi.distribution." + name, *a, d);
+    if (!dist) return dist.error();
+    any_block = any_block || dist->kind == MpiDistribution::Kind::kBlock;
+    spec.distribution[name] = *dist;
+  }
+  if (!any_block) {
+    return p.v.fail("mpi.distribution", "at least one array must be split in blocks");
+  }
+  p.m.mpi = std::move(spec);
+  return Ok{};
+}
+
 Status check_constraints_at(const Validator& v, const Manifest& m, const char* preset,
                             const SymbolTable& syms) {
   for (std::size_t i = 0; i < m.constraints.size(); ++i) {
@@ -1163,7 +1246,7 @@ Result<Manifest> load_manifest(const fs::path& dir_or_file, uint64_t max_xl_byte
   p.names.insert(m.size_symbols.begin(), m.size_symbols.end());
   p.expr_symbols = p.names;
   for (auto* section : {parse_scalars, parse_arrays, check_names_case_insensitively_unique,
-                        parse_initializers, parse_size_expressions, parse_constraints}) {
+                        parse_initializers, parse_size_expressions, parse_constraints, parse_mpi}) {
     if (auto st = section(p); !st) return st.error();
   }
   for (const char* preset : kPresetNames) {

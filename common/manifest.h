@@ -16,6 +16,7 @@
 #include "common/constraints.h"
 #include "common/dtype.h"
 #include "common/expr.h"
+#include "common/mpi_spec.h"
 #include "common/result.h"
 
 namespace hpcab {
@@ -106,6 +107,8 @@ struct Manifest {
   std::optional<std::string> oracle;
   // "tags": names of kernel sets this kernel belongs to (e.g. "llr-focus40"), in manifest order.
   std::vector<std::string> tags;
+  // "mpi": the distributed residency (common/mpi_spec.h); nullopt: the kernel has none.
+  std::optional<MpiSpec> mpi;
 
   bool has_tag(const std::string& tag) const;
   // The original judge's path-style key: "<track>/[<dwarf>/]<id>".

@@ -92,6 +92,13 @@ Refusal language_fields(const Fields& f, const Manifest& m, GradeRequest& g, Pre
   }
   g.language = *language;
   auto residency = f.str("residency", "host");
+  if (residency && *residency == "distributed") {
+    // The MPI entry's stubs exist (/task?residency=distributed) but nothing launches ranks
+    // yet, so a request for it is refused rather than graded as a single-node answer.
+    return bad_request(ErrorCode::kBadResidency,
+                       "'residency' \"distributed\" is not graded yet (docs/grading.md, "
+                       "\"Distributed residency\")");
+  }
   if (!residency || (*residency != "host" && *residency != "device")) {
     return bad_request(ErrorCode::kBadResidency, "'residency' must be \"host\" or \"device\"");
   }

@@ -6,6 +6,7 @@
 
 #include "common/abi.h"
 #include "common/compare.h"
+#include "common/scaling.h"
 #include "judge/grade/baseline_choice.h"
 #include "judge/http/grade_request.h"
 #include "judge/http/request.h"
@@ -48,6 +49,98 @@ const char* kGpuDoc =
     "pointers are device memory (inputs copied there before the clock, outputs copied back "
     "after it). Either way, return only after the device has finished (synchronize), with no "
     "kernel left running and no device memory kept between calls.";
+
+const char* kMpiDoc =
+    " Distributed residency (docs/abi.md): the entry <kernel>_mpi_<fp64|fp32> takes the ABI's "
+    "parameters with MPI_Comm comm before the workspace (Fortran: integer(c_int32_t), value :: "
+    "comm, the communicator's Fortran handle for mpi_f08's MPI_VAL). Every rank of comm calls it "
+    "at once. Sizes and scalars are the global problem's; each array is the rank's local part as "
+    "'mpi.distribution' says: a block array holds rows [floor(r*n/P), floor((r+1)*n/P)) of its "
+    "split axis (r the rank in comm, P its size, n the axis' global length), the other axes whole; "
+    "a replicated input is whole on every rank, a replicated output is read from rank 0. The judge "
+    "scatters the inputs before the clock and gathers the outputs after it. Exchange halos and "
+    "reduce through comm only; return on every rank, with no request pending and no rank, thread "
+    "or process left running.";
+
+bool mpi_language(const std::string& language) {
+  return language == "c" || language == "cpp" || language == "fortran";
+}
+
+// The local shape of array `a` on a rank: the split axis as its block's length in words.
+json local_shape(const ArraySpec& a, const MpiDistribution& d) {
+  json shape = json::array();
+  for (std::size_t i = 0; i < a.shape.size(); ++i) {
+    const bool split = d.kind == MpiDistribution::Kind::kBlock && static_cast<int>(i) == d.axis;
+    shape.push_back(split ? "block(" + a.shape[i].text() + ")" : a.shape[i].text());
+  }
+  return shape;
+}
+
+// The mpi block as /task shows it: the rank counts, the weak-scaling rule and the P it is
+// defined at, and each array's distribution with its local shape.
+json mpi_view(const Manifest& m) {
+  json dist = json::object();
+  for (const auto& a : m.arrays) {
+    const MpiDistribution d = m.mpi->of(a.name);
+    json e = {{"kind", d.kind == MpiDistribution::Kind::kBlock ? "block" : "replicated"},
+              {"local_shape", local_shape(a, d)}};
+    if (d.kind == MpiDistribution::Kind::kBlock) e["axis"] = d.axis;
+    dist[a.name] = e;
+  }
+  return {{"ranks", m.mpi->ranks},
+          {"weak", m.mpi->weak},
+          {"weak_ranks", weak_ranks(m)},
+          {"distribution", dist}};
+}
+
+std::string mpi_stub(const Manifest& m, Precision p, const std::string& language) {
+  if (language == "fortran") {
+    std::string iface = fortran_mpi_interface(m, p);
+    auto start = iface.find("  subroutine");
+    auto end = iface.find("end interface");
+    std::string out;
+    std::stringstream ss(iface.substr(start, end - start));
+    for (std::string line; std::getline(ss, line);) {
+      out += (line.size() >= 2 ? line.substr(2) : line) + "\n";
+      if (line.find("use, intrinsic :: iso_c_binding") != std::string::npos) {
+        out += "  use mpi_f08\n";
+      }
+      if (line.find("implicit none") != std::string::npos) {
+        out += "  type(MPI_Comm) :: comm_f08  ! comm_f08%MPI_VAL = comm\n";
+      }
+    }
+    return "! " + m.id + ": write the distributed kernel in this subroutine.\n" + out;
+  }
+  std::string proto = language == "cpp" ? cpp_mpi_prototype(m, p) : c_mpi_prototype(m, p);
+  proto.pop_back();  // the ';'
+  std::string head = language == "cpp" ? "#include <mpi.h>\n\n#include <cstdint>\n\n"
+                                       : "#include <mpi.h>\n#include <stdbool.h>\n#include "
+                                         "<stdint.h>\n\n";
+  return head + proto + " {\n  /* " + m.id +
+         ": write the distributed kernel here; every rank of comm calls it. */\n}\n";
+}
+
+// /task?residency=distributed: the kernel_mpi entry replaces the single-node one.
+ApiResult<json> add_distributed(json view, const Manifest& m, Precision p,
+                                const std::string& language) {
+  if (!m.mpi) {
+    return bad_request(ErrorCode::kBadResidency,
+                       "kernel '" + m.id + "' has no distributed residency (no mpi block)");
+  }
+  if (!mpi_language(language)) {
+    return bad_request(
+        ErrorCode::kBadResidency,
+        "residency \"distributed\" is for c, cpp and fortran, not '" + language + "'");
+  }
+  view["residency"] = "distributed";
+  view["signature"] = mpi_stub(m, p, language);
+  view["symbol"] = abi_mpi_symbol(m, p);
+  view["prototype"] = language == "fortran" ? fortran_mpi_interface(m, p)
+                      : language == "cpp"   ? cpp_mpi_prototype(m, p)
+                                            : c_mpi_prototype(m, p);
+  view["abi_doc"] = view["abi_doc"].get<std::string>() + kMpiDoc;
+  return view;
+}
 
 }  // namespace
 
@@ -101,6 +194,11 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
   if (!known_language(language)) {
     return bad_request(ErrorCode::kUnknownLanguage,
                        "unknown language '" + language + "' (" + language_list() + ")");
+  }
+  const std::string residency = q.count("residency") ? q.at("residency") : "host";
+  if (residency != "host" && residency != "device" && residency != "distributed") {
+    return bad_request(ErrorCode::kBadResidency,
+                       "'residency' must be \"host\", \"device\" or \"distributed\"");
   }
   std::string precision = q.count("precision") ? q.at("precision") : "fp64";
   auto p = parse_precision(precision);
@@ -196,6 +294,9 @@ ApiResult<json> task_view(const GradeService& grader, const JudgeConfig& config,
     view["residencies"] = {"host", "device"};
     view["gpu_targets"] = language == "cuda" ? config.cuda_archs : config.hip_archs;
   }
+  // A kernel with a distributed residency says so in every view (its entry: residency=distributed).
+  if (m->mpi) view["mpi"] = mpi_view(*m);
+  if (residency == "distributed") return add_distributed(std::move(view), *m, *p, language);
   return view;
 }
 

@@ -260,6 +260,56 @@ TEST(JudgeE2E, TaskStubsCompileInEveryLanguage) {
   }
 }
 
+// The distributed residency's task view: the <kernel>_mpi entry in C, C++ and Fortran, the
+// kernel's mpi block, and stubs that compile against the system's MPI (scripts/packages.txt).
+TEST(JudgeE2E, DistributedTaskStubsCompileWithMpi) {
+  Judge j;
+  fs::path dir = fs::temp_directory_path() / ("hpcab-mpi-stub-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::map<std::string, std::pair<std::string, std::string>> compilers = {
+      {"c", {"mpicc", "stub.c"}},
+      {"cpp", {"mpicxx", "stub.cc"}},
+      {"fortran", {"mpif90", "stub.f90"}}};
+  for (const auto& [lang, tool] : compilers) {
+    auto t = j.get("/task/gemm?rank=0&residency=distributed&language=" + lang);
+    ASSERT_EQ(t.status, 200) << t.body;
+    auto tj = json::parse(t.body);
+    EXPECT_EQ(tj["residency"], "distributed");
+    EXPECT_EQ(tj["symbol"], "gemm_mpi_fp64");
+    EXPECT_EQ(tj["mpi"]["ranks"], json({1, 2, 4}));
+    EXPECT_EQ(tj["mpi"]["distribution"]["A"]["kind"], "block");
+    EXPECT_EQ(tj["mpi"]["distribution"]["A"]["local_shape"], json({"block(NI)", "NK"}));
+    EXPECT_EQ(tj["mpi"]["distribution"]["B"]["kind"], "replicated");
+    const fs::path src = dir / tool.second;
+    std::ofstream(src) << tj["signature"].get<std::string>();
+    ProcessOptions compile;
+    compile.argv = {tool.first, "-c", src.string(), "-o", (dir / (lang + ".o")).string()};
+    compile.cwd = dir.string();
+    auto built = run_process(compile);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    EXPECT_TRUE(built->success()) << lang << ": " << built->output << "\n" << tj["signature"];
+  }
+  // The single-node view of the same kernel announces the residency; the entry is unchanged.
+  auto host = json::parse(j.get("/task/gemm?rank=0&language=c").body);
+  EXPECT_EQ(host["symbol"], "gemm_fp64");
+  EXPECT_EQ(host["mpi"]["weak"], json({{"NI", 1}}));
+  // A kernel without an mpi block, a language without MPI, a residency that does not exist.
+  for (const char* bad : {"/task/tsvc_2_s112?rank=0&residency=distributed",
+                          "/task/gemm?rank=0&residency=distributed&language=python",
+                          "/task/gemm?rank=0&residency=cluster"}) {
+    auto r = j.get(bad);
+    EXPECT_EQ(r.status, 400) << bad;
+    EXPECT_EQ(json::parse(r.body)["code"], "bad_residency") << bad << ": " << r.body;
+  }
+  // Grading the entry is not built yet: refused, never graded as a single-node answer.
+  auto score =
+      j.post("/score",
+             {{"kernel", "gemm"}, {"rank", 0}, {"residency", "distributed"}, {"source", "int x;"}});
+  EXPECT_EQ(score.status, 400);
+  EXPECT_EQ(json::parse(score.body)["code"], "bad_residency");
+  fs::remove_all(dir);
+}
+
 TEST(JudgeE2E, RequestErrorsHaveTheirStatusCodes) {
   Judge j(json{{"server", {{"max_body_bytes", 100000}}}});
   auto wrong_rank = j.post("/score", {{"kernel", "tsvc_2_s000"}, {"rank", 3}, {"source", "x"}});

@@ -50,6 +50,25 @@ TEST(Abi, CppAndFortranForms) {
   EXPECT_NE(f.find("real(c_float), value :: alpha"), std::string::npos);
 }
 
+// The distributed entry: the ABI with the communicator before the workspace.
+TEST(Abi, DistributedEntryInsertsTheCommunicatorBeforeTheWorkspace) {
+  EXPECT_EQ(abi_mpi_symbol(gemm(), Precision::kFp32), "gemm_mpi_fp32");
+  EXPECT_EQ(c_mpi_prototype(gemm(), Precision::kFp64),
+            "void gemm_mpi_fp64(const double *restrict A, const double *restrict B, double "
+            "*restrict C, const int64_t NI, const int64_t NJ, const int64_t NK, const double "
+            "alpha, const double beta, MPI_Comm comm, uint8_t *restrict workspace, const int64_t "
+            "workspace_size);");
+  EXPECT_EQ(
+      cpp_mpi_prototype(gemm(), Precision::kFp64).rfind("extern \"C\" void gemm_mpi_fp64(", 0), 0u);
+  std::string f = fortran_mpi_interface(gemm(), Precision::kFp64);
+  EXPECT_NE(f.find("bind(C, name=\"gemm_mpi_fp64\")"), std::string::npos);
+  EXPECT_NE(f.find("beta, comm, workspace"), std::string::npos) << f;
+  EXPECT_NE(f.find("integer(c_int32_t), value :: comm"), std::string::npos);
+  // The single-node forms are untouched.
+  EXPECT_EQ(c_prototype(gemm(), Precision::kFp64).find("comm"), std::string::npos);
+  EXPECT_EQ(fortran_interface(gemm(), Precision::kFp64).find("comm"), std::string::npos);
+}
+
 TEST(Abi, OrderIsArraysThenValuesEachInAsciiOrder) {
   TempDir tmp;
   auto j = testing::minimal_manifest("k");
