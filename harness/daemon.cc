@@ -29,6 +29,7 @@
 #include "harness/outage.h"
 #include "harness/plan.h"
 #include "harness/proxy.h"
+#include "harness/schema.h"
 #include "harness/tool_policy.h"
 
 namespace hpcab::harness {
@@ -111,7 +112,7 @@ class DbSink : public UsageSink {
       : db_(db), weights_(weights), log_(log), log_mu_(log_mu) {}
   void record(const RequestRecord& r) override {
     if (r.episode.empty()) return;  // between episodes: nothing to charge it to
-    const std::string episode = r.episode.substr(0, r.episode.rfind('#'));
+    const std::string episode = schema::episode_of_run_id(r.episode);
     RequestUsage u;
     u.at = static_cast<double>(r.started_unix_ms) / 1000.0;
     u.model = r.model;
@@ -131,7 +132,7 @@ class DbSink : public UsageSink {
   }
   void record_search(const SearchRecord& r) override {
     if (r.episode.empty()) return;
-    const std::string episode = r.episode.substr(0, r.episode.rfind('#'));
+    const std::string episode = schema::episode_of_run_id(r.episode);
     SearchUsage u;
     u.at = static_cast<double>(r.started_unix_ms) / 1000.0;
     u.query = r.query;
