@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -212,29 +213,41 @@ int autopar(JudgeClient& client, const BuiltinOptions& o, std::ostream& out, std
   }
   ::close(fd);
   const std::string tmp = tmpl;
-  // The reference at the run's precision, as one C file beside the library (the judge's shared
-  // folder): what the compiler reads.
-  const std::string tmp_c = tmp + ".c";
+  // A single-source reference is compiled as its instantiation at the run's precision, written
+  // as reference.c into a private folder beside the library and compiled from there: the
+  // library's bytes name their source file, so a temporary's name would change them. A file in
+  // the old two-function form is compiled where it is.
+  std::string input = *ref;
+  std::optional<std::string> src_dir;
   auto remove_tmp = [&] {
     ::unlink(tmp.c_str());
-    ::unlink(tmp_c.c_str());
+    if (src_dir) fs::remove_all(*src_dir, ec);
   };
-  auto text = reference_text(o, *ref);
-  if (text) {
-    std::ofstream c(tmp_c, std::ios::binary);
-    c << *text;
-    c.close();
-    if (!c) text = Error{"cannot write " + tmp_c};
+  auto raw = read_source_file(*ref);
+  if (raw && is_single_source_reference(*raw)) {
+    std::string dtmpl = (dir / ("." + stem + "-src-XXXXXX")).string();
+    auto text = reference_text(o, *ref);
+    if (text && ::mkdtemp(dtmpl.data()) == nullptr) text = Error{"cannot create " + dtmpl};
+    if (text) {
+      src_dir = dtmpl;
+      std::ofstream c(*src_dir + "/reference.c", std::ios::binary);
+      c << *text;
+      c.close();
+      if (!c) text = Error{"cannot write " + *src_dir + "/reference.c"};
+    }
+    raw = text;
+    input = "reference.c";
   }
-  if (!text) {
+  if (!raw) {
     remove_tmp();
-    err << who << text.error().message << "\n";
+    err << who << raw.error().message << "\n";
     return kExitUsage;
   }
 
   const int threads = o.threads > 0 ? o.threads : online_cpus();
   ProcessOptions po;
-  po.argv = autopar_command(o.kind, tmp_c, tmp, threads);
+  po.argv = autopar_command(o.kind, input, tmp, threads);
+  po.cwd = src_dir;
   po.timeout_s = o.compile_timeout_s;
   std::string shown;
   for (const auto& a : po.argv) shown += (shown.empty() ? "" : " ") + a;
@@ -272,7 +285,7 @@ int autopar(JudgeClient& client, const BuiltinOptions& o, std::ostream& out, std
     remove_tmp();
     return kExitUsage;
   }
-  ::unlink(tmp_c.c_str());
+  if (src_dir) fs::remove_all(*src_dir, ec);
   err << who << "built " << final_path << " with: " << shown << "\n";
   if (!run->output.empty()) err << run->output;  // warnings, optimization remarks
   // The library is built from C whatever the arm's LANGUAGE: the judge records it as C.
