@@ -25,6 +25,7 @@
 #include "common/corpus_check.h"
 #include "common/http_client.h"
 #include "common/manifest.h"
+#include "common/reference_build.h"
 #include "report/commands.h"
 
 namespace fs = std::filesystem;
@@ -147,6 +148,30 @@ int cmd_abi(const fs::path& corpus, const std::string& id, const std::string& pr
   }
   // The Python form is the same for every precision (keyword arguments; docs/api.md).
   if (language == "python" || language == "all") std::cout << python_prototype(m) << "\n";
+  return 0;
+}
+
+// `corpus reference <id> --precision P`: the kernel's reference.c as one self-contained C file
+// exporting `<id>_<P>` (common/reference_build.h), for a script that submits the reference to a
+// judge; a reference still in the old two-function form is printed as it is.
+int cmd_reference(const fs::path& corpus, const std::string& id, const std::string& precision) {
+  auto kernels = select(corpus, {id});
+  if (!kernels || kernels->size() != 1) {
+    std::cerr << "hpcab: "
+              << (kernels ? "'" + id + "' does not select one kernel" : kernels.error().message)
+              << "\n";
+    return 2;
+  }
+  const Manifest& m = kernels->front();
+  const auto p = parse_precision(precision);
+  if (!m.has_reference_c() || !p ||
+      std::find(m.precisions.begin(), m.precisions.end(), *p) == m.precisions.end()) {
+    std::cerr << "hpcab: " << m.id << " has no reference.c at " << precision << "\n";
+    return 2;
+  }
+  std::ifstream in(m.reference_c());
+  const std::string source((std::istreambuf_iterator<char>(in)), {});
+  std::cout << (is_single_source_reference(source) ? reference_as_submission(source, *p) : source);
   return 0;
 }
 
@@ -350,6 +375,10 @@ int cmd_demo(const std::string& judge, const std::string& solutions,
         if (m.id == k) {
           std::ifstream in(m.reference_c());
           reference.assign(std::istreambuf_iterator<char>(in), {});
+          // Graded at fp64 (the body names no precision): the reference's fp64 instantiation.
+          if (is_single_source_reference(reference)) {
+            reference = reference_as_submission(reference, Precision::kFp64);
+          }
         }
       }
     }
@@ -407,6 +436,8 @@ struct CorpusArgs {
   CLI::App* list = nullptr;
   ListFilter list_filter;
   CLI::App* abi = nullptr;
+  CLI::App* reference = nullptr;
+  std::string reference_id, reference_precision = "fp64";
   CLI::App* check = nullptr;
   CLI::App* numba_status = nullptr;
   std::string abi_id, abi_precision = "all", abi_language = "all";
@@ -488,6 +519,14 @@ void add_corpus_commands(CLI::App& app, CorpusArgs& a) {
   a.list->add_flag("--ids", f.ids_only,
                    "print only the ids, one a line (for HPCAB_KERNELS or another command)");
   add_abi(*corpus_cmd, a);
+  a.reference = corpus_cmd->add_subcommand(
+      "reference",
+      "print a kernel's reference.c instantiated at one precision, as a self-contained C file "
+      "(what a script submits to a judge)");
+  a.reference->add_option("id", a.reference_id, "kernel id or path-style key")->required();
+  a.reference->add_option("--precision", a.reference_precision, "fp64 or fp32")
+      ->check(CLI::IsMember({"fp64", "fp32"}))
+      ->capture_default_str();
   add_check(*corpus_cmd, a);
   a.numba_status = corpus_cmd->add_subcommand(
       "numba-status",
@@ -504,6 +543,7 @@ void add_corpus_commands(CLI::App& app, CorpusArgs& a) {
 std::optional<int> run_corpus_command(const fs::path& corpus, CorpusArgs& a) {
   if (*a.list) return cmd_list(corpus, a.list_filter);
   if (*a.abi) return cmd_abi(corpus, a.abi_id, a.abi_precision, a.abi_language);
+  if (*a.reference) return cmd_reference(corpus, a.reference_id, a.reference_precision);
   if (*a.check) {
     a.options.work_dir = a.work_dir;
     a.options.lint = !a.no_lint;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <tuple>
@@ -14,6 +15,7 @@
 #include "common/invoke.h"
 #include "common/npy.h"
 #include "common/process.h"
+#include "common/reference_build.h"
 #include "common/rng.h"
 
 namespace hpcab {
@@ -485,17 +487,40 @@ Status check_presets(const Manifest& m, const CheckOptions& o, KernelCheck& r) {
 
 // Step 1: builds reference.c into work/reference.so and opens it.
 Status build_reference_c(const Manifest& m, const CheckOptions& o, KernelRun& run) {
+  std::ifstream in(m.reference_c());
+  const std::string source((std::istreambuf_iterator<char>(in)), {});
+  if (!is_single_source_reference(source)) {
+    return Error{
+        "reference.c is not in the single-source form (one function over `real`, named "
+        "HPCAB_KERNEL(" +
+        m.id +
+        "); docs/corpus.md \"reference.c\"): scripts/reference-single-source.py converts it"};
+  }
+  // The units include reference.c where it is, so diagnostics name the corpus file. Strict:
+  // the fp32 unit computes in float or does not build.
+  std::vector<StagedSource> units =
+      reference_units(m.precisions, fs::absolute(m.reference_c()).string(), true);
+  for (auto& u : units) {
+    u.name = (run.work / u.name).string();
+    std::ofstream(u.name) << u.text;
+  }
   fs::path so = run.work / "reference.so";
+  std::vector<std::string> cc = {o.cc};
+  cc.insert(cc.end(), o.cflags.begin(), o.cflags.end());
   ProcessOptions build;
-  build.argv = {o.cc};
-  build.argv.insert(build.argv.end(), o.cflags.begin(), o.cflags.end());
-  build.argv.insert(build.argv.end(), {"-o", so.string(), m.reference_c().string(), "-lm"});
+  build.argv = reference_command(std::move(cc), so.string(), units);
   build.timeout_s = o.build_timeout_s;
   build.output_cap = 16 << 10;
   auto built = run_process(build);
   if (!built) return Error{"build: " + built.error().message};
   if (!built->success()) {
-    return Error{"reference.c does not build (" + built->describe() + "): " + built->output};
+    const bool promotes = built->output.find("double-promotion") != std::string::npos;
+    return Error{"reference.c does not build (" + built->describe() + ")" +
+                 (promotes ? " at fp32: it computes in double there (write floating literals as "
+                             "(real)0.5 and use the type-generic math names; docs/corpus.md "
+                             "\"reference.c\")"
+                           : "") +
+                 ": " + built->output};
   }
   auto opened = SharedLibrary::open(so.string());
   if (!opened) return Error{opened.error().message};

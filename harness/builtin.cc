@@ -10,11 +10,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 #include "common/hmac.h"
 #include "common/process.h"
+#include "common/reference_build.h"
 #include "harness/arm.h"  // default_corpus_dir
 
 namespace hpcab::harness {
@@ -71,6 +73,17 @@ Result<std::string> reference_path(const BuiltinOptions& o) {
                default_corpus_dir().string() + ")"};
 }
 
+// The C text that exports the run's precision from a reference: a single-source reference.c is
+// instantiated at `o.precision` (common/reference_build.h); an old-form one is as it is.
+Result<std::string> reference_text(const BuiltinOptions& o, const std::string& path) {
+  auto source = read_source_file(path);
+  if (!source) return source.error();
+  if (!is_single_source_reference(*source)) return *source;
+  const auto p = parse_precision(o.precision.empty() ? "fp64" : o.precision);
+  if (!p) return Error{"unknown precision '" + o.precision + "'"};
+  return reference_as_submission(*source, *p);
+}
+
 // The kernel's NumPy reference: HPCAB_REFERENCE_PY / --reference FILE.py, else the corpus's
 // reference.py, else the judge's (GET /task?language=python, reference_numpy). `origin` names
 // where it came from.
@@ -122,7 +135,7 @@ int identity(JudgeClient& client, const BuiltinOptions& o, std::ostream& out, st
     err << "hpcab-tool builtin identity: " << ref.error().message << "\n";
     return kExitUsage;
   }
-  auto source = read_source_file(*ref);
+  auto source = reference_text(o, *ref);
   if (!source) {
     err << "hpcab-tool builtin identity: " << source.error().message << "\n";
     return kExitUsage;
@@ -200,11 +213,41 @@ int autopar(JudgeClient& client, const BuiltinOptions& o, std::ostream& out, std
   }
   ::close(fd);
   const std::string tmp = tmpl;
-  auto remove_tmp = [&] { ::unlink(tmp.c_str()); };
+  // A single-source reference is compiled as its instantiation at the run's precision, written
+  // as reference.c into a private folder beside the library and compiled from there: the
+  // library's bytes name their source file, so a temporary's name would change them. A file in
+  // the old two-function form is compiled where it is.
+  std::string input = *ref;
+  std::optional<std::string> src_dir;
+  auto remove_tmp = [&] {
+    ::unlink(tmp.c_str());
+    if (src_dir) fs::remove_all(*src_dir, ec);
+  };
+  auto raw = read_source_file(*ref);
+  if (raw && is_single_source_reference(*raw)) {
+    std::string dtmpl = (dir / ("." + stem + "-src-XXXXXX")).string();
+    auto text = reference_text(o, *ref);
+    if (text && ::mkdtemp(dtmpl.data()) == nullptr) text = Error{"cannot create " + dtmpl};
+    if (text) {
+      src_dir = dtmpl;
+      std::ofstream c(*src_dir + "/reference.c", std::ios::binary);
+      c << *text;
+      c.close();
+      if (!c) text = Error{"cannot write " + *src_dir + "/reference.c"};
+    }
+    raw = text;
+    input = "reference.c";
+  }
+  if (!raw) {
+    remove_tmp();
+    err << who << raw.error().message << "\n";
+    return kExitUsage;
+  }
 
   const int threads = o.threads > 0 ? o.threads : online_cpus();
   ProcessOptions po;
-  po.argv = autopar_command(o.kind, *ref, tmp, threads);
+  po.argv = autopar_command(o.kind, input, tmp, threads);
+  po.cwd = src_dir;
   po.timeout_s = o.compile_timeout_s;
   std::string shown;
   for (const auto& a : po.argv) shown += (shown.empty() ? "" : " ") + a;
@@ -242,6 +285,7 @@ int autopar(JudgeClient& client, const BuiltinOptions& o, std::ostream& out, std
     remove_tmp();
     return kExitUsage;
   }
+  if (src_dir) fs::remove_all(*src_dir, ec);
   err << who << "built " << final_path << " with: " << shown << "\n";
   if (!run->output.empty()) err << run->output;  // warnings, optimization remarks
   // The library is built from C whatever the arm's LANGUAGE: the judge records it as C.

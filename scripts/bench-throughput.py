@@ -73,8 +73,8 @@ STREAM = [
 ]
 # The wrong answer: tsvc_2_s000's reference whose fp64 loop stops one element short (the last
 # output keeps the judge's poison: verdict incorrect).
-OFF_BY_ONE = ("for (int64_t i = 0; i < N; i++) a[i] = b[i] + 1.0;",
-              "for (int64_t i = 0; i < N - 1; i++) a[i] = b[i] + 1.0;")
+OFF_BY_ONE = ("for (int64_t i = 0; i < N; i++) a[i] = b[i] + (real)1.0;",
+              "for (int64_t i = 0; i < N - 1; i++) a[i] = b[i] + (real)1.0;")
 
 # The side-by-side cases with the original judge: (kernel, preset).
 ORIGINAL_CASES = [("gemm", "S"), ("tsvc_2_s000", "M")]
@@ -394,6 +394,8 @@ def parse_args(argv):
         p.error("--sizing needs --grades-per-hour or --from FILE")
     build = args.build_dir if os.path.isabs(args.build_dir) else os.path.join(ROOT, args.build_dir)
     args.judge_bin = os.path.join(build, "hpcab-judge")
+    global HPCAB_BIN
+    HPCAB_BIN = os.path.join(build, "hpcab")
     if args.json is None:
         args.json = os.path.join(build, "bench-throughput.json")
     if args.judge_config and not os.path.isfile(args.judge_config):
@@ -452,9 +454,22 @@ def sizing_only(args):
 # ---- part 1: overhead per kernel class --------------------------------------------------------
 
 
+HPCAB_BIN = os.path.join(ROOT, "build", "hpcab")  # set from --build-dir
+
+
 def read_source(rel):
+    """The text submitted for a source: a corpus reference.c is single-source, so its fp64
+    instantiation (`hpcab corpus reference`, common/reference_build.h); any other file as it is."""
     with open(os.path.join(ROOT, rel)) as f:
-        return f.read()
+        text = f.read()
+    if os.path.basename(rel) != "reference.c" or "HPCAB_KERNEL(" not in text:
+        return text
+    kernel = os.path.basename(os.path.dirname(rel))
+    r = subprocess.run([HPCAB_BIN, "--corpus", os.path.join(ROOT, "corpus"), "corpus", "reference",
+                        kernel, "--precision", "fp64"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise Fatal(f"hpcab corpus reference {kernel}: {r.stderr.strip()}")
+    return r.stdout
 
 
 def body_of(kernel, language, source, tag):

@@ -63,7 +63,7 @@ if [ -z "$runner" ]; then
   if [ ! -x "$runner" ]; then
     say "building hpcab-runner in $build"
     { cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
-      ninja -C "$build" hpcab-runner; } >>"$log" 2>&1 || die "cannot build hpcab-runner (see $log)"
+      ninja -C "$build" hpcab-runner hpcab; } >>"$log" 2>&1 || die "cannot build hpcab-runner (see $log)"
   fi
 fi
 [ -x "$runner" ] || die "no runner at $runner"
@@ -84,11 +84,18 @@ for v in 0 1 2 3; do
 done
 nv -o "$libs/gemm_dev.so" "$repo/scripts/gpu/gemm.cu" || die "nvcc gemm"
 cc=${CC:-cc}
-$cc -O2 -shared -fPIC -o "$libs/s000_ref.so" \
-  "$repo/corpus/loop_level_reasoning/tsvc_2_s000/reference.c" >>"$log" 2>&1 || die "cc s000"
-$cc -O2 -shared -fPIC -o "$libs/gemm_ref.so" \
-  "$repo/corpus/scientific_computing/dense_linear_algebra/gemm/reference.c" >>"$log" 2>&1 ||
-  die "cc gemm"
+# A corpus reference.c is single-source: `hpcab corpus reference` instantiates it at each
+# precision (common/reference_build.h), one C file each, linked into one library.
+hpcab=${HPCAB:-$build/hpcab}
+[ -x "$hpcab" ] || ninja -C "$build" hpcab >>"$log" 2>&1 || die "no hpcab at $hpcab (see $log)"
+ref_lib() {  # ID LIBRARY
+  for p in fp64 fp32; do
+    "$hpcab" --corpus "$repo/corpus" corpus reference "$1" --precision $p >"$libs/$1_$p.c" || return 1
+  done
+  $cc -O2 -shared -fPIC -o "$2" "$libs/$1_fp64.c" "$libs/$1_fp32.c" -lm
+}
+ref_lib tsvc_2_s000 "$libs/s000_ref.so" >>"$log" 2>&1 || die "cc s000"
+ref_lib gemm "$libs/gemm_ref.so" >>"$log" 2>&1 || die "cc gemm"
 
 # The CUDA libraries need libcudart.so.N: the runner loads it first (by path), and the loader
 # path covers a machine whose loader cache does not list the toolkit.

@@ -133,6 +133,16 @@ def gcc_version():
     return _gcc_version
 
 
+def reference_instance(hpcab_bin, kernel, precision):
+    """A corpus reference.c (single-source, over `real`) instantiated at one precision as a
+    self-contained C file, by `hpcab corpus reference` (common/reference_build.h)."""
+    r = subprocess.run([hpcab_bin, "--corpus", os.path.join(ROOT, "corpus"), "corpus", "reference",
+                        kernel, "--precision", precision], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise Fatal(f"hpcab corpus reference {kernel} --precision {precision}: {r.stderr.strip()}")
+    return r.stdout
+
+
 def judge_library(state, tmp, source_text, flavor, autopar_threads):
     """(path, origin) of the library the judge built from source_text for flavor ("submission",
     "c", "c-autopar"): its cache entry <state>/builds/<key>/lib.so, the key being Builder::build's
@@ -447,6 +457,7 @@ def parse_args(argv):
     build = args.build_dir if os.path.isabs(args.build_dir) else os.path.join(ROOT, args.build_dir)
     args.judge_bin = os.path.join(build, "hpcab-judge")
     args.runner_bin = os.path.join(build, "hpcab-runner")
+    args.hpcab_bin = os.path.join(build, "hpcab")
     if args.json is None:
         args.json = os.path.join(build, "validity.json")
     return args
@@ -533,6 +544,9 @@ def bench(args, judge, health, machine, tmp, t_start):
     for c in cases:
         with open(c["source_path"]) as f:
             c["source"] = f.read()
+        if c["kind"] == "A/A" and "HPCAB_KERNEL(" in c["source"]:
+            # A/A resubmits the reference: its fp64 instantiation (what /submit grades)
+            c["source"] = reference_instance(args.hpcab_bin, c["kernel"], "fp64")
         c["grades"] = []
     total = sum(c["n"] for c in cases)
     log(f"== validity: {total} /{args.route}s, round robin over {len(cases)} sources "
@@ -578,8 +592,10 @@ def bench(args, judge, health, machine, tmp, t_start):
             log(f"  {c['name']}: no graded public configuration, no direct timing")
             continue
         sizes, baseline = ok[0]["public_sizes"], ok[0]["baseline"]
-        with open(find_kernel(c["kernel"])["reference"]) as f:
-            ref_text = f.read()
+        # The baseline's code: the reference at fp64 (the judge's own build instantiates every
+        # precision of the kernel into one library; fp64 is the one timed here), so it is built
+        # here when the judge's cache key (which covers the instantiation units) is not matched.
+        ref_text = reference_instance(args.hpcab_bin, c["kernel"], "fp64")
         cand_lib, cand_origin = judge_library(state, tmp, c["source"], "submission",
                                               autopar_threads)
         base_lib, base_origin = judge_library(state, tmp, ref_text, baseline, autopar_threads)

@@ -13,6 +13,7 @@
 
 #include "common/hmac.h"
 #include "common/process.h"
+#include "common/reference_build.h"
 #include "judge/host/gpu.h"
 
 namespace hpcab::judge {
@@ -194,6 +195,9 @@ struct BuildPlan {
   std::string source;             // the text compiled (a Python module's full text)
   std::string src_name;           // the source file's name in the work dir
   std::string artifact;           // what the runner loads
+  // A reference instantiated per precision: the units compiled instead of src_name, which
+  // they include (common/reference_build.h).
+  std::vector<StagedSource> units;
 };
 
 BuildPlan plan_build(const BuildRequest& req, std::vector<std::string> cmd) {
@@ -213,6 +217,13 @@ BuildPlan plan_build(const BuildRequest& req, std::vector<std::string> cmd) {
                                                 : "c";
   plan.src_name = python ? "kernel.py" : std::string("submission.") + ext;
   plan.artifact = python ? "kernel.py" : "lib.so";
+  // A reference still in the old two-function form (a kernel merged before its conversion) is
+  // compiled as it is: instantiating it twice would define every function twice. The corpus
+  // checker refuses that form, so it never reaches a recorded corpus.
+  if (!req.reference_precisions.empty() && is_single_source_reference(req.source)) {
+    plan.src_name = "reference.c";
+    plan.units = reference_units(req.reference_precisions, plan.src_name, false);
+  }
   return plan;
 }
 
@@ -225,6 +236,8 @@ std::string build_key(const BuildRequest& req, const BuildPlan& plan,
   for (const auto& t : req.tokens) key_text += "\nT" + t;
   for (const auto& l : plan.libs) key_text += "\nL" + l;
   if (req.language == "python") key_text += "\nF" + req.function;
+  // The units carry the prelude: a change to it is a change to the reference's build.
+  for (const auto& u : plan.units) key_text += "\nU" + u.name + "\n" + u.text;
   key_text += "\n--\n" + plan.source;
   return to_hex(sha256(key_text));
 }
@@ -246,6 +259,12 @@ Result<fs::path> stage_source(const std::string& scratch_dir, const std::string&
   std::ofstream src(work / plan.src_name, std::ios::binary);
   src << plan.source;
   src.close();
+  for (const auto& u : plan.units) {
+    std::ofstream unit(work / u.name, std::ios::binary);
+    unit << u.text;
+    unit.close();
+    if (!unit) src.setstate(std::ios::failbit);
+  }
   if (!src) {
     const int e = errno;
     fs::remove_all(work, ec);
@@ -253,10 +272,10 @@ Result<fs::path> stage_source(const std::string& scratch_dir, const std::string&
                  errc_from_errno(e)};
   }
   // The judge runs with umask 077; the sandbox's unprivileged uid must still read the source.
-  fs::permissions(work / plan.src_name,
-                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                      fs::perms::others_read,
-                  ec);
+  const auto readable = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                        fs::perms::others_read;
+  fs::permissions(work / plan.src_name, readable, ec);
+  for (const auto& u : plan.units) fs::permissions(work / u.name, readable, ec);
   return work;
 }
 
@@ -269,10 +288,13 @@ SandboxSpec compile_spec(const BuildRequest& req, const BuildPlan& plan, const f
   spec.argv.insert(spec.argv.end(), req.tokens.begin(), req.tokens.end());
   if (req.language == "python") {
     spec.argv.push_back(plan.src_name);
+  } else if (!plan.units.empty()) {
+    // The reference's command line is the one every tool uses (common/reference_build.h).
+    spec.argv = reference_command(spec.argv, "lib.so", plan.units);
   } else {
     spec.argv.insert(spec.argv.end(), {"-o", "lib.so", plan.src_name});
   }
-  spec.argv.insert(spec.argv.end(), plan.libs.begin(), plan.libs.end());
+  if (plan.units.empty()) spec.argv.insert(spec.argv.end(), plan.libs.begin(), plan.libs.end());
   spec.mounts = {{work.string(), "/sandbox", true}};
   std::string path = "PATH=/usr/bin:/bin";
   if (gpu_language(req.language)) {
@@ -332,6 +354,9 @@ Result<BuildResult> Builder::build(const BuildRequest& req) {
   const bool python = req.language == "python";
   if (python && !req.tokens.empty()) return Error{"a Python build takes no build tokens"};
   if (python && req.function.empty()) return Error{"a Python build needs the function name"};
+  if (!req.reference_precisions.empty() && req.language != "c") {
+    return Error{"only a C reference is instantiated per precision"};
+  }
   std::vector<std::string> cmd = flags(req.language, req.flavor);
   if (gpu_language(req.language) && !compiler_exists(cmd.front())) {
     // Checked before anything is hashed or run: `compiler_version` of a missing compiler would

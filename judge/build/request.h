@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "common/dtype.h"
+
 namespace hpcab::judge {
 
 struct BuildRequest {
@@ -16,6 +18,11 @@ struct BuildRequest {
   std::string source;
   std::vector<std::string> tokens;
   std::string function;  // python: the kernel's function name (the kernel id)
+  // The baselines `c` and `c-autopar` (and the oracle): the precisions of the kernel's manifest,
+  // at which the single-source reference.c in `source` is instantiated and linked into one
+  // library (common/reference_build.h). Empty for everything else: a submission exports its
+  // `<id>_<precision>` functions itself.
+  std::vector<Precision> reference_precisions = {};
 };
 
 struct BuildResult {

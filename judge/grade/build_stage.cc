@@ -24,7 +24,7 @@ Result<BuildResult> build_reference(Compiler& compiler, ScratchFs& files, const 
   auto ref = files.read(path.string());
   if (!ref) return ref.error();
   auto built = python ? compiler.build({"python", flavor, *ref, {}, m.id})
-                      : compiler.build({"c", flavor, *ref, {}, ""});
+                      : compiler.build({"c", flavor, *ref, {}, "", m.precisions});
   if (!built) return built.error();
   if (!built->ok) {
     return Error{path.filename().string() + " does not build as baseline " + flavor + ": " +

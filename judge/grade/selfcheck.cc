@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/reference_build.h"
+
 namespace hpcab::judge {
 
 using json = nlohmann::json;
@@ -135,6 +137,10 @@ std::vector<SelfcheckCase> selfcheck_cases(const std::vector<Manifest>& corpus,
     if (m == nullptr || !(py ? m->has_reference_py() : m->has_reference_c())) return;
     SelfcheckCase c{name, id, py ? "python" : "c", "", py ? "numpy" : "c", false};
     c.source = read_text(py ? m->reference_py() : m->reference_c());
+    // Graded at fp64 (the request names no precision): the reference's fp64 instantiation.
+    if (!py && is_single_source_reference(c.source)) {
+      c.source = reference_as_submission(c.source, Precision::kFp64);
+    }
     cases.push_back(std::move(c));
   };
   reference("memory-bound", "tsvc_2_s000", false);

@@ -39,7 +39,7 @@ using judge::test::slurp;
 const fs::path kClients = HPCAB_AGENT_CLIENTS_DIR;
 const std::string kBin = HPCAB_BINARY_DIR;
 const std::string kReference =
-    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
+    std::string(HPCAB_SOURCE_DIR) + "/tests/solutions/tsvc_2_s000_reference.c";
 
 bool ci() {
   const char* v = std::getenv("CI");

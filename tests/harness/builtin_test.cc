@@ -14,6 +14,8 @@
 #include <sstream>
 #include <vector>
 
+#include "common/reference_build.h"
+
 namespace hpcab::harness {
 namespace {
 
@@ -100,7 +102,7 @@ TEST_F(BuiltinTest, IdentitySubmitsTheReferenceSource) {
   ASSERT_EQ(requests_.size(), 1u);
   EXPECT_EQ(requests_[0].url, "http://judge.test/submit");
   json body = json::parse(requests_[0].body);
-  EXPECT_EQ(body["source"], slurp(kReference));
+  EXPECT_EQ(body["source"], reference_as_submission(slurp(kReference), Precision::kFp64));
   EXPECT_EQ(body["language"], "c");
   EXPECT_EQ(body["kernel"], "tsvc_2_s000");
   EXPECT_EQ(body["rank"], 2);
@@ -112,7 +114,8 @@ TEST_F(BuiltinTest, IdentitySubmitsTheReferenceSource) {
   auto o = options("identity");
   o.reference_c.clear();
   ASSERT_EQ(run(c, o), kExitGraded) << err_.str();
-  EXPECT_EQ(json::parse(requests_.back().body)["source"], slurp(kReference));
+  EXPECT_EQ(json::parse(requests_.back().body)["source"],
+            reference_as_submission(slurp(kReference), Precision::kFp64));
 }
 
 TEST_F(BuiltinTest, IdentityNeedsCAndAReference) {

@@ -544,7 +544,7 @@ hpcab-tool submit mine.c > second.json 2> second.err
 echo "$?" > "$D/second_exit"
 )SH");
   const std::string reference =
-      std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
+      std::string(HPCAB_SOURCE_DIR) + "/tests/solutions/tsvc_2_s000_reference.c";
   Arm a = arm("NAME=sub\nKERNELS=tsvc_2_s000\nAGENT=command\nAGENT_COMMAND=HPCAB_TEST_REFERENCE=" +
               reference + " " + cmd +
               "\nWALL_BUDGET_S=300\nSUBMISSION_POLICY=single\nJUDGE_URLS=" + j.url());

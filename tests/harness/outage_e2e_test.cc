@@ -407,7 +407,7 @@ TEST_F(OutageE2E, SubmitWhoseAnswerIsLostIsGradedOnce) {
   const fs::path state = dir_ / "tool-state";
   fs::create_directories(state);
   const std::string reference =
-      std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
+      std::string(HPCAB_SOURCE_DIR) + "/tests/solutions/tsvc_2_s000_reference.c";
   const std::string cmd =
       "cd " + state.string() + " && JUDGE_URL=" + front.url() +
       " RUN_ID=lost/tsvc_2_s000/0#1 KERNEL=tsvc_2_s000 HPCAB_SUBMISSION_POLICY=single"

@@ -31,7 +31,7 @@ using judge::test::slurp;
 
 const std::string kTool = std::string(HPCAB_BINARY_DIR) + "/hpcab-tool";
 const std::string kReference =
-    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
+    std::string(HPCAB_SOURCE_DIR) + "/tests/solutions/tsvc_2_s000_reference.c";
 
 struct ToolRun {
   int exit_code = -1;

@@ -126,7 +126,7 @@ expect() {  # verdict kernel language source_file
   [ "${got%% *}" = "$want" ] || { tail -n 20 "$tmp/judge.log"; fail "/submit $1 ($2): $got, expected $want"; }
   say "/submit $1 ($2): $got"
 }
-s000=corpus/loop_level_reasoning/tsvc_2_s000/reference.c
+s000=tests/solutions/tsvc_2_s000_reference.c
 expect ok tsvc_2_s000 c "$s000"
 sed 's/b\[i\] + 1\.0;/b[i] + 2.0;/' "$s000" >"$tmp/wrong.c"
 ! cmp -s "$s000" "$tmp/wrong.c" || fail "could not make a wrong tsvc_2_s000 from $s000"

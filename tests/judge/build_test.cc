@@ -1,8 +1,10 @@
 // The builder's Python builds: the module text of each flavor, and real builds in
 // the sandbox: a syntax error is a failed build with Python's message, a good module is cached
-// as kernel.py, and the cache key tells flavors and sources apart.
+// as kernel.py, and the cache key tells flavors and sources apart. Also a C reference built
+// per precision from one source.
 #include "judge/build/build.h"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -101,6 +103,48 @@ TEST_F(PythonBuildTest, TheVersionNamesPythonNumPyAndNumba) {
     EXPECT_EQ(blas.rfind("OpenBLAS 0.", 0), 0u) << blas;
     EXPECT_NE(blas.find("openblas"), std::string::npos) << blas;  // the flavour (pthread)
   }
+}
+
+// A reference build for real, in the sandbox (common/reference_build.h): one single-source
+// reference.c instantiated at each listed precision into one library; the precisions and the
+// instantiation units are part of the key, so the stored reference_hash changes with them.
+const char* kSingleSource =
+    "#include <stdint.h>\n"
+    "static real one(void) { return (real)1.0; }\n"
+    "void HPCAB_KERNEL(k)(real *restrict a, const real *restrict b, const int64_t N,\n"
+    "                     uint8_t *restrict workspace, const int64_t workspace_size) {\n"
+    "  for (int64_t i = 0; i < N; i++) a[i] = sqrt(b[i]) + one();\n"
+    "}\n";
+
+bool exports(const std::string& library, const char* symbol) {
+  void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr) return false;
+  const bool found = dlsym(h, symbol) != nullptr;
+  dlclose(h);
+  return found;
+}
+
+TEST_F(PythonBuildTest, AReferenceIsInstantiatedAtEachPrecisionIntoOneLibrary) {
+  auto both =
+      builder_->build({"c", "c", kSingleSource, {}, "", {Precision::kFp64, Precision::kFp32}});
+  ASSERT_TRUE(both.ok()) << both.error().message;
+  ASSERT_TRUE(both->ok) << both->log;
+  EXPECT_TRUE(exports(both->library, "k_fp64"));
+  EXPECT_TRUE(exports(both->library, "k_fp32"));
+  auto fp64 = builder_->build({"c", "c", kSingleSource, {}, "", {Precision::kFp64}});
+  ASSERT_TRUE(fp64.ok() && fp64->ok) << (fp64.ok() ? fp64->log : fp64.error().message);
+  EXPECT_TRUE(exports(fp64->library, "k_fp64"));
+  EXPECT_FALSE(exports(fp64->library, "k_fp32"));
+  EXPECT_NE(fp64->hash, both->hash);
+  auto autopar = builder_->build(
+      {"c", "c-autopar", kSingleSource, {}, "", {Precision::kFp64, Precision::kFp32}});
+  ASSERT_TRUE(autopar.ok() && autopar->ok) << (autopar.ok() ? autopar->log : "");
+  EXPECT_TRUE(exports(autopar->library, "k_fp32"));
+  EXPECT_NE(autopar->hash, both->hash);  // other flags, another reference_hash
+  // Without precisions the same text is a submission: nothing defines `real`.
+  auto plain = builder_->build({"c", "submission", kSingleSource, {}, ""});
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->ok);
 }
 
 TEST(BlasInFingerprint, IsThePythonPartsBlasOrUnknown) {

@@ -22,7 +22,7 @@ namespace hpcab::judge::test {
 namespace {
 
 const std::string kReference =
-    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
+    std::string(HPCAB_SOURCE_DIR) + "/tests/solutions/tsvc_2_s000_reference.c";
 
 bool can_mount() { return geteuid() == 0; }
 

@@ -29,7 +29,7 @@ using test::slurp;
 using namespace std::chrono_literals;
 
 const std::string kReference =
-    std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000/reference.c";
+    std::string(HPCAB_SOURCE_DIR) + "/tests/solutions/tsvc_2_s000_reference.c";
 
 json SubmitBody(const std::string& source) {
   return {{"kernel", "tsvc_2_s000"}, {"language", "c"},    {"rank", 0},

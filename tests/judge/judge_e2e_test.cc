@@ -39,6 +39,8 @@ using test::Judge;
 using test::slurp;
 
 std::string ref(const std::string& rel) { return kSource + "/corpus/" + rel + "/reference.c"; }
+// tsvc_2_s000's reference as a plain C submission (both functions; tests/solutions).
+const std::string kS000Reference = kSource + "/tests/solutions/tsvc_2_s000_reference.c";
 
 // /health names the platform a regrade checks answers against and the image the judge runs
 // from, which the machine fingerprint (recorded with every answer) names too.
@@ -411,7 +413,7 @@ TEST(JudgeE2E, OriginalClientNamesKernelsByPathStyleKeys) {
 
 TEST(JudgeE2E, ReferenceResubmittedIsCorrectAndRecorded) {
   Judge j;
-  auto r = j.grade("submit", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"));
+  auto r = j.grade("submit", "tsvc_2_s000", kS000Reference);
   EXPECT_EQ(r["verdict"], "ok") << r.dump();
   EXPECT_EQ(r["correct"], true);
   EXPECT_EQ(r["public_correct"], true);
@@ -427,7 +429,7 @@ TEST(JudgeE2E, ReferenceResubmittedIsCorrectAndRecorded) {
   const SubmissionRecord& s = **rec;
   EXPECT_EQ(s.verdict, "ok");
   EXPECT_EQ(s.kernel, "tsvc_2_s000");
-  EXPECT_EQ(s.source, slurp(ref("loop_level_reasoning/tsvc_2_s000")));
+  EXPECT_EQ(s.source, slurp(kS000Reference));
   EXPECT_EQ(s.run_id, "e2e");
   EXPECT_EQ(s.optimizer, "test");
   EXPECT_FALSE(s.machine.empty());
@@ -511,7 +513,7 @@ TEST(JudgeE2E, ASandboxThatCannotForkIsTheJudgesFaultNeverACrash) {
   json body = {{"kernel", "tsvc_2_s000"},
                {"language", "c"},
                {"rank", 0},
-               {"source", slurp(ref("loop_level_reasoning/tsvc_2_s000"))},
+               {"source", slurp(kS000Reference)},
                {"run_id", "e2e"}};
   auto r = j.post("/score", body);
   json v = json::parse(r.body.empty() ? "{}" : r.body);
@@ -523,7 +525,7 @@ TEST(JudgeE2E, ASandboxThatCannotForkIsTheJudgesFaultNeverACrash) {
 
 TEST(JudgeE2E, ScoreIsNotAnAnswerAndUsesOtherDraws) {
   Judge j;
-  auto s = j.grade("score", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"));
+  auto s = j.grade("score", "tsvc_2_s000", kS000Reference);
   EXPECT_EQ(s["verdict"], "ok") << s.dump();
   EXPECT_FALSE(s.contains("submission_id"));
   // Paired with the baseline like /submit (score_paired, the default).
@@ -545,7 +547,7 @@ TEST(JudgeE2E, ScoreIsNotAnAnswerAndUsesOtherDraws) {
 
 TEST(JudgeE2E, KeyNeverLeaves) {
   Judge j;
-  j.grade("submit", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"));
+  j.grade("submit", "tsvc_2_s000", kS000Reference);
   j.grade("score", "tsvc_2_s000", kSolutions + "/tsvc_2_s000_wrong.c");
   j.get("/metrics");
   std::string key = slurp(j.state() / "secret.key");
@@ -609,8 +611,7 @@ TEST(JudgeE2E, MetricsArePrometheusText) {
             std::string::npos)
       << m.body;
   EXPECT_NE(m.body.find("# TYPE hpcab_queue_waiting gauge"), std::string::npos);
-  EXPECT_EQ(j.grade("score", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"))["verdict"],
-            "ok");
+  EXPECT_EQ(j.grade("score", "tsvc_2_s000", kS000Reference)["verdict"], "ok");
   auto after = j.get("/metrics").body;
   EXPECT_NE(after.find("hpcab_grades_total{route=\"score\",verdict=\"ok\"} 1"), std::string::npos)
       << after;
@@ -626,8 +627,7 @@ TEST(JudgeE2E, MetricsArePrometheusText) {
 TEST(JudgeE2E, KillingARunnerMidGradeYieldsAVerdict) {
   Judge j(json{{"call_timeout_s", 60}});
   // Warm the baseline cache so the only running runner is the candidate's.
-  ASSERT_EQ(j.grade("score", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"))["verdict"],
-            "ok");
+  ASSERT_EQ(j.grade("score", "tsvc_2_s000", kS000Reference)["verdict"], "ok");
   auto pending = std::async(std::launch::async, [&j] {
     return j.grade("score", "tsvc_2_s000", kSolutions + "/tsvc_2_s000_infinite_loop.c");
   });
@@ -665,16 +665,11 @@ TEST(JudgeE2E, KillingARunnerMidGradeYieldsAVerdict) {
 TEST(JudgeE2E, SharedDirectoryInputModes) {
   std::string tmpl = (fs::temp_directory_path() / "hpcab-shared-XXXXXX").string();
   fs::path shared = mkdtemp(tmpl.data());
-  fs::copy_file(ref("loop_level_reasoning/tsvc_2_s000"), shared / "tsvc_2_s000.c");
+  fs::copy_file(kS000Reference, shared / "tsvc_2_s000.c");
   // A prebuilt library, built the way the judge builds sources.
   ProcessOptions cc;
-  cc.argv = {"gcc",
-             "-O2",
-             "-fPIC",
-             "-shared",
-             "-o",
-             (shared / "tsvc_2_s000.so").string(),
-             ref("loop_level_reasoning/tsvc_2_s000")};
+  cc.argv = {"gcc",         "-O2", "-fPIC", "-shared", "-o", (shared / "tsvc_2_s000.so").string(),
+             kS000Reference};
   ASSERT_TRUE(run_process(cc)->success());
   fs::permissions(shared, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
   {
@@ -809,7 +804,7 @@ TEST_F(AccessE2E, TokensTlsAndAdminRoutes) {
   EXPECT_EQ(call("GET", "/metrics", kAgentToken).status, 200);
   EXPECT_EQ(call("GET", "/admin/submissions", kAgentToken).status, 403);
 
-  const std::string source = slurp(ref("loop_level_reasoning/tsvc_2_s000"));
+  const std::string source = slurp(kS000Reference);
   json body = {{"kernel", "tsvc_2_s000"},
                {"rank", 0},
                {"source", source},

@@ -26,7 +26,9 @@
 #include <string>
 #include <vector>
 
+#include "common/dtype.h"
 #include "common/http_client.h"
+#include "common/reference_build.h"
 #include "judge/store/store.h"
 
 namespace hpcab::judge::test {
@@ -201,10 +203,19 @@ class Judge {
     responses_.push_back(r.ok() ? r->body : "");
     return r.ok() ? *r : HttpResult{};
   }
+  // A corpus reference.c in the single-source form is submitted as its instantiation at the
+  // request's precision (fp64 unless `extra` names one): a submission exports its symbols
+  // itself (common/reference_build.h).
   json grade(const std::string& route, const std::string& kernel, const std::string& file,
              const std::string& language = "c", json extra = json::object()) {
-    json body = {{"kernel", kernel},      {"language", language}, {"rank", 0},
-                 {"source", slurp(file)}, {"run_id", "e2e"},      {"optimizer", "test"}};
+    std::string source = slurp(file);
+    if (language == "c" && fs::path(file).filename() == "reference.c" &&
+        is_single_source_reference(source)) {
+      const auto p = parse_precision(extra.value("precision", "fp64"));
+      if (p) source = reference_as_submission(source, *p);
+    }
+    json body = {{"kernel", kernel}, {"language", language}, {"rank", 0},
+                 {"source", source}, {"run_id", "e2e"},      {"optimizer", "test"}};
     body.merge_patch(extra);
     auto r = post("/" + route, body);
     EXPECT_EQ(r.status, 200) << r.body;

@@ -13,19 +13,23 @@
 
 #include "common/abi.h"
 #include "common/manifest.h"
+#include "common/reference_build.h"
 
 namespace hpcab::judge::test {
 
-inline std::string perturbed_reference_c(const Manifest& m) {
+// At precision `p` (a grade runs one): a single-source reference is instantiated there
+// (common/reference_build.h); an old-form one keeps its other function as it is.
+inline std::string perturbed_reference_c(const Manifest& m, Precision p) {
   std::ifstream in(m.reference_c());
   std::string ref((std::istreambuf_iterator<char>(in)), {});
+  if (is_single_source_reference(ref)) ref = reference_as_submission(ref, p);
   std::string head, tail = "\n#include <math.h>\n#include <stdint.h>\n";
-  for (Precision p : m.precisions) {
+  {
     const std::string sym = abi_symbol(m, p);
     head += "#define " + sym + " hpcab_unperturbed_" + sym + "\n";
     tail += "#undef " + sym + "\n";
   }
-  for (Precision p : m.precisions) {
+  {
     const std::string sym = abi_symbol(m, p);
     std::string proto = c_prototype(m, p);
     proto.pop_back();  // the ';'

@@ -22,9 +22,11 @@
 #include <thread>
 #include <vector>
 
+#include "common/manifest.h"
 #include "common/ndarray.h"
 #include "common/npy.h"
 #include "common/process.h"
+#include "common/reference_build.h"
 
 namespace hpcab {
 namespace {
@@ -199,9 +201,18 @@ class PyRunnerTest : public ::testing::Test {
                                    const std::string& out = "c") {
     const fs::path lib = dir_ / (fs::path(kernel).filename().string() + ".so");
     if (!fs::exists(lib)) {
+      // Instantiated at the kernel's precisions as every tool does (common/reference_build.h).
+      auto m = load_manifest(fs::path(kernel) / "kernel.json");
+      EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+      auto units = reference_units(m.ok() ? m->precisions : std::vector<Precision>{},
+                                   fs::absolute(kernel + "/reference.c").string(), false);
+      for (auto& u : units) {
+        u.name = (dir_ / (fs::path(kernel).filename().string() + "-" + u.name)).string();
+        std::ofstream(u.name) << u.text;
+      }
       ProcessOptions cc;
-      cc.argv = {"gcc",     "-std=gnu11", "-O2",        "-fPIC",
-                 "-shared", "-o",         lib.string(), kernel + "/reference.c"};
+      cc.argv =
+          reference_command({"gcc", "-std=gnu11", "-O2", "-fPIC", "-shared"}, lib.string(), units);
       auto built = run_process(cc);
       EXPECT_TRUE(built.ok() && built->success()) << (built.ok() ? built->output : "");
     }

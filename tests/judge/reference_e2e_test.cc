@@ -117,8 +117,8 @@ TEST(ReferenceE2E, PerturbedReferenceIsIncorrect) {
     }
     // A NumPy-only kernel's reference is its reference.py, perturbed and submitted as Python.
     const bool c = m.has_reference_c();
-    const std::string source = c ? perturbed_reference_c(m) : perturbed_reference_py(m);
     for (Precision p : m.precisions) {
+      const std::string source = c ? perturbed_reference_c(m, p) : perturbed_reference_py(m);
       const std::string precision(precision_name(p));
       SCOPED_TRACE(m.id + " " + precision);
       json body = {{"kernel", m.id},   {"language", c ? "c" : "python"}, {"rank", 0},

@@ -37,7 +37,8 @@ const std::string kImgOptimizer = "\"><img src=x onerror=\"document.title='own'+
 const std::string kScriptComment =
     "/* <script>document.body.appendChild(document.createElement('own'+'ed'))</script> */\n";
 
-std::string ref(const std::string& rel) { return kSource + "/corpus/" + rel + "/reference.c"; }
+// tsvc_2_s000's reference as a plain C submission (both functions; tests/solutions).
+const std::string kS000Reference = kSource + "/tests/solutions/tsvc_2_s000_reference.c";
 
 // $HPCAB_CHROMIUM, else the first of the usual names on PATH; "" when none.
 std::string FindChromium() {
@@ -133,10 +134,9 @@ TEST_F(ResultsBrowser, HeadlessChromiumShowsRecordedSubmissionsAndRunsNoInjected
   ASSERT_FALSE(j.url().empty());
   // Three recorded answers in two kernels: tsvc_2_s000's reference (with <script> in its run id,
   // optimizer and source), a wrong tsvc_2_s000, and an tsvc_2_s111 that does not compile.
-  const std::string tsvc_2_s000_source =
-      kScriptComment + slurp(ref("loop_level_reasoning/tsvc_2_s000"));
+  const std::string tsvc_2_s000_source = kScriptComment + slurp(kS000Reference);
   const json ok = j.grade(
-      "submit", "tsvc_2_s000", ref("loop_level_reasoning/tsvc_2_s000"), "c",
+      "submit", "tsvc_2_s000", kS000Reference, "c",
       {{"source", tsvc_2_s000_source}, {"run_id", kScriptRun}, {"optimizer", kImgOptimizer}});
   ASSERT_EQ(ok["verdict"], "ok") << ok.dump();
   const json wrong = j.grade("submit", "tsvc_2_s000", kSolutions + "/tsvc_2_s000_wrong.c", "c",

@@ -16,7 +16,7 @@ root=$PWD
 build=${BUILD_DIR:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 judge_bin=$build/hpcab-judge
-source_file=$root/corpus/loop_level_reasoning/tsvc_2_s000/reference.c
+source_file=$root/tests/solutions/tsvc_2_s000_reference.c
 say() { echo "prometheus_scrape: $*" >&2; }
 
 prom_bin=${PROMETHEUS:-$(command -v prometheus || true)}

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/portability.h"
+#include "common/reference_build.h"
 #include "harness/arm.h"
 #include "harness/daemon.h"
 #include "tests/judge/judge_process.h"
@@ -87,8 +88,9 @@ TEST(RegradeE2E, AnArmRegradedOnASecondJudgeResumesAndMatchesScipy) {
   }
   // An answer that needs AVX-512 (a target attribute on a function it never calls, so A runs
   // it whatever A's CPU): not portable to a B below x86-64-v4.
-  const std::string ref =
-      slurp(harness::default_corpus_dir() / "loop_level_reasoning/tsvc_2_s000/reference.c");
+  const std::string ref = reference_as_submission(
+      slurp(harness::default_corpus_dir() / "loop_level_reasoning/tsvc_2_s000/reference.c"),
+      Precision::kFp64);
   auto avx = a.post("/submit", {{"kernel", "tsvc_2_s000"},
                                 {"language", "c"},
                                 {"rank", 0},

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/reference_build.h"
 #include "harness/arm.h"
 #include "harness/daemon.h"
 #include "harness/episode_db.h"
@@ -98,8 +99,9 @@ urllib.request.urlopen(req, timeout=30).read()
 
   // One /score under a control episode's run id after its submit: its history shows both, in
   // the order the judge finished them.
-  const std::string ref_c =
-      slurp(harness::default_corpus_dir() / "loop_level_reasoning/tsvc_2_s000/reference.c");
+  const std::string ref_c = reference_as_submission(
+      slurp(harness::default_corpus_dir() / "loop_level_reasoning/tsvc_2_s000/reference.c"),
+      Precision::kFp64);
   auto scored = j.post("/score", {{"kernel", "tsvc_2_s000"},
                                   {"rank", 0},
                                   {"language", "c"},

@@ -10,6 +10,7 @@
 #include "common/compare.h"
 #include "common/invoke.h"
 #include "common/process.h"
+#include "common/reference_build.h"
 #include "tests/unit/test_util.h"
 
 namespace hpcab {
@@ -105,10 +106,13 @@ TEST(Abi, EveryCorpusKernelMatchesItsDerivedPrototypes) {
       f_src += fortran_interface(m, p) + "\n";
     }
     if (!m.has_reference_c()) continue;  // NumPy-only: no C definition to hold to its prototype
-    c_src += "#include \"" + m.reference_c().string() + "\"\n";
-    auto file = tmp.path() / (m.id + ".c");
-    testing::write_file(file, c_src);
-    commands.push_back({"gcc", "-std=c11", "-Wall", "-Werror", "-fsyntax-only", file.string()});
+    // Each instantiation of the single-source reference as the build makes it (its prelude,
+    // then the file: common/reference_build.h), after every prototype the ABI derives.
+    for (const auto& unit : reference_units(m.precisions, m.reference_c().string(), true)) {
+      auto file = tmp.path() / (m.id + "-" + unit.name);
+      testing::write_file(file, c_src + unit.text);
+      commands.push_back({"gcc", "-std=c11", "-Wall", "-Werror", "-fsyntax-only", file.string()});
+    }
   }
   f_src += "end subroutine all_kernels\nend module abi_check\n";
   testing::write_file(tmp.path() / "all.cc", cpp_src);
@@ -176,7 +180,12 @@ TEST(Abi, DocumentedExamplesRunThroughTheAbi) {
   struct Build {
     std::string compiler, source;
   };
-  std::vector<Build> builds = {{"gcc", m.reference_c().string()},
+  // reference.c at fp64 as one C file (it is single-source: common/reference_build.h).
+  std::ifstream ref_in(m.reference_c());
+  const std::string ref((std::istreambuf_iterator<char>(ref_in)), {});
+  testing::write_file(tmp.path() / "reference_fp64.c",
+                      reference_as_submission(ref, Precision::kFp64));
+  std::vector<Build> builds = {{"gcc", (tmp.path() / "reference_fp64.c").string()},
                                {"gcc", dir + "gemm.c"},
                                {"g++", dir + "gemm.cc"},
                                {"gfortran", dir + "gemm.f90"}};

@@ -14,6 +14,8 @@
 namespace hpcab {
 namespace {
 
+namespace fs = std::filesystem;
+
 const std::string kFixtures = HPCAB_TEST_FIXTURES;
 
 KernelCheck check_fixture(const std::string& corpus, const std::string& id) {
@@ -66,6 +68,61 @@ TEST(CorpusCheck, GoodKernelPasses) {
   EXPECT_EQ(k.numba_parallel.state, NumbaStatus::State::kOk) << k.numba_parallel.text();
   const std::string row = format_check_row(k);
   EXPECT_NE(row.find("c-vs-numpy  numba: ok, numba-parallel: ok"), std::string::npos) << row;
+}
+
+// tsvc_2_s000 (`a = b + 1`, fp64 and fp32) copied with `reference_c` as its reference.c.
+KernelCheck check_c_reference(const std::string& reference_c) {
+  testing::TempDir root;
+  const fs::path from = std::string(HPCAB_SOURCE_DIR) + "/corpus/loop_level_reasoning/tsvc_2_s000";
+  const fs::path dir = root.path() / "loop_level_reasoning" / "tsvc_2_s000";
+  fs::create_directories(dir);
+  for (const char* f : {"kernel.json", "reference.py"}) fs::copy_file(from / f, dir / f);
+  testing::write_file(dir / "reference.c", reference_c);
+  auto all = load_corpus(root.path());
+  EXPECT_TRUE(all.ok()) << (all.ok() ? "" : all.error().message);
+  if (!all.ok()) return {};
+  testing::TempDir work;
+  CheckOptions o;
+  o.work_dir = work.path();
+  o.numba = false;
+  return check_kernel(all->front(), o);
+}
+
+const char* kAddOneHead =
+    "#include <stdint.h>\n"
+    "void HPCAB_KERNEL(tsvc_2_s000)(real *restrict a, const real *restrict b, const int64_t N,\n"
+    "                           uint8_t *restrict workspace, const int64_t workspace_size) {\n"
+    "  (void)workspace;\n"
+    "  (void)workspace_size;\n";
+
+TEST(CorpusCheck, ASingleSourceReferencePassesAtBothPrecisions) {
+  KernelCheck k = check_c_reference(
+      std::string(kAddOneHead) + "  for (int64_t i = 0; i < N; i++) a[i] = b[i] + (real)1.0;\n}\n");
+  EXPECT_TRUE(k.ok) << k.reason;
+  EXPECT_EQ(k.cases, 10);  // 2 precisions x (3 distributions at S + 2 fuzzed draws)
+}
+
+// `b[i] + 1.0` promotes the fp32 instantiation's float to double: its baseline would compute in
+// double, slower than it should be. The check refuses it, saying why.
+TEST(CorpusCheck, AReferenceThatPromotesToDoubleAtFp32Fails) {
+  KernelCheck k = check_c_reference(std::string(kAddOneHead) +
+                                    "  for (int64_t i = 0; i < N; i++) a[i] = b[i] + 1.0;\n}\n");
+  EXPECT_FALSE(k.ok);
+  EXPECT_NE(k.reason.find("at fp32: it computes in double there"), std::string::npos) << k.reason;
+  EXPECT_NE(k.reason.find("-Werror=double-promotion"), std::string::npos) << k.reason;
+}
+
+TEST(CorpusCheck, AReferenceInTheOldTwoFunctionFormFailsNamingTheConverter) {
+  KernelCheck k = check_c_reference(
+      "#include <stdint.h>\n"
+      "void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,\n"
+      "                  uint8_t *restrict w, const int64_t ws) {\n"
+      "  for (int64_t i = 0; i < N; i++) a[i] = b[i] + 1.0;\n}\n"
+      "void tsvc_2_s000_fp32(float *restrict a, const float *restrict b, const int64_t N,\n"
+      "                  uint8_t *restrict w, const int64_t ws) {\n"
+      "  for (int64_t i = 0; i < N; i++) a[i] = b[i] + 1.0f;\n}\n");
+  EXPECT_FALSE(k.ok);
+  EXPECT_NE(k.reason.find("scripts/reference-single-source.py"), std::string::npos) << k.reason;
 }
 
 // A NumPy-only kernel of the test's own: minimal_manifest's shape (a = f(b), N), track `ml`.

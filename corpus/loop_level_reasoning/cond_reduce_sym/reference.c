@@ -1,24 +1,11 @@
 #include <stdint.h>
 
-void cond_reduce_sym_fp64(const double *restrict a, double *restrict out, const double K,
-                          const int64_t N, uint8_t *restrict workspace,
-                          const int64_t workspace_size) {
+void HPCAB_KERNEL(cond_reduce_sym)(const real *restrict a, real *restrict out, const real K,
+                                   const int64_t N, uint8_t *restrict workspace,
+                                   const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  out[0] = 0.0;
-  for (int64_t i = 0; i < N; i++) {
-    if (a[i] > K) {
-      out[0] = out[0] + a[i];
-    }
-  }
-}
-
-void cond_reduce_sym_fp32(const float *restrict a, float *restrict out, const float K,
-                          const int64_t N, uint8_t *restrict workspace,
-                          const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  out[0] = 0.0f;
+  out[0] = (real)0.0;
   for (int64_t i = 0; i < N; i++) {
     if (a[i] > K) {
       out[0] = out[0] + a[i];

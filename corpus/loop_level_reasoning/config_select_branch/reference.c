@@ -1,29 +1,15 @@
 #include <stdint.h>
 
-void config_select_branch_fp64(double *restrict out_a, double *restrict out_b,
-                               const double *restrict src, const int64_t K, const int64_t N,
-                               uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(config_select_branch)(real *restrict out_a, real *restrict out_b,
+                                        const real *restrict src, const int64_t K, const int64_t N,
+                                        uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) {
     if (K > 0) {
-      out_a[i] = src[i] * 2.0;
+      out_a[i] = src[i] * (real)2.0;
     } else {
-      out_b[i] = src[i] + 1.0;
-    }
-  }
-}
-
-void config_select_branch_fp32(float *restrict out_a, float *restrict out_b,
-                               const float *restrict src, const int64_t K, const int64_t N,
-                               uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) {
-    if (K > 0) {
-      out_a[i] = src[i] * 2.0f;
-    } else {
-      out_b[i] = src[i] + 1.0f;
+      out_b[i] = src[i] + (real)1.0;
     }
   }
 }

@@ -1,30 +1,16 @@
 #include <math.h>
 #include <stdint.h>
 
-void ecrad_clamped_reduction_fp64(const double *restrict d, double *restrict out,
-                                  const double *restrict x, const double *restrict y,
-                                  const int64_t N, uint8_t *restrict workspace,
-                                  const int64_t workspace_size) {
+void HPCAB_KERNEL(ecrad_clamped_reduction)(const real *restrict d, real *restrict out,
+                                           const real *restrict x, const real *restrict y,
+                                           const int64_t N, uint8_t *restrict workspace,
+                                           const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) {
-    const double k = sqrt(fmax(x[i] * x[i] + y[i] * y[i], 1.0e-12));
-    const double e = exp(-k * d[i]);
-    const double clamped = e < 1.0 ? e : 1.0;
-    out[i] = clamped > 0.0 ? clamped : 0.0;
-  }
-}
-
-void ecrad_clamped_reduction_fp32(const float *restrict d, float *restrict out,
-                                  const float *restrict x, const float *restrict y,
-                                  const int64_t N, uint8_t *restrict workspace,
-                                  const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) {
-    const float k = sqrtf(fmaxf(x[i] * x[i] + y[i] * y[i], 1.0e-12f));
-    const float e = expf(-k * d[i]);
-    const float clamped = e < 1.0f ? e : 1.0f;
-    out[i] = clamped > 0.0f ? clamped : 0.0f;
+    const real k = sqrt(fmax(x[i] * x[i] + y[i] * y[i], (real)1.0e-12));
+    const real e = exp(-k * d[i]);
+    const real clamped = e < (real)1.0 ? e : (real)1.0;
+    out[i] = clamped > (real)0.0 ? clamped : (real)0.0;
   }
 }

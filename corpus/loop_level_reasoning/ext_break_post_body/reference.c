@@ -1,23 +1,12 @@
 #include <stdint.h>
 
-void ext_break_post_body_fp64(double *restrict a, const double *restrict b,
-                              const double *restrict c, const int64_t N,
-                              uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(ext_break_post_body)(real *restrict a, const real *restrict b,
+                                       const real *restrict c, const int64_t N,
+                                       uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) {
     a[i] += b[i] * c[i];
-    if (c[i] * (double)N < 2.0) break;
-  }
-}
-
-void ext_break_post_body_fp32(float *restrict a, const float *restrict b,
-                              const float *restrict c, const int64_t N,
-                              uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) {
-    a[i] += b[i] * c[i];
-    if (c[i] * (float)N < 2.0f) break;
+    if (c[i] * (real)N < (real)2.0) break;
   }
 }

@@ -1,25 +1,13 @@
 #include <stdint.h>
 
-void fission_scatter_2body_fp64(const double *restrict a, double *restrict b,
-                                const double *restrict c, double *restrict e,
-                                const int64_t *restrict idx, const int64_t N,
-                                uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(fission_scatter_2body)(const real *restrict a, real *restrict b,
+                                         const real *restrict c, real *restrict e,
+                                         const int64_t *restrict idx, const int64_t N,
+                                         uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) {
-    b[idx[i]] = a[i] * 2.0;
-    e[idx[i]] = c[i] + 1.0;
-  }
-}
-
-void fission_scatter_2body_fp32(const float *restrict a, float *restrict b,
-                                const float *restrict c, float *restrict e,
-                                const int64_t *restrict idx, const int64_t N,
-                                uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) {
-    b[idx[i]] = a[i] * 2.0f;
-    e[idx[i]] = c[i] + 1.0f;
+    b[idx[i]] = a[i] * (real)2.0;
+    e[idx[i]] = c[i] + (real)1.0;
   }
 }

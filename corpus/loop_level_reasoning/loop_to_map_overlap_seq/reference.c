@@ -1,21 +1,12 @@
 #include <stdint.h>
 
-void loop_to_map_overlap_seq_fp64(double *restrict a, const double *restrict b, const int64_t N,
-                                  uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(loop_to_map_overlap_seq)(real *restrict a, const real *restrict b,
+                                           const int64_t N, uint8_t *restrict workspace,
+                                           const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N / 5; i++) {
-    a[5 * i] = b[i] + 1.0;
-    a[3 * i] = b[i] * 2.0;
-  }
-}
-
-void loop_to_map_overlap_seq_fp32(float *restrict a, const float *restrict b, const int64_t N,
-                                  uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N / 5; i++) {
-    a[5 * i] = b[i] + 1.0f;
-    a[3 * i] = b[i] * 2.0f;
+    a[5 * i] = b[i] + (real)1.0;
+    a[3 * i] = b[i] * (real)2.0;
   }
 }

@@ -1,31 +1,16 @@
 #include <stdint.h>
 
-void reroll_saxpy7_fp64(double *restrict a, const double *restrict b, const int64_t N,
-                        uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(reroll_saxpy7)(real *restrict a, const real *restrict b, const int64_t N,
+                                 uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N - 6; i += 7) {
-    a[i + 0] = a[i + 0] + b[i + 0] * 2.0;
-    a[i + 1] = a[i + 1] + b[i + 1] * 2.0;
-    a[i + 2] = a[i + 2] + b[i + 2] * 2.0;
-    a[i + 3] = a[i + 3] + b[i + 3] * 2.0;
-    a[i + 4] = a[i + 4] + b[i + 4] * 2.0;
-    a[i + 5] = a[i + 5] + b[i + 5] * 2.0;
-    a[i + 6] = a[i + 6] + b[i + 6] * 2.0;
-  }
-}
-
-void reroll_saxpy7_fp32(float *restrict a, const float *restrict b, const int64_t N,
-                        uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N - 6; i += 7) {
-    a[i + 0] = a[i + 0] + b[i + 0] * 2.0f;
-    a[i + 1] = a[i + 1] + b[i + 1] * 2.0f;
-    a[i + 2] = a[i + 2] + b[i + 2] * 2.0f;
-    a[i + 3] = a[i + 3] + b[i + 3] * 2.0f;
-    a[i + 4] = a[i + 4] + b[i + 4] * 2.0f;
-    a[i + 5] = a[i + 5] + b[i + 5] * 2.0f;
-    a[i + 6] = a[i + 6] + b[i + 6] * 2.0f;
+    a[i + 0] = a[i + 0] + b[i + 0] * (real)2.0;
+    a[i + 1] = a[i + 1] + b[i + 1] * (real)2.0;
+    a[i + 2] = a[i + 2] + b[i + 2] * (real)2.0;
+    a[i + 3] = a[i + 3] + b[i + 3] * (real)2.0;
+    a[i + 4] = a[i + 4] + b[i + 4] * (real)2.0;
+    a[i + 5] = a[i + 5] + b[i + 5] * (real)2.0;
+    a[i + 6] = a[i + 6] + b[i + 6] * (real)2.0;
   }
 }

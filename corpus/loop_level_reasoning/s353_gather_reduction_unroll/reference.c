@@ -1,11 +1,12 @@
 #include <stdint.h>
 
-void s353_gather_reduction_unroll_fp64(const double *restrict a, double *restrict b,
-                                       const int64_t *restrict ip, const int64_t N,
-                                       uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(s353_gather_reduction_unroll)(const real *restrict a, real *restrict b,
+                                                const int64_t *restrict ip, const int64_t N,
+                                                uint8_t *restrict workspace,
+                                                const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  double s[7] = {0};
+  real s[7] = {0};
   int64_t i = 0;
   for (; i + 7 <= N; i += 7) {
     s[0] += a[ip[i + 0]];
@@ -16,32 +17,9 @@ void s353_gather_reduction_unroll_fp64(const double *restrict a, double *restric
     s[5] += a[ip[i + 5]];
     s[6] += a[ip[i + 6]];
   }
-  double tail = 0.0;
+  real tail = (real)0.0;
   for (; i < N; i++) tail += a[ip[i]];
-  double total = s[0];
-  for (int k = 1; k < 7; k++) total += s[k];
-  b[0] = total + tail;
-}
-
-void s353_gather_reduction_unroll_fp32(const float *restrict a, float *restrict b,
-                                       const int64_t *restrict ip, const int64_t N,
-                                       uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  float s[7] = {0};
-  int64_t i = 0;
-  for (; i + 7 <= N; i += 7) {
-    s[0] += a[ip[i + 0]];
-    s[1] += a[ip[i + 1]];
-    s[2] += a[ip[i + 2]];
-    s[3] += a[ip[i + 3]];
-    s[4] += a[ip[i + 4]];
-    s[5] += a[ip[i + 5]];
-    s[6] += a[ip[i + 6]];
-  }
-  float tail = 0.0f;
-  for (; i < N; i++) tail += a[ip[i]];
-  float total = s[0];
+  real total = s[0];
   for (int k = 1; k < 7; k++) total += s[k];
   b[0] = total + tail;
 }

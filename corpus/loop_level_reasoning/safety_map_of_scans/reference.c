@@ -1,15 +1,7 @@
 #include <stdint.h>
 
-void safety_map_of_scans_fp64(const double *restrict a, double *restrict b, const int64_t N,
-                              uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++)
-    for (int64_t j = 1; j < N; j++) b[i * N + j] = b[i * N + j - 1] + a[i * N + j];
-}
-
-void safety_map_of_scans_fp32(const float *restrict a, float *restrict b, const int64_t N,
-                              uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(safety_map_of_scans)(const real *restrict a, real *restrict b, const int64_t N,
+                                       uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++)

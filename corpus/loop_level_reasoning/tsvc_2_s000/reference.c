@@ -1,15 +1,8 @@
 #include <stdint.h>
 
-void tsvc_2_s000_fp64(double *restrict a, const double *restrict b, const int64_t N,
-               uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s000)(real *restrict a, const real *restrict b, const int64_t N,
+                               uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) a[i] = b[i] + 1.0;
-}
-
-void tsvc_2_s000_fp32(float *restrict a, const float *restrict b, const int64_t N,
-               uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) a[i] = b[i] + 1.0f;
+  for (int64_t i = 0; i < N; i++) a[i] = b[i] + (real)1.0;
 }

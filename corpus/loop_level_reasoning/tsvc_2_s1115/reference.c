@@ -1,15 +1,8 @@
 #include <stdint.h>
 
-void tsvc_2_s1115_fp64(double *restrict aa, const double *restrict bb, const double *restrict cc,
-                       const int64_t N, uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++)
-    for (int64_t j = 0; j < N; j++) aa[i * N + j] = aa[i * N + j] * cc[j * N + i] + bb[i * N + j];
-}
-
-void tsvc_2_s1115_fp32(float *restrict aa, const float *restrict bb, const float *restrict cc,
-                       const int64_t N, uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s1115)(real *restrict aa, const real *restrict bb, const real *restrict cc,
+                                const int64_t N, uint8_t *restrict workspace,
+                                const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++)

@@ -1,20 +1,7 @@
 #include <stdint.h>
 
-void tsvc_2_s116_fp64(double *restrict a, const int64_t N, uint8_t *restrict workspace,
-                      const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N - 5; i += 5) {
-    a[i] = a[i + 1] * a[i];
-    a[i + 1] = a[i + 2] * a[i + 1];
-    a[i + 2] = a[i + 3] * a[i + 2];
-    a[i + 3] = a[i + 4] * a[i + 3];
-    a[i + 4] = a[i + 5] * a[i + 4];
-  }
-}
-
-void tsvc_2_s116_fp32(float *restrict a, const int64_t N, uint8_t *restrict workspace,
-                      const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s116)(real *restrict a, const int64_t N, uint8_t *restrict workspace,
+                               const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N - 5; i += 5) {

@@ -1,25 +1,12 @@
 #include <stdint.h>
 
-void tsvc_2_s1161_fp64(double *restrict a, double *restrict b, const double *restrict c,
-                       const double *restrict d, const double *restrict e, const int64_t N,
-                       uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s1161)(real *restrict a, real *restrict b, const real *restrict c,
+                                const real *restrict d, const real *restrict e, const int64_t N,
+                                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N - 1; i++) {
-    if (c[i] < 0.0)
-      b[i] = a[i] + d[i] * d[i];
-    else
-      a[i] = c[i] + d[i] * e[i];
-  }
-}
-
-void tsvc_2_s1161_fp32(float *restrict a, float *restrict b, const float *restrict c,
-                       const float *restrict d, const float *restrict e, const int64_t N,
-                       uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N - 1; i++) {
-    if (c[i] < 0.0f)
+    if (c[i] < (real)0.0)
       b[i] = a[i] + d[i] * d[i];
     else
       a[i] = c[i] + d[i] * e[i];

@@ -1,17 +1,7 @@
 #include <stdint.h>
 
-void tsvc_2_s121_fp64(double *restrict a, const double *restrict b, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N - 1; i++) {
-    const int64_t j = i + 1;
-    a[i] = a[j] + b[i];
-  }
-}
-
-void tsvc_2_s121_fp32(float *restrict a, const float *restrict b, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s121)(real *restrict a, const real *restrict b, const int64_t N,
+                               uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N - 1; i++) {

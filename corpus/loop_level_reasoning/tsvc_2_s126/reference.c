@@ -1,23 +1,8 @@
 #include <stdint.h>
 
-void tsvc_2_s126_fp64(double *restrict bb, const double *restrict cc,
-                      const double *restrict flat_2d_array, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  int64_t k = 1;
-  for (int64_t i = 0; i < N; i++) {
-    for (int64_t j = 1; j < N; j++) {
-      bb[j * N + i] = bb[(j - 1) * N + i] + flat_2d_array[k - 1] * cc[j * N + i];
-      ++k;
-    }
-    ++k;
-  }
-}
-
-void tsvc_2_s126_fp32(float *restrict bb, const float *restrict cc,
-                      const float *restrict flat_2d_array, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s126)(real *restrict bb, const real *restrict cc,
+                               const real *restrict flat_2d_array, const int64_t N,
+                               uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   int64_t k = 1;

@@ -1,22 +1,8 @@
 #include <stdint.h>
 
-void tsvc_2_s128_fp64(double *restrict a, double *restrict b, const double *restrict c,
-                      const double *restrict d, const int64_t N, uint8_t *restrict workspace,
-                      const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  int64_t j = -1;
-  for (int64_t i = 0; i < N / 2; i++) {
-    const int64_t k = j + 1;
-    a[i] = b[k] - d[i];
-    j = k + 1;
-    b[k] = a[i] + c[k];
-  }
-}
-
-void tsvc_2_s128_fp32(float *restrict a, float *restrict b, const float *restrict c,
-                      const float *restrict d, const int64_t N, uint8_t *restrict workspace,
-                      const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s128)(real *restrict a, real *restrict b, const real *restrict c,
+                               const real *restrict d, const int64_t N, uint8_t *restrict workspace,
+                               const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   int64_t j = -1;

@@ -1,25 +1,13 @@
 #include <stdint.h>
 
-void tsvc_2_s1281_fp64(double *restrict a, double *restrict b, const double *restrict c,
-                       const double *restrict d, const double *restrict e, const int64_t N,
-                       uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s1281)(real *restrict a, real *restrict b, const real *restrict c,
+                                const real *restrict d, const real *restrict e, const int64_t N,
+                                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) {
-    const double x = b[i] * c[i] + a[i] * d[i] + e[i];
-    a[i] = x - 1.0;
-    b[i] = x;
-  }
-}
-
-void tsvc_2_s1281_fp32(float *restrict a, float *restrict b, const float *restrict c,
-                       const float *restrict d, const float *restrict e, const int64_t N,
-                       uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) {
-    const float x = b[i] * c[i] + a[i] * d[i] + e[i];
-    a[i] = x - 1.0f;
+    const real x = b[i] * c[i] + a[i] * d[i] + e[i];
+    a[i] = x - (real)1.0;
     b[i] = x;
   }
 }

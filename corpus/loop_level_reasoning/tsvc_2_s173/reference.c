@@ -1,15 +1,7 @@
 #include <stdint.h>
 
-void tsvc_2_s173_fp64(double *restrict a, const double *restrict b, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  const int64_t k = N / 2;
-  for (int64_t i = 0; i < N / 2; i++) a[i + k] = a[i] + b[i];
-}
-
-void tsvc_2_s173_fp32(float *restrict a, const float *restrict b, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s173)(real *restrict a, const real *restrict b, const int64_t N,
+                               uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   const int64_t k = N / 2;

@@ -1,16 +1,8 @@
 #include <stdint.h>
 
-void tsvc_2_s175_fp64(double *restrict a, const double *restrict b, const int64_t N,
-                      const int64_t inc, uint8_t *restrict workspace,
-                      const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N - inc; i += inc) a[i] = a[i + inc] + b[i];
-}
-
-void tsvc_2_s175_fp32(float *restrict a, const float *restrict b, const int64_t N,
-                      const int64_t inc, uint8_t *restrict workspace,
-                      const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s175)(real *restrict a, const real *restrict b, const int64_t N,
+                               const int64_t inc, uint8_t *restrict workspace,
+                               const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N - inc; i += inc) a[i] = a[i + inc] + b[i];

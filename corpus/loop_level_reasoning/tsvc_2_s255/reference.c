@@ -1,26 +1,13 @@
 #include <stdint.h>
 
-void tsvc_2_s255_fp64(double *restrict a, const double *restrict b, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s255)(real *restrict a, const real *restrict b, const int64_t N,
+                               uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  double x = b[N - 1];
-  double y = b[N - 2];
+  real x = b[N - 1];
+  real y = b[N - 2];
   for (int64_t i = 0; i < N; i++) {
-    a[i] = (b[i] + x + y) * 0.333;
-    y = x;
-    x = b[i];
-  }
-}
-
-void tsvc_2_s255_fp32(float *restrict a, const float *restrict b, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  float x = b[N - 1];
-  float y = b[N - 2];
-  for (int64_t i = 0; i < N; i++) {
-    a[i] = (b[i] + x + y) * 0.333f;
+    a[i] = (b[i] + x + y) * (real)0.333;
     y = x;
     x = b[i];
   }

@@ -1,33 +1,11 @@
 #include <stdint.h>
 
-void tsvc_2_s3110_fp64(const double *restrict aa, double *restrict max, int64_t *restrict xindex,
-                       int64_t *restrict yindex, const int64_t N, uint8_t *restrict workspace,
-                       const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s3110)(const real *restrict aa, real *restrict max,
+                                int64_t *restrict xindex, int64_t *restrict yindex, const int64_t N,
+                                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  double m = aa[0];
-  int64_t xi = 0;
-  int64_t yi = 0;
-  for (int64_t i = 0; i < N; i++) {
-    for (int64_t j = 0; j < N; j++) {
-      if (aa[i * N + j] > m) {
-        m = aa[i * N + j];
-        xi = i;
-        yi = j;
-      }
-    }
-  }
-  max[0] = m;
-  xindex[0] = xi;
-  yindex[0] = yi;
-}
-
-void tsvc_2_s3110_fp32(const float *restrict aa, float *restrict max, int64_t *restrict xindex,
-                       int64_t *restrict yindex, const int64_t N, uint8_t *restrict workspace,
-                       const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  float m = aa[0];
+  real m = aa[0];
   int64_t xi = 0;
   int64_t yi = 0;
   for (int64_t i = 0; i < N; i++) {

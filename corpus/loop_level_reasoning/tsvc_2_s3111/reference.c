@@ -1,21 +1,11 @@
 #include <stdint.h>
 
-void tsvc_2_s3111_fp64(const double *restrict a, double *restrict sum, const int64_t N,
-                       uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s3111)(const real *restrict a, real *restrict sum, const int64_t N,
+                                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  double s = 0.0;
+  real s = (real)0.0;
   for (int64_t i = 0; i < N; i++)
-    if (a[i] > 0.0) s += a[i];
-  sum[0] = s;
-}
-
-void tsvc_2_s3111_fp32(const float *restrict a, float *restrict sum, const int64_t N,
-                       uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  float s = 0.0f;
-  for (int64_t i = 0; i < N; i++)
-    if (a[i] > 0.0f) s += a[i];
+    if (a[i] > (real)0.0) s += a[i];
   sum[0] = s;
 }

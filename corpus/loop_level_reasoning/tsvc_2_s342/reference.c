@@ -1,25 +1,12 @@
 #include <stdint.h>
 
-void tsvc_2_s342_fp64(double *restrict a, const double *restrict b, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s342)(real *restrict a, const real *restrict b, const int64_t N,
+                               uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   int64_t j = -1;
   for (int64_t i = 0; i < N; i++) {
-    if (a[i] > 0.0) {
-      j++;
-      a[i] = b[j];
-    }
-  }
-}
-
-void tsvc_2_s342_fp32(float *restrict a, const float *restrict b, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  int64_t j = -1;
-  for (int64_t i = 0; i < N; i++) {
-    if (a[i] > 0.0f) {
+    if (a[i] > (real)0.0) {
       j++;
       a[i] = b[j];
     }

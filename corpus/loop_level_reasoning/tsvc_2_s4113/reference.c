@@ -1,16 +1,8 @@
 #include <stdint.h>
 
-void tsvc_2_s4113_fp64(double *restrict a, const double *restrict b, const double *restrict c,
-                       const int32_t *restrict ip, const int64_t N, uint8_t *restrict workspace,
-                       const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) a[ip[i]] = b[ip[i]] + c[i];
-}
-
-void tsvc_2_s4113_fp32(float *restrict a, const float *restrict b, const float *restrict c,
-                       const int32_t *restrict ip, const int64_t N, uint8_t *restrict workspace,
-                       const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s4113)(real *restrict a, const real *restrict b, const real *restrict c,
+                                const int32_t *restrict ip, const int64_t N,
+                                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) a[ip[i]] = b[ip[i]] + c[i];

@@ -1,21 +1,11 @@
 #include <stdint.h>
 
-void tsvc_2_s4115_fp64(const double *restrict a, const double *restrict b,
-                       const int32_t *restrict ip, double *restrict sum, const int64_t N,
-                       uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s4115)(const real *restrict a, const real *restrict b,
+                                const int32_t *restrict ip, real *restrict sum, const int64_t N,
+                                uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  double s = 0.0;
-  for (int64_t i = 0; i < N; i++) s += a[i] * b[ip[i]];
-  sum[0] = s;
-}
-
-void tsvc_2_s4115_fp32(const float *restrict a, const float *restrict b, const int32_t *restrict ip,
-                       float *restrict sum, const int64_t N, uint8_t *restrict workspace,
-                       const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  float s = 0.0f;
+  real s = (real)0.0;
   for (int64_t i = 0; i < N; i++) s += a[i] * b[ip[i]];
   sum[0] = s;
 }

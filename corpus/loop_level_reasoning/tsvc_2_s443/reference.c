@@ -1,25 +1,12 @@
 #include <stdint.h>
 
-void tsvc_2_s443_fp64(double *restrict a, const double *restrict b, const double *restrict c,
-                      const double *restrict d, const int64_t N, uint8_t *restrict workspace,
-                      const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s443)(real *restrict a, const real *restrict b, const real *restrict c,
+                               const real *restrict d, const int64_t N, uint8_t *restrict workspace,
+                               const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) {
-    if (d[i] <= 0.0)
-      a[i] += b[i] * c[i];
-    else
-      a[i] += b[i] * b[i];
-  }
-}
-
-void tsvc_2_s443_fp32(float *restrict a, const float *restrict b, const float *restrict c,
-                      const float *restrict d, const int64_t N, uint8_t *restrict workspace,
-                      const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) {
-    if (d[i] <= 0.0f)
+    if (d[i] <= (real)0.0)
       a[i] += b[i] * c[i];
     else
       a[i] += b[i] * b[i];

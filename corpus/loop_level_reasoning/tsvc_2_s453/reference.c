@@ -1,23 +1,12 @@
 #include <stdint.h>
 
-void tsvc_2_s453_fp64(double *restrict a, const double *restrict b, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(tsvc_2_s453)(real *restrict a, const real *restrict b, const int64_t N,
+                               uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  double s = 0.0;
+  real s = (real)0.0;
   for (int64_t i = 0; i < N; i++) {
-    s += 2.0;
-    a[i] = s * b[i];
-  }
-}
-
-void tsvc_2_s453_fp32(float *restrict a, const float *restrict b, const int64_t N,
-                      uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  float s = 0.0f;
-  for (int64_t i = 0; i < N; i++) {
-    s += 2.0f;
+    s += (real)2.0;
     a[i] = s * b[i];
   }
 }

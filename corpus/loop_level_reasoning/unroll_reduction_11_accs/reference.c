@@ -1,10 +1,11 @@
 #include <stdint.h>
 
-void unroll_reduction_11_accs_fp64(const double *restrict a, double *restrict out, const int64_t N,
-                                   uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(unroll_reduction_11_accs)(const real *restrict a, real *restrict out,
+                                            const int64_t N, uint8_t *restrict workspace,
+                                            const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  double s[11] = {0};
+  real s[11] = {0};
   int64_t i = 0;
   for (; i + 11 <= N; i += 11) {
     s[0] += a[i + 0];
@@ -19,35 +20,9 @@ void unroll_reduction_11_accs_fp64(const double *restrict a, double *restrict ou
     s[9] += a[i + 9];
     s[10] += a[i + 10];
   }
-  double tail = 0.0;
+  real tail = (real)0.0;
   for (; i < N; i++) tail += a[i];
-  double total = s[0];
-  for (int k = 1; k < 11; k++) total += s[k];
-  out[0] = total + tail;
-}
-
-void unroll_reduction_11_accs_fp32(const float *restrict a, float *restrict out, const int64_t N,
-                                   uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  float s[11] = {0};
-  int64_t i = 0;
-  for (; i + 11 <= N; i += 11) {
-    s[0] += a[i + 0];
-    s[1] += a[i + 1];
-    s[2] += a[i + 2];
-    s[3] += a[i + 3];
-    s[4] += a[i + 4];
-    s[5] += a[i + 5];
-    s[6] += a[i + 6];
-    s[7] += a[i + 7];
-    s[8] += a[i + 8];
-    s[9] += a[i + 9];
-    s[10] += a[i + 10];
-  }
-  float tail = 0.0f;
-  for (; i < N; i++) tail += a[i];
-  float total = s[0];
+  real total = s[0];
   for (int k = 1; k < 11; k++) total += s[k];
   out[0] = total + tail;
 }

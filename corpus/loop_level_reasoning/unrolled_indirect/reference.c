@@ -1,21 +1,8 @@
 #include <stdint.h>
 
-void unrolled_indirect_fp64(double *restrict a, const double *restrict b,
-                            const int64_t *restrict ip, const int64_t N, const double alpha,
-                            uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N - 3; i += 4) {
-    a[i + 0] = a[i + 0] + alpha * b[ip[i + 0]];
-    a[i + 1] = a[i + 1] + alpha * b[ip[i + 1]];
-    a[i + 2] = a[i + 2] + alpha * b[ip[i + 2]];
-    a[i + 3] = a[i + 3] + alpha * b[ip[i + 3]];
-  }
-}
-
-void unrolled_indirect_fp32(float *restrict a, const float *restrict b, const int64_t *restrict ip,
-                            const int64_t N, const float alpha, uint8_t *restrict workspace,
-                            const int64_t workspace_size) {
+void HPCAB_KERNEL(unrolled_indirect)(real *restrict a, const real *restrict b,
+                                     const int64_t *restrict ip, const int64_t N, const real alpha,
+                                     uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N - 3; i += 4) {

@@ -1,19 +1,11 @@
 #include <stdint.h>
 
-void wf_north_west_fp64(double *restrict a, const int64_t N, uint8_t *restrict workspace,
-                        const int64_t workspace_size) {
+void HPCAB_KERNEL(wf_north_west)(real *restrict a, const int64_t N, uint8_t *restrict workspace,
+                                 const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 1; i < N; i++)
     for (int64_t j = 1; j < N; j++)
-      a[i * N + j] = 0.5 * a[i * N + j] + 0.25 * (a[(i - 1) * N + j] + a[i * N + j - 1]);
-}
-
-void wf_north_west_fp32(float *restrict a, const int64_t N, uint8_t *restrict workspace,
-                        const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 1; i < N; i++)
-    for (int64_t j = 1; j < N; j++)
-      a[i * N + j] = 0.5f * a[i * N + j] + 0.25f * (a[(i - 1) * N + j] + a[i * N + j - 1]);
+      a[i * N + j] =
+          (real)0.5 * a[i * N + j] + (real)0.25 * (a[(i - 1) * N + j] + a[i * N + j - 1]);
 }

@@ -1,19 +1,11 @@
 #include <stdint.h>
 
-void wf_triangular_fp64(double *restrict a, const int64_t N, uint8_t *restrict workspace,
-                        const int64_t workspace_size) {
+void HPCAB_KERNEL(wf_triangular)(real *restrict a, const int64_t N, uint8_t *restrict workspace,
+                                 const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 1; i < N; i++)
     for (int64_t j = i; j < N; j++)
-      a[i * N + j] = 0.5 * a[i * N + j] + 0.25 * (a[(i - 1) * N + j] + a[i * N + j - 1]);
-}
-
-void wf_triangular_fp32(float *restrict a, const int64_t N, uint8_t *restrict workspace,
-                        const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 1; i < N; i++)
-    for (int64_t j = i; j < N; j++)
-      a[i * N + j] = 0.5f * a[i * N + j] + 0.25f * (a[(i - 1) * N + j] + a[i * N + j - 1]);
+      a[i * N + j] =
+          (real)0.5 * a[i * N + j] + (real)0.25 * (a[(i - 1) * N + j] + a[i * N + j - 1]);
 }

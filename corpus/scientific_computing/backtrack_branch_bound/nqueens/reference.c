@@ -17,8 +17,8 @@ static int64_t place(const uint8_t *restrict board, const int64_t N, const int64
   return total;
 }
 
-void nqueens_fp64(const uint8_t *restrict board, int64_t *restrict count, const int64_t N,
-                  uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(nqueens)(const uint8_t *restrict board, int64_t *restrict count, const int64_t N,
+                           uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   const uint64_t full = (UINT64_C(1) << N) - 1;

@@ -11,8 +11,8 @@ static int64_t search(const int32_t *restrict values, const int64_t *restrict re
   return total;
 }
 
-void subset_sum_fp64(int64_t *restrict count, const int32_t *restrict values, const int64_t N,
-                     uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(subset_sum)(int64_t *restrict count, const int32_t *restrict values, const int64_t N,
+                              uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   int64_t rest[65]; /* N <= 64 */

@@ -1,7 +1,8 @@
 #include <stdint.h>
 
-void crc16_fp64(uint16_t *restrict crc, const uint8_t *restrict messages, const int64_t L,
-                const int64_t N, uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(crc16)(uint16_t *restrict crc, const uint8_t *restrict messages, const int64_t L,
+                         const int64_t N, uint8_t *restrict workspace,
+                         const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) {

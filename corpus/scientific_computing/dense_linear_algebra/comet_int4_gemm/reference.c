@@ -1,8 +1,9 @@
 #include <stdint.h>
 
-void comet_int4_gemm_fp64(const int8_t *restrict codes_left, const int8_t *restrict codes_right,
-                          int32_t *restrict out, const int64_t num_field, const int64_t num_vector,
-                          uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(comet_int4_gemm)(const int8_t *restrict codes_left,
+                                   const int8_t *restrict codes_right, int32_t *restrict out,
+                                   const int64_t num_field, const int64_t num_vector,
+                                   uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < num_vector; i++)

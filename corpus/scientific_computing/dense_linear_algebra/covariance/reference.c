@@ -1,13 +1,13 @@
 #include <stdint.h>
 
-void covariance_fp64(double *restrict cov, double *restrict data, double *restrict mean,
-                     const int64_t M, const int64_t N, uint8_t *restrict workspace,
-                     const int64_t workspace_size) {
+void HPCAB_KERNEL(covariance)(real *restrict cov, real *restrict data, real *restrict mean,
+                              const int64_t M, const int64_t N, uint8_t *restrict workspace,
+                              const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
-  const double n = (double)N;
+  const real n = (real)N;
   for (int64_t j = 0; j < M; j++) {
-    double s = 0.0;
+    real s = (real)0.0;
     for (int64_t i = 0; i < N; i++) s += data[i * M + j];
     mean[j] = s / n;
   }
@@ -15,32 +15,9 @@ void covariance_fp64(double *restrict cov, double *restrict data, double *restri
     for (int64_t j = 0; j < M; j++) data[i * M + j] -= mean[j];
   for (int64_t i = 0; i < M; i++)
     for (int64_t j = i; j < M; j++) {
-      double s = 0.0;
+      real s = (real)0.0;
       for (int64_t k = 0; k < N; k++) s += data[k * M + i] * data[k * M + j];
-      s /= (n - 1.0);
-      cov[i * M + j] = s;
-      cov[j * M + i] = s;
-    }
-}
-
-void covariance_fp32(float *restrict cov, float *restrict data, float *restrict mean,
-                     const int64_t M, const int64_t N, uint8_t *restrict workspace,
-                     const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  const float n = (float)N;
-  for (int64_t j = 0; j < M; j++) {
-    float s = 0.0f;
-    for (int64_t i = 0; i < N; i++) s += data[i * M + j];
-    mean[j] = s / n;
-  }
-  for (int64_t i = 0; i < N; i++)
-    for (int64_t j = 0; j < M; j++) data[i * M + j] -= mean[j];
-  for (int64_t i = 0; i < M; i++)
-    for (int64_t j = i; j < M; j++) {
-      float s = 0.0f;
-      for (int64_t k = 0; k < N; k++) s += data[k * M + i] * data[k * M + j];
-      s /= (n - 1.0f);
+      s /= (n - (real)1.0);
       cov[i * M + j] = s;
       cov[j * M + i] = s;
     }

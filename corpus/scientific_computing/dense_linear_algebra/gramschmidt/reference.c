@@ -1,39 +1,19 @@
 #include <math.h>
 #include <stdint.h>
 
-void gramschmidt_fp64(double *restrict A, double *restrict Q, double *restrict R,
-                      const int64_t M, const int64_t N, uint8_t *restrict workspace,
-                      const int64_t workspace_size) {
+void HPCAB_KERNEL(gramschmidt)(real *restrict A, real *restrict Q, real *restrict R,
+                               const int64_t M, const int64_t N, uint8_t *restrict workspace,
+                               const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t k = 0; k < N; k++) {
-    double nrm = 0.0;
+    real nrm = (real)0.0;
     for (int64_t i = 0; i < M; i++) nrm += A[i * N + k] * A[i * N + k];
     R[k * N + k] = sqrt(nrm);
     for (int64_t i = 0; i < M; i++) Q[i * N + k] = A[i * N + k] / R[k * N + k];
-    for (int64_t j = 0; j < k; j++) R[k * N + j] = 0.0;
+    for (int64_t j = 0; j < k; j++) R[k * N + j] = (real)0.0;
     for (int64_t j = k + 1; j < N; j++) {
-      double acc = 0.0;
-      for (int64_t i = 0; i < M; i++) acc += Q[i * N + k] * A[i * N + j];
-      R[k * N + j] = acc;
-      for (int64_t i = 0; i < M; i++) A[i * N + j] -= Q[i * N + k] * R[k * N + j];
-    }
-  }
-}
-
-void gramschmidt_fp32(float *restrict A, float *restrict Q, float *restrict R,
-                      const int64_t M, const int64_t N, uint8_t *restrict workspace,
-                      const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t k = 0; k < N; k++) {
-    float nrm = 0.0f;
-    for (int64_t i = 0; i < M; i++) nrm += A[i * N + k] * A[i * N + k];
-    R[k * N + k] = sqrtf(nrm);
-    for (int64_t i = 0; i < M; i++) Q[i * N + k] = A[i * N + k] / R[k * N + k];
-    for (int64_t j = 0; j < k; j++) R[k * N + j] = 0.0f;
-    for (int64_t j = k + 1; j < N; j++) {
-      float acc = 0.0f;
+      real acc = (real)0.0;
       for (int64_t i = 0; i < M; i++) acc += Q[i * N + k] * A[i * N + j];
       R[k * N + j] = acc;
       for (int64_t i = 0; i < M; i++) A[i * N + j] -= Q[i * N + k] * R[k * N + j];

@@ -8,67 +8,33 @@ static void *hpcab_scratch(const int64_t count, const size_t elem) {
   return ptr;
 }
 
-void k3mm_fp64(const double *restrict A, const double *restrict B, const double *restrict C,
-               const double *restrict D, double *restrict G, const int64_t NI, const int64_t NJ,
-               const int64_t NK, const int64_t NL, const int64_t NM, uint8_t *restrict workspace,
-               const int64_t workspace_size) {
+void HPCAB_KERNEL(k3mm)(const real *restrict A, const real *restrict B, const real *restrict C,
+                        const real *restrict D, real *restrict G, const int64_t NI,
+                        const int64_t NJ, const int64_t NK, const int64_t NL, const int64_t NM,
+                        uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   /* upstream temporaries: the reference's own scratch, not graded */
-  double *restrict E = hpcab_scratch(NI * NJ, sizeof(double));
-  double *restrict F = hpcab_scratch(NJ * NL, sizeof(double));
+  real *restrict E = hpcab_scratch(NI * NJ, sizeof(real));
+  real *restrict F = hpcab_scratch(NJ * NL, sizeof(real));
   for (int64_t i = 0; i < NI; i++) {
-    for (int64_t j = 0; j < NJ; j++) E[i * NJ + j] = 0.0;
+    for (int64_t j = 0; j < NJ; j++) E[i * NJ + j] = (real)0.0;
     for (int64_t k = 0; k < NK; k++) {
-      const double a = A[i * NK + k];
+      const real a = A[i * NK + k];
       for (int64_t j = 0; j < NJ; j++) E[i * NJ + j] += a * B[k * NJ + j];
     }
   }
   for (int64_t j = 0; j < NJ; j++) {
-    for (int64_t l = 0; l < NL; l++) F[j * NL + l] = 0.0;
+    for (int64_t l = 0; l < NL; l++) F[j * NL + l] = (real)0.0;
     for (int64_t m = 0; m < NM; m++) {
-      const double c = C[j * NM + m];
+      const real c = C[j * NM + m];
       for (int64_t l = 0; l < NL; l++) F[j * NL + l] += c * D[m * NL + l];
     }
   }
   for (int64_t i = 0; i < NI; i++) {
-    for (int64_t l = 0; l < NL; l++) G[i * NL + l] = 0.0;
+    for (int64_t l = 0; l < NL; l++) G[i * NL + l] = (real)0.0;
     for (int64_t j = 0; j < NJ; j++) {
-      const double e = E[i * NJ + j];
-      for (int64_t l = 0; l < NL; l++) G[i * NL + l] += e * F[j * NL + l];
-    }
-  }
-  free(E);
-  free(F);
-}
-
-void k3mm_fp32(const float *restrict A, const float *restrict B, const float *restrict C,
-               const float *restrict D, float *restrict G, const int64_t NI, const int64_t NJ,
-               const int64_t NK, const int64_t NL, const int64_t NM, uint8_t *restrict workspace,
-               const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  /* upstream temporaries: the reference's own scratch, not graded */
-  float *restrict E = hpcab_scratch(NI * NJ, sizeof(float));
-  float *restrict F = hpcab_scratch(NJ * NL, sizeof(float));
-  for (int64_t i = 0; i < NI; i++) {
-    for (int64_t j = 0; j < NJ; j++) E[i * NJ + j] = 0.0f;
-    for (int64_t k = 0; k < NK; k++) {
-      const float a = A[i * NK + k];
-      for (int64_t j = 0; j < NJ; j++) E[i * NJ + j] += a * B[k * NJ + j];
-    }
-  }
-  for (int64_t j = 0; j < NJ; j++) {
-    for (int64_t l = 0; l < NL; l++) F[j * NL + l] = 0.0f;
-    for (int64_t m = 0; m < NM; m++) {
-      const float c = C[j * NM + m];
-      for (int64_t l = 0; l < NL; l++) F[j * NL + l] += c * D[m * NL + l];
-    }
-  }
-  for (int64_t i = 0; i < NI; i++) {
-    for (int64_t l = 0; l < NL; l++) G[i * NL + l] = 0.0f;
-    for (int64_t j = 0; j < NJ; j++) {
-      const float e = E[i * NJ + j];
+      const real e = E[i * NJ + j];
       for (int64_t l = 0; l < NL; l++) G[i * NL + l] += e * F[j * NL + l];
     }
   }

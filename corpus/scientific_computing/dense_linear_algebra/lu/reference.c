@@ -1,35 +1,17 @@
 #include <stdint.h>
 
-void lu_fp64(double *restrict A, const int64_t N, uint8_t *restrict workspace,
-             const int64_t workspace_size) {
+void HPCAB_KERNEL(lu)(real *restrict A, const int64_t N, uint8_t *restrict workspace,
+                      const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) {
     for (int64_t j = 0; j < i; j++) {
-      double w = A[i * N + j];
+      real w = A[i * N + j];
       for (int64_t k = 0; k < j; k++) w -= A[i * N + k] * A[k * N + j];
       A[i * N + j] = w / A[j * N + j];
     }
     for (int64_t j = i; j < N; j++) {
-      double w = A[i * N + j];
-      for (int64_t k = 0; k < i; k++) w -= A[i * N + k] * A[k * N + j];
-      A[i * N + j] = w;
-    }
-  }
-}
-
-void lu_fp32(float *restrict A, const int64_t N, uint8_t *restrict workspace,
-             const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) {
-    for (int64_t j = 0; j < i; j++) {
-      float w = A[i * N + j];
-      for (int64_t k = 0; k < j; k++) w -= A[i * N + k] * A[k * N + j];
-      A[i * N + j] = w / A[j * N + j];
-    }
-    for (int64_t j = i; j < N; j++) {
-      float w = A[i * N + j];
+      real w = A[i * N + j];
       for (int64_t k = 0; k < i; k++) w -= A[i * N + k] * A[k * N + j];
       A[i * N + j] = w;
     }

@@ -1,58 +1,29 @@
 #include <stdint.h>
 
-void ludcmp_fp64(double *restrict A, const double *restrict b, double *restrict x,
-                 double *restrict y, const int64_t N, uint8_t *restrict workspace,
-                 const int64_t workspace_size) {
+void HPCAB_KERNEL(ludcmp)(real *restrict A, const real *restrict b, real *restrict x,
+                          real *restrict y, const int64_t N, uint8_t *restrict workspace,
+                          const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++) {
     for (int64_t j = 0; j < i; j++) {
-      double w = A[i * N + j];
+      real w = A[i * N + j];
       for (int64_t k = 0; k < j; k++) w -= A[i * N + k] * A[k * N + j];
       A[i * N + j] = w / A[j * N + j];
     }
     for (int64_t j = i; j < N; j++) {
-      double w = A[i * N + j];
+      real w = A[i * N + j];
       for (int64_t k = 0; k < i; k++) w -= A[i * N + k] * A[k * N + j];
       A[i * N + j] = w;
     }
   }
   for (int64_t i = 0; i < N; i++) {
-    double w = b[i];
+    real w = b[i];
     for (int64_t j = 0; j < i; j++) w -= A[i * N + j] * y[j];
     y[i] = w;
   }
   for (int64_t i = N - 1; i >= 0; i--) {
-    double w = y[i];
-    for (int64_t j = i + 1; j < N; j++) w -= A[i * N + j] * x[j];
-    x[i] = w / A[i * N + i];
-  }
-}
-
-void ludcmp_fp32(float *restrict A, const float *restrict b, float *restrict x,
-                 float *restrict y, const int64_t N, uint8_t *restrict workspace,
-                 const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++) {
-    for (int64_t j = 0; j < i; j++) {
-      float w = A[i * N + j];
-      for (int64_t k = 0; k < j; k++) w -= A[i * N + k] * A[k * N + j];
-      A[i * N + j] = w / A[j * N + j];
-    }
-    for (int64_t j = i; j < N; j++) {
-      float w = A[i * N + j];
-      for (int64_t k = 0; k < i; k++) w -= A[i * N + k] * A[k * N + j];
-      A[i * N + j] = w;
-    }
-  }
-  for (int64_t i = 0; i < N; i++) {
-    float w = b[i];
-    for (int64_t j = 0; j < i; j++) w -= A[i * N + j] * y[j];
-    y[i] = w;
-  }
-  for (int64_t i = N - 1; i >= 0; i--) {
-    float w = y[i];
+    real w = y[i];
     for (int64_t j = i + 1; j < N; j++) w -= A[i * N + j] * x[j];
     x[i] = w / A[i * N + i];
   }

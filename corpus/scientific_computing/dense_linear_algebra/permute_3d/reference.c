@@ -1,16 +1,7 @@
 #include <stdint.h>
 
-void permute_3d_fp64(const double *restrict A, double *restrict B, const int64_t N,
-                     uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t i = 0; i < N; i++)
-    for (int64_t j = 0; j < N; j++)
-      for (int64_t k = 0; k < N; k++) B[(k * N + i) * N + j] = A[(i * N + j) * N + k];
-}
-
-void permute_3d_fp32(const float *restrict A, float *restrict B, const int64_t N,
-                     uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(permute_3d)(const real *restrict A, real *restrict B, const int64_t N,
+                              uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < N; i++)

@@ -1,9 +1,9 @@
 #include <stdint.h>
 
-void needleman_wunsch_fp64(const int32_t *restrict a, const int32_t *restrict b,
-                           int32_t *restrict score, const int32_t *restrict sub, const int64_t N,
-                           const int64_t penalty, uint8_t *restrict workspace,
-                           const int64_t workspace_size) {
+void HPCAB_KERNEL(needleman_wunsch)(const int32_t *restrict a, const int32_t *restrict b,
+                                    int32_t *restrict score, const int32_t *restrict sub,
+                                    const int64_t N, const int64_t penalty,
+                                    uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   const int64_t n1 = N + 1;

@@ -1,7 +1,7 @@
 #include <stdint.h>
 
-void nussinov_fp64(const int32_t *restrict seq, int32_t *restrict table, const int64_t N,
-                   uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(nussinov)(const int32_t *restrict seq, int32_t *restrict table, const int64_t N,
+                            uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t k = 0; k < N * N; k++) table[k] = 0;

@@ -1,8 +1,8 @@
 #include <stdint.h>
 
-void pathfinder_fp64(int32_t *restrict result, const int32_t *restrict wall, const int64_t cols,
-                     const int64_t rows, uint8_t *restrict workspace,
-                     const int64_t workspace_size) {
+void HPCAB_KERNEL(pathfinder)(int32_t *restrict result, const int32_t *restrict wall,
+                              const int64_t cols, const int64_t rows, uint8_t *restrict workspace,
+                              const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t j = 0; j < cols; j++) result[j] = wall[j];

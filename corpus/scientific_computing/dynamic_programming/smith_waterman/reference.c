@@ -1,9 +1,9 @@
 #include <stdint.h>
 
-void smith_waterman_fp64(int32_t *restrict H, const int32_t *restrict a,
-                         const int32_t *restrict b, const int32_t *restrict sub, const int64_t N,
-                         const int64_t gap, uint8_t *restrict workspace,
-                         const int64_t workspace_size) {
+void HPCAB_KERNEL(smith_waterman)(int32_t *restrict H, const int32_t *restrict a,
+                                  const int32_t *restrict b, const int32_t *restrict sub, const int64_t N,
+                                  const int64_t gap, uint8_t *restrict workspace,
+                                  const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   const int64_t n1 = N + 1;

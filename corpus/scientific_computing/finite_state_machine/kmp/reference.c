@@ -1,8 +1,9 @@
 #include <stdint.h>
 
-void kmp_fp64(int64_t *restrict count, int32_t *restrict fail, int64_t *restrict first,
-              const uint8_t *restrict pattern, const uint8_t *restrict text, const int64_t M,
-              const int64_t N, uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(kmp)(int64_t *restrict count, int32_t *restrict fail, int64_t *restrict first,
+                       const uint8_t *restrict pattern, const uint8_t *restrict text,
+                       const int64_t M, const int64_t N, uint8_t *restrict workspace,
+                       const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   /* prefix function */

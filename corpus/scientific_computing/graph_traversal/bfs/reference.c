@@ -1,8 +1,8 @@
 #include <stdint.h>
 
-void bfs_fp64(const double *restrict data, const int32_t *restrict indices,
-              const int32_t *restrict indptr, int32_t *restrict level, const int64_t E,
-              const int64_t N, uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(bfs)(const real *restrict data, const int32_t *restrict indices,
+                       const int32_t *restrict indptr, int32_t *restrict level, const int64_t E,
+                       const int64_t N, uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)E;
   (void)workspace;
   (void)workspace_size;

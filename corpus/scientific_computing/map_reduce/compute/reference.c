@@ -1,9 +1,9 @@
 #include <stdint.h>
 
-void compute_fp64(const int64_t *restrict array_1, const int64_t *restrict array_2,
-                  int64_t *restrict out, const int64_t M, const int64_t N, const int64_t a,
-                  const int64_t b, const int64_t c, uint8_t *restrict workspace,
-                  const int64_t workspace_size) {
+void HPCAB_KERNEL(compute)(const int64_t *restrict array_1, const int64_t *restrict array_2,
+                           int64_t *restrict out, const int64_t M, const int64_t N, const int64_t a,
+                           const int64_t b, const int64_t c, uint8_t *restrict workspace,
+                           const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t i = 0; i < M; i++)

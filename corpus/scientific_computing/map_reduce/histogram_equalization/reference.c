@@ -1,8 +1,9 @@
 #include <stdint.h>
 
-void histogram_equalization_fp64(const uint8_t *restrict img, uint8_t *restrict out,
-                                 const int64_t H, const int64_t W, uint8_t *restrict workspace,
-                                 const int64_t workspace_size) {
+void HPCAB_KERNEL(histogram_equalization)(const uint8_t *restrict img, uint8_t *restrict out,
+                                          const int64_t H, const int64_t W,
+                                          uint8_t *restrict workspace,
+                                          const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   const int64_t n = H * W;

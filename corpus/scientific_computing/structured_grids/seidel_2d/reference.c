@@ -1,7 +1,7 @@
 #include <stdint.h>
 
-void seidel_2d_fp64(double *restrict A, const int64_t N, const int64_t TSTEPS,
-                    uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(seidel_2d)(real *restrict A, const int64_t N, const int64_t TSTEPS,
+                             uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   for (int64_t t = 0; t < TSTEPS; t++)
@@ -10,18 +10,5 @@ void seidel_2d_fp64(double *restrict A, const int64_t N, const int64_t TSTEPS,
         A[i * N + j] = (A[(i - 1) * N + j - 1] + A[(i - 1) * N + j] + A[(i - 1) * N + j + 1] +
                         A[i * N + j - 1] + A[i * N + j] + A[i * N + j + 1] +
                         A[(i + 1) * N + j - 1] + A[(i + 1) * N + j] + A[(i + 1) * N + j + 1]) /
-                       9.0;
-}
-
-void seidel_2d_fp32(float *restrict A, const int64_t N, const int64_t TSTEPS,
-                    uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  for (int64_t t = 0; t < TSTEPS; t++)
-    for (int64_t i = 1; i < N - 1; i++)
-      for (int64_t j = 1; j < N - 1; j++)
-        A[i * N + j] = (A[(i - 1) * N + j - 1] + A[(i - 1) * N + j] + A[(i - 1) * N + j + 1] +
-                        A[i * N + j - 1] + A[i * N + j] + A[i * N + j + 1] +
-                        A[(i + 1) * N + j - 1] + A[(i + 1) * N + j] + A[(i + 1) * N + j + 1]) /
-                       9.0f;
+                       (real)9.0;
 }
