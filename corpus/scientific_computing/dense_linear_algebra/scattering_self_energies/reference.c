@@ -1,40 +1,38 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-void scattering_self_energies_fp64(const double *restrict D_im, const double *restrict D_re,
-                                   const double *restrict G_im, const double *restrict G_re,
-                                   double *restrict Sigma_im, double *restrict Sigma_re,
-                                   const double *restrict dH_im, const double *restrict dH_re,
-                                   const int32_t *restrict neigh_idx, const int64_t N3D,
-                                   const int64_t NA, const int64_t NB, const int64_t NE,
-                                   const int64_t Nkz, const int64_t Norb, const int64_t Nqz,
-                                   const int64_t Nw, uint8_t *restrict workspace,
-                                   const int64_t workspace_size) {
+void HPCAB_KERNEL(scattering_self_energies)(
+    const real *restrict D_im, const real *restrict D_re, const real *restrict G_im,
+    const real *restrict G_re, real *restrict Sigma_im, real *restrict Sigma_re,
+    const real *restrict dH_im, const real *restrict dH_re, const int32_t *restrict neigh_idx,
+    const int64_t N3D, const int64_t NA, const int64_t NB, const int64_t NE, const int64_t Nkz,
+    const int64_t Norb, const int64_t Nqz, const int64_t Nw, uint8_t *restrict workspace,
+    const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   const int64_t O2 = Norb * Norb;
   /* M[w,a,b,i] = sum_j dH[a,b,j] * (sum_q D[q,w,a,b,i,j]): the reference's own scratch */
   const int64_t nM = Nw * NA * NB * N3D * O2;
-  double *restrict M_re = calloc((size_t)nM + 1, sizeof(double));
-  double *restrict M_im = calloc((size_t)nM + 1, sizeof(double));
-  double *restrict T_re = malloc((size_t)O2 * sizeof(double));
-  double *restrict T_im = malloc((size_t)O2 * sizeof(double));
+  real *restrict M_re = calloc((size_t)nM + 1, sizeof(real));
+  real *restrict M_im = calloc((size_t)nM + 1, sizeof(real));
+  real *restrict T_re = malloc((size_t)O2 * sizeof(real));
+  real *restrict T_im = malloc((size_t)O2 * sizeof(real));
   if (M_re == NULL || M_im == NULL || T_re == NULL || T_im == NULL) abort();
   for (int64_t w = 0; w < Nw; w++)
     for (int64_t a = 0; a < NA; a++)
       for (int64_t b = 0; b < NB; b++)
         for (int64_t i = 0; i < N3D; i++) {
-          double *mr = M_re + (((w * NA + a) * NB + b) * N3D + i) * O2;
-          double *mi = M_im + (((w * NA + a) * NB + b) * N3D + i) * O2;
+          real *mr = M_re + (((w * NA + a) * NB + b) * N3D + i) * O2;
+          real *mi = M_im + (((w * NA + a) * NB + b) * N3D + i) * O2;
           for (int64_t j = 0; j < N3D; j++) {
-            double dr = 0.0, di = 0.0;
+            real dr = (real)0.0, di = (real)0.0;
             for (int64_t q = 0; q < Nqz; q++) {
               const int64_t x = ((((q * Nw + w) * NA + a) * NB + b) * N3D + i) * N3D + j;
               dr += D_re[x];
               di += D_im[x];
             }
-            const double *hr = dH_re + ((a * NB + b) * N3D + j) * O2;
-            const double *hi = dH_im + ((a * NB + b) * N3D + j) * O2;
+            const real *hr = dH_re + ((a * NB + b) * N3D + j) * O2;
+            const real *hi = dH_im + ((a * NB + b) * N3D + j) * O2;
             for (int64_t e = 0; e < O2; e++) {
               mr[e] += hr[e] * dr - hi[e] * di;
               mi[e] += hr[e] * di + hi[e] * dr;
@@ -45,25 +43,25 @@ void scattering_self_energies_fp64(const double *restrict D_im, const double *re
     for (int64_t E = 0; E < NE; E++) {
       for (int64_t w = 0; w < Nw && w <= E; w++)
         for (int64_t a = 0; a < NA; a++) {
-          double *sr = Sigma_re + ((k * NE + E) * NA + a) * O2;
-          double *si = Sigma_im + ((k * NE + E) * NA + a) * O2;
+          real *sr = Sigma_re + ((k * NE + E) * NA + a) * O2;
+          real *si = Sigma_im + ((k * NE + E) * NA + a) * O2;
           for (int64_t b = 0; b < NB; b++) {
             const int64_t n = neigh_idx[a * NB + b];
-            const double *gr = G_re + ((k * NE + (E - w)) * NA + n) * O2;
-            const double *gi = G_im + ((k * NE + (E - w)) * NA + n) * O2;
+            const real *gr = G_re + ((k * NE + (E - w)) * NA + n) * O2;
+            const real *gi = G_im + ((k * NE + (E - w)) * NA + n) * O2;
             for (int64_t i = 0; i < N3D; i++) {
-              const double *hr = dH_re + ((a * NB + b) * N3D + i) * O2;
-              const double *hi = dH_im + ((a * NB + b) * N3D + i) * O2;
-              const double *mr = M_re + (((w * NA + a) * NB + b) * N3D + i) * O2;
-              const double *mi = M_im + (((w * NA + a) * NB + b) * N3D + i) * O2;
+              const real *hr = dH_re + ((a * NB + b) * N3D + i) * O2;
+              const real *hi = dH_im + ((a * NB + b) * N3D + i) * O2;
+              const real *mr = M_re + (((w * NA + a) * NB + b) * N3D + i) * O2;
+              const real *mi = M_im + (((w * NA + a) * NB + b) * N3D + i) * O2;
               /* T = G[k,E-w,n] dH[a,b,i] */
               for (int64_t r = 0; r < Norb; r++) {
                 for (int64_t c = 0; c < Norb; c++) {
-                  T_re[r * Norb + c] = 0.0;
-                  T_im[r * Norb + c] = 0.0;
+                  T_re[r * Norb + c] = (real)0.0;
+                  T_im[r * Norb + c] = (real)0.0;
                 }
                 for (int64_t l = 0; l < Norb; l++) {
-                  const double ar = gr[r * Norb + l], ai = gi[r * Norb + l];
+                  const real ar = gr[r * Norb + l], ai = gi[r * Norb + l];
                   for (int64_t c = 0; c < Norb; c++) {
                     T_re[r * Norb + c] += ar * hr[l * Norb + c] - ai * hi[l * Norb + c];
                     T_im[r * Norb + c] += ar * hi[l * Norb + c] + ai * hr[l * Norb + c];
@@ -73,95 +71,7 @@ void scattering_self_energies_fp64(const double *restrict D_im, const double *re
               /* Sigma[k,E,a] += T M[w,a,b,i] */
               for (int64_t r = 0; r < Norb; r++)
                 for (int64_t l = 0; l < Norb; l++) {
-                  const double ar = T_re[r * Norb + l], ai = T_im[r * Norb + l];
-                  for (int64_t c = 0; c < Norb; c++) {
-                    sr[r * Norb + c] += ar * mr[l * Norb + c] - ai * mi[l * Norb + c];
-                    si[r * Norb + c] += ar * mi[l * Norb + c] + ai * mr[l * Norb + c];
-                  }
-                }
-            }
-          }
-        }
-    }
-  free(M_re);
-  free(M_im);
-  free(T_re);
-  free(T_im);
-}
-
-void scattering_self_energies_fp32(const float *restrict D_im, const float *restrict D_re,
-                                   const float *restrict G_im, const float *restrict G_re,
-                                   float *restrict Sigma_im, float *restrict Sigma_re,
-                                   const float *restrict dH_im, const float *restrict dH_re,
-                                   const int32_t *restrict neigh_idx, const int64_t N3D,
-                                   const int64_t NA, const int64_t NB, const int64_t NE,
-                                   const int64_t Nkz, const int64_t Norb, const int64_t Nqz,
-                                   const int64_t Nw, uint8_t *restrict workspace,
-                                   const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  const int64_t O2 = Norb * Norb;
-  /* M[w,a,b,i] = sum_j dH[a,b,j] * (sum_q D[q,w,a,b,i,j]): the reference's own scratch */
-  const int64_t nM = Nw * NA * NB * N3D * O2;
-  float *restrict M_re = calloc((size_t)nM + 1, sizeof(float));
-  float *restrict M_im = calloc((size_t)nM + 1, sizeof(float));
-  float *restrict T_re = malloc((size_t)O2 * sizeof(float));
-  float *restrict T_im = malloc((size_t)O2 * sizeof(float));
-  if (M_re == NULL || M_im == NULL || T_re == NULL || T_im == NULL) abort();
-  for (int64_t w = 0; w < Nw; w++)
-    for (int64_t a = 0; a < NA; a++)
-      for (int64_t b = 0; b < NB; b++)
-        for (int64_t i = 0; i < N3D; i++) {
-          float *mr = M_re + (((w * NA + a) * NB + b) * N3D + i) * O2;
-          float *mi = M_im + (((w * NA + a) * NB + b) * N3D + i) * O2;
-          for (int64_t j = 0; j < N3D; j++) {
-            float dr = 0.0f, di = 0.0f;
-            for (int64_t q = 0; q < Nqz; q++) {
-              const int64_t x = ((((q * Nw + w) * NA + a) * NB + b) * N3D + i) * N3D + j;
-              dr += D_re[x];
-              di += D_im[x];
-            }
-            const float *hr = dH_re + ((a * NB + b) * N3D + j) * O2;
-            const float *hi = dH_im + ((a * NB + b) * N3D + j) * O2;
-            for (int64_t e = 0; e < O2; e++) {
-              mr[e] += hr[e] * dr - hi[e] * di;
-              mi[e] += hr[e] * di + hi[e] * dr;
-            }
-          }
-        }
-  for (int64_t k = 0; k < Nkz; k++)
-    for (int64_t E = 0; E < NE; E++) {
-      for (int64_t w = 0; w < Nw && w <= E; w++)
-        for (int64_t a = 0; a < NA; a++) {
-          float *sr = Sigma_re + ((k * NE + E) * NA + a) * O2;
-          float *si = Sigma_im + ((k * NE + E) * NA + a) * O2;
-          for (int64_t b = 0; b < NB; b++) {
-            const int64_t n = neigh_idx[a * NB + b];
-            const float *gr = G_re + ((k * NE + (E - w)) * NA + n) * O2;
-            const float *gi = G_im + ((k * NE + (E - w)) * NA + n) * O2;
-            for (int64_t i = 0; i < N3D; i++) {
-              const float *hr = dH_re + ((a * NB + b) * N3D + i) * O2;
-              const float *hi = dH_im + ((a * NB + b) * N3D + i) * O2;
-              const float *mr = M_re + (((w * NA + a) * NB + b) * N3D + i) * O2;
-              const float *mi = M_im + (((w * NA + a) * NB + b) * N3D + i) * O2;
-              /* T = G[k,E-w,n] dH[a,b,i] */
-              for (int64_t r = 0; r < Norb; r++) {
-                for (int64_t c = 0; c < Norb; c++) {
-                  T_re[r * Norb + c] = 0.0f;
-                  T_im[r * Norb + c] = 0.0f;
-                }
-                for (int64_t l = 0; l < Norb; l++) {
-                  const float ar = gr[r * Norb + l], ai = gi[r * Norb + l];
-                  for (int64_t c = 0; c < Norb; c++) {
-                    T_re[r * Norb + c] += ar * hr[l * Norb + c] - ai * hi[l * Norb + c];
-                    T_im[r * Norb + c] += ar * hi[l * Norb + c] + ai * hr[l * Norb + c];
-                  }
-                }
-              }
-              /* Sigma[k,E,a] += T M[w,a,b,i] */
-              for (int64_t r = 0; r < Norb; r++)
-                for (int64_t l = 0; l < Norb; l++) {
-                  const float ar = T_re[r * Norb + l], ai = T_im[r * Norb + l];
+                  const real ar = T_re[r * Norb + l], ai = T_im[r * Norb + l];
                   for (int64_t c = 0; c < Norb; c++) {
                     sr[r * Norb + c] += ar * mr[l * Norb + c] - ai * mi[l * Norb + c];
                     si[r * Norb + c] += ar * mi[l * Norb + c] + ai * mr[l * Norb + c];

@@ -1,55 +1,27 @@
 #include <stdint.h>
 
-void dbcsr_fp64(double *restrict C, const double *restrict a_blocks,
-                const int32_t *restrict a_row, const double *restrict b_blocks,
-                const int32_t *restrict b_col, const int64_t block_size,
-                const int64_t n_block_cols, const int64_t n_block_inner,
-                const int64_t n_block_rows, uint8_t *restrict workspace,
-                const int64_t workspace_size) {
+void HPCAB_KERNEL(dbcsr)(real *restrict C, const real *restrict a_blocks,
+                         const int32_t *restrict a_row, const real *restrict b_blocks,
+                         const int32_t *restrict b_col, const int64_t block_size,
+                         const int64_t n_block_cols, const int64_t n_block_inner,
+                         const int64_t n_block_rows, uint8_t *restrict workspace,
+                         const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   const int64_t bs = block_size, ldc = n_block_cols * bs;
   const int64_t nk = n_block_inner;
   const int64_t na = n_block_rows * nk / 4 > nk ? n_block_rows * nk / 4 : nk;
   const int64_t nb = nk * n_block_cols / 4 > nk ? nk * n_block_cols / 4 : nk;
-  for (int64_t i = 0; i < n_block_rows * bs * ldc; i++) C[i] = 0.0;
+  for (int64_t i = 0; i < n_block_rows * bs * ldc; i++) C[i] = (real)0.0;
   for (int64_t p = 0; p < na; p++) {
-    const double *A = a_blocks + p * bs * bs;
+    const real *A = a_blocks + p * bs * bs;
     for (int64_t q = 0; q < nb; q++) {
       if (q % nk != p % nk) continue;
-      const double *B = b_blocks + q * bs * bs;
-      double *Cb = C + (int64_t)a_row[p] * bs * ldc + (int64_t)b_col[q] * bs;
+      const real *B = b_blocks + q * bs * bs;
+      real *Cb = C + (int64_t)a_row[p] * bs * ldc + (int64_t)b_col[q] * bs;
       for (int64_t i = 0; i < bs; i++)
         for (int64_t k = 0; k < bs; k++) {
-          const double aik = A[i * bs + k];
-          for (int64_t j = 0; j < bs; j++) Cb[i * ldc + j] += aik * B[k * bs + j];
-        }
-    }
-  }
-}
-
-void dbcsr_fp32(float *restrict C, const float *restrict a_blocks,
-                const int32_t *restrict a_row, const float *restrict b_blocks,
-                const int32_t *restrict b_col, const int64_t block_size,
-                const int64_t n_block_cols, const int64_t n_block_inner,
-                const int64_t n_block_rows, uint8_t *restrict workspace,
-                const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  const int64_t bs = block_size, ldc = n_block_cols * bs;
-  const int64_t nk = n_block_inner;
-  const int64_t na = n_block_rows * nk / 4 > nk ? n_block_rows * nk / 4 : nk;
-  const int64_t nb = nk * n_block_cols / 4 > nk ? nk * n_block_cols / 4 : nk;
-  for (int64_t i = 0; i < n_block_rows * bs * ldc; i++) C[i] = 0.0f;
-  for (int64_t p = 0; p < na; p++) {
-    const float *A = a_blocks + p * bs * bs;
-    for (int64_t q = 0; q < nb; q++) {
-      if (q % nk != p % nk) continue;
-      const float *B = b_blocks + q * bs * bs;
-      float *Cb = C + (int64_t)a_row[p] * bs * ldc + (int64_t)b_col[q] * bs;
-      for (int64_t i = 0; i < bs; i++)
-        for (int64_t k = 0; k < bs; k++) {
-          const float aik = A[i * bs + k];
+          const real aik = A[i * bs + k];
           for (int64_t j = 0; j < bs; j++) Cb[i * ldc + j] += aik * B[k * bs + j];
         }
     }

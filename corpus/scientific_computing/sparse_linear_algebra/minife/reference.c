@@ -15,14 +15,13 @@ static inline int64_t edge_index(const int64_t i, const int64_t j, const int d) 
   return d > 13 ? i * 13 + (d - 14) : j * 13 + (12 - d);
 }
 
-static void matvec_fp64(const double *restrict weights, const double *restrict diag,
-                        const double *restrict v, double *restrict out, const int64_t Z,
-                        const int64_t Y, const int64_t X) {
+static void matvec(const real *restrict weights, const real *restrict diag, const real *restrict v,
+                   real *restrict out, const int64_t Z, const int64_t Y, const int64_t X) {
   for (int64_t z = 0; z < Z; z++)
     for (int64_t y = 0; y < Y; y++)
       for (int64_t x = 0; x < X; x++) {
         const int64_t i = (z * Y + y) * X + x;
-        double acc = 0.0;
+        real acc = (real)0.0;
         for (int dz = -1; dz <= 1; dz++) {
           if (z + dz < 0 || z + dz >= Z) continue;
           for (int dy = -1; dy <= 1; dy++) {
@@ -42,21 +41,22 @@ static void matvec_fp64(const double *restrict weights, const double *restrict d
       }
 }
 
-void minife_fp64(const double *restrict b, const double *restrict weights, double *restrict x,
-                 const int64_t max_iter, const int64_t nx, const int64_t ny, const int64_t nz,
-                 uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(minife)(const real *restrict b, const real *restrict weights, real *restrict x,
+                          const int64_t max_iter, const int64_t nx, const int64_t ny,
+                          const int64_t nz, uint8_t *restrict workspace,
+                          const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   const int64_t Z = nz + 1, Y = ny + 1, X = nx + 1, n = Z * Y * X;
-  double *restrict diag = hpcab_scratch(n, sizeof(double));
-  double *restrict r = hpcab_scratch(n, sizeof(double));
-  double *restrict p = hpcab_scratch(n, sizeof(double));
-  double *restrict ap = hpcab_scratch(n, sizeof(double));
+  real *restrict diag = hpcab_scratch(n, sizeof(real));
+  real *restrict r = hpcab_scratch(n, sizeof(real));
+  real *restrict p = hpcab_scratch(n, sizeof(real));
+  real *restrict ap = hpcab_scratch(n, sizeof(real));
   for (int64_t z = 0; z < Z; z++)
     for (int64_t y = 0; y < Y; y++)
       for (int64_t x0 = 0; x0 < X; x0++) {
         const int64_t i = (z * Y + y) * X + x0;
-        double s = 0.0;
+        real s = (real)0.0;
         for (int dz = -1; dz <= 1; dz++) {
           if (z + dz < 0 || z + dz >= Z) continue;
           for (int dy = -1; dy <= 1; dy++) {
@@ -70,11 +70,11 @@ void minife_fp64(const double *restrict b, const double *restrict weights, doubl
             }
           }
         }
-        diag[i] = s + 1.0;
+        diag[i] = s + (real)1.0;
       }
   for (int64_t i = 0; i < n; i++) p[i] = x[i];
-  matvec_fp64(weights, diag, p, ap, Z, Y, X);
-  double rtrans = 0.0;
+  matvec(weights, diag, p, ap, Z, Y, X);
+  real rtrans = (real)0.0;
   for (int64_t i = 0; i < n; i++) {
     r[i] = b[i] - ap[i];
     rtrans += r[i] * r[i];
@@ -83,105 +83,16 @@ void minife_fp64(const double *restrict b, const double *restrict weights, doubl
     if (k == 1) {
       for (int64_t i = 0; i < n; i++) p[i] = r[i];
     } else {
-      const double oldrtrans = rtrans;
-      rtrans = 0.0;
+      const real oldrtrans = rtrans;
+      rtrans = (real)0.0;
       for (int64_t i = 0; i < n; i++) rtrans += r[i] * r[i];
-      const double beta = rtrans / oldrtrans;
+      const real beta = rtrans / oldrtrans;
       for (int64_t i = 0; i < n; i++) p[i] = beta * p[i] + r[i];
     }
-    matvec_fp64(weights, diag, p, ap, Z, Y, X);
-    double pap = 0.0;
+    matvec(weights, diag, p, ap, Z, Y, X);
+    real pap = (real)0.0;
     for (int64_t i = 0; i < n; i++) pap += ap[i] * p[i];
-    const double alpha = rtrans / pap;
-    for (int64_t i = 0; i < n; i++) {
-      x[i] = x[i] + alpha * p[i];
-      r[i] = r[i] + (-alpha) * ap[i];
-    }
-  }
-  free(diag);
-  free(r);
-  free(p);
-  free(ap);
-}
-
-static void matvec_fp32(const float *restrict weights, const float *restrict diag,
-                        const float *restrict v, float *restrict out, const int64_t Z,
-                        const int64_t Y, const int64_t X) {
-  for (int64_t z = 0; z < Z; z++)
-    for (int64_t y = 0; y < Y; y++)
-      for (int64_t x = 0; x < X; x++) {
-        const int64_t i = (z * Y + y) * X + x;
-        float acc = 0.0f;
-        for (int dz = -1; dz <= 1; dz++) {
-          if (z + dz < 0 || z + dz >= Z) continue;
-          for (int dy = -1; dy <= 1; dy++) {
-            if (y + dy < 0 || y + dy >= Y) continue;
-            for (int dx = -1; dx <= 1; dx++) {
-              if (x + dx < 0 || x + dx >= X) continue;
-              const int d = (dz + 1) * 9 + (dy + 1) * 3 + (dx + 1);
-              const int64_t j = ((z + dz) * Y + (y + dy)) * X + (x + dx);
-              if (d == 13)
-                acc += diag[i] * v[i];
-              else
-                acc += (-weights[edge_index(i, j, d)]) * v[j];
-            }
-          }
-        }
-        out[i] = acc;
-      }
-}
-
-void minife_fp32(const float *restrict b, const float *restrict weights, float *restrict x,
-                 const int64_t max_iter, const int64_t nx, const int64_t ny, const int64_t nz,
-                 uint8_t *restrict workspace, const int64_t workspace_size) {
-  (void)workspace;
-  (void)workspace_size;
-  const int64_t Z = nz + 1, Y = ny + 1, X = nx + 1, n = Z * Y * X;
-  float *restrict diag = hpcab_scratch(n, sizeof(float));
-  float *restrict r = hpcab_scratch(n, sizeof(float));
-  float *restrict p = hpcab_scratch(n, sizeof(float));
-  float *restrict ap = hpcab_scratch(n, sizeof(float));
-  for (int64_t z = 0; z < Z; z++)
-    for (int64_t y = 0; y < Y; y++)
-      for (int64_t x0 = 0; x0 < X; x0++) {
-        const int64_t i = (z * Y + y) * X + x0;
-        float s = 0.0f;
-        for (int dz = -1; dz <= 1; dz++) {
-          if (z + dz < 0 || z + dz >= Z) continue;
-          for (int dy = -1; dy <= 1; dy++) {
-            if (y + dy < 0 || y + dy >= Y) continue;
-            for (int dx = -1; dx <= 1; dx++) {
-              if (x0 + dx < 0 || x0 + dx >= X) continue;
-              const int d = (dz + 1) * 9 + (dy + 1) * 3 + (dx + 1);
-              if (d == 13) continue;
-              const int64_t j = ((z + dz) * Y + (y + dy)) * X + (x0 + dx);
-              s += weights[edge_index(i, j, d)];
-            }
-          }
-        }
-        diag[i] = s + 1.0f;
-      }
-  for (int64_t i = 0; i < n; i++) p[i] = x[i];
-  matvec_fp32(weights, diag, p, ap, Z, Y, X);
-  float rtrans = 0.0f;
-  for (int64_t i = 0; i < n; i++) {
-    r[i] = b[i] - ap[i];
-    rtrans += r[i] * r[i];
-  }
-  for (int64_t k = 1; k <= max_iter; k++) {
-    if (k == 1) {
-      for (int64_t i = 0; i < n; i++) p[i] = r[i];
-    } else {
-      const float oldrtrans = rtrans;
-      rtrans = 0.0f;
-      for (int64_t i = 0; i < n; i++) rtrans += r[i] * r[i];
-      const float beta = rtrans / oldrtrans;
-      for (int64_t i = 0; i < n; i++) p[i] = beta * p[i] + r[i];
-    }
-    matvec_fp32(weights, diag, p, ap, Z, Y, X);
-    float pap = 0.0f;
-    for (int64_t i = 0; i < n; i++) pap += ap[i] * p[i];
-    const float alpha = rtrans / pap;
+    const real alpha = rtrans / pap;
     for (int64_t i = 0; i < n; i++) {
       x[i] = x[i] + alpha * p[i];
       r[i] = r[i] + (-alpha) * ap[i];

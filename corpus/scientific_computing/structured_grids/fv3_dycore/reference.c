@@ -21,7 +21,7 @@ static const int corners_x[36][4] = {
     {-3, -2, -2, -6}, {-3, -3, -3, -6}, {-3, -4, -4, -6}, {-2, -2, -2, -7}, {-2, -3, -3, -7},
     {-2, -4, -4, -7}};
 
-static void corners_fp64(const double *restrict q, double *restrict f, const int64_t nx,
+static void corners(const real *restrict q, real *restrict f, const int64_t nx,
                          const int64_t ny, const int64_t nk, const int transpose) {
   for (int64_t i = 0; i < nx * ny * nk; i++) f[i] = q[i];
   for (int e = 0; e < 36; e++) {
@@ -38,10 +38,10 @@ static void corners_fp64(const double *restrict q, double *restrict f, const int
 /* PPM flux (mord 6) of a along axis 0 (i, stride ny*nk) or 1 (j, stride nk) of the
    [nx][ny][nk] fields: flux written at interfaces 3 .. n-3 of that axis (n its length), out
    zero elsewhere; al is scratch. Points are visited in memory order. */
-static void ppm_fp64(const double *restrict a, const double *restrict c, double *restrict out,
-                     double *restrict al, const int64_t nx, const int64_t ny, const int64_t nk,
+static void ppm(const real *restrict a, const real *restrict c, real *restrict out,
+                     real *restrict al, const int64_t nx, const int64_t ny, const int64_t nk,
                      const int axis) {
-  const double P1 = 7.0 / 12.0, P2 = -1.0 / 12.0;
+  const real P1 = (real)7.0 / (real)12.0, P2 = -(real)1.0 / (real)12.0;
   const int64_t si = axis == 0 ? ny * nk : nk, n = axis == 0 ? nx : ny;
   for (int64_t i = 0; i < nx; i++)
     for (int64_t j = 0; j < ny; j++) {
@@ -58,85 +58,85 @@ static void ppm_fp64(const double *restrict a, const double *restrict c, double 
       for (int64_t k = 0; k < nk; k++) {
         const int64_t o = (i * ny + j) * nk + k;
         if (p < 3 || p > n - 3) {
-          out[o] = 0.0;
+          out[o] = (real)0.0;
           continue;
         }
-        const double ai = a[o], am = a[o - si];
-        const double bl = al[o] - ai;
-        const double br = al[o + si] - ai;
-        const double b0 = bl + br;
-        const double bl_m1 = al[o - si] - am;
-        const double br_m1 = al[o] - am;
-        const double b0_m1 = bl_m1 + br_m1;
-        const int smt5 = 3.0 * fabs(b0) < fabs(bl - br);
-        const int smt5_m1 = 3.0 * fabs(b0_m1) < fabs(bl_m1 - br_m1);
-        const double mask = (smt5_m1 || smt5) ? 1.0 : 0.0;
-        const double cc = c[o];
-        if (cc > 0.0)
-          out[o] = am + ((1.0 - cc) * (br_m1 - cc * b0_m1)) * mask;
+        const real ai = a[o], am = a[o - si];
+        const real bl = al[o] - ai;
+        const real br = al[o + si] - ai;
+        const real b0 = bl + br;
+        const real bl_m1 = al[o - si] - am;
+        const real br_m1 = al[o] - am;
+        const real b0_m1 = bl_m1 + br_m1;
+        const int smt5 = (real)3.0 * fabs(b0) < fabs(bl - br);
+        const int smt5_m1 = (real)3.0 * fabs(b0_m1) < fabs(bl_m1 - br_m1);
+        const real mask = (smt5_m1 || smt5) ? (real)1.0 : (real)0.0;
+        const real cc = c[o];
+        if (cc > (real)0.0)
+          out[o] = am + (((real)1.0 - cc) * (br_m1 - cc * b0_m1)) * mask;
         else
-          out[o] = ai + ((1.0 + cc) * (bl + cc * b0)) * mask;
+          out[o] = ai + (((real)1.0 + cc) * (bl + cc * b0)) * mask;
       }
     }
 }
 
-void fv3_dycore_fp64(const double *restrict area, const double *restrict crx,
-                     const double *restrict cry, const double *restrict q,
-                     double *restrict q_x_flux, double *restrict q_y_flux,
-                     const double *restrict x_area_flux, const double *restrict y_area_flux,
-                     const int64_t ni, const int64_t nj, const int64_t nk,
-                     uint8_t *restrict workspace, const int64_t workspace_size) {
+void HPCAB_KERNEL(fv3_dycore)(const real *restrict area, const real *restrict crx,
+                              const real *restrict cry, const real *restrict q,
+                              real *restrict q_x_flux, real *restrict q_y_flux,
+                              const real *restrict x_area_flux, const real *restrict y_area_flux,
+                              const int64_t ni, const int64_t nj, const int64_t nk,
+                              uint8_t *restrict workspace, const int64_t workspace_size) {
   (void)workspace;
   (void)workspace_size;
   const int64_t nx = ni + 6, ny = nj + 6, sz = nx * ny * nk;
   /* upstream temporaries: the reference's own scratch */
-  double *restrict qc = hpcab_scratch(sz, sizeof(double));
-  double *restrict fx = hpcab_scratch(sz, sizeof(double));
-  double *restrict fy = hpcab_scratch(sz, sizeof(double));
-  double *restrict qa = hpcab_scratch(sz, sizeof(double));
-  double *restrict q_ayxa = hpcab_scratch(sz, sizeof(double));
-  double *restrict q_axya = hpcab_scratch(sz, sizeof(double));
-  double *restrict al = hpcab_scratch(sz, sizeof(double));
+  real *restrict qc = hpcab_scratch(sz, sizeof(real));
+  real *restrict fx = hpcab_scratch(sz, sizeof(real));
+  real *restrict fy = hpcab_scratch(sz, sizeof(real));
+  real *restrict qa = hpcab_scratch(sz, sizeof(real));
+  real *restrict q_ayxa = hpcab_scratch(sz, sizeof(real));
+  real *restrict q_axya = hpcab_scratch(sz, sizeof(real));
+  real *restrict al = hpcab_scratch(sz, sizeof(real));
 #define IX(i, j, k) (((i) * ny + (j)) * nk + (k))
   /* inner y sweep, q_i, outer x sweep */
-  corners_fp64(q, qc, nx, ny, nk, 1);
-  ppm_fp64(qc, cry, fy, al, nx, ny, nk, 1);
+  corners(q, qc, nx, ny, nk, 1);
+  ppm(qc, cry, fy, al, nx, ny, nk, 1);
   for (int64_t i = 0; i < nx; i++)
     for (int64_t j = 0; j < ny; j++)
       for (int64_t k = 0; k < nk; k++) {
-        double v = 0.0;
+        real v = (real)0.0;
         if (j >= 3 && j < nj + 3)
           v = ((qc[IX(i, j, k)] * area[IX(i, j, k)] + y_area_flux[IX(i, j, k)] * fy[IX(i, j, k)]) -
                y_area_flux[IX(i, j + 1, k)] * fy[IX(i, j + 1, k)]) /
               ((area[IX(i, j, k)] + y_area_flux[IX(i, j, k)]) - y_area_flux[IX(i, j + 1, k)]);
         qa[IX(i, j, k)] = v;
       }
-  ppm_fp64(qa, crx, q_ayxa, al, nx, ny, nk, 0);
+  ppm(qa, crx, q_ayxa, al, nx, ny, nk, 0);
   /* inner x sweep, q_j, outer y sweep */
-  corners_fp64(q, qc, nx, ny, nk, 0);
-  ppm_fp64(qc, crx, fx, al, nx, ny, nk, 0);
+  corners(q, qc, nx, ny, nk, 0);
+  ppm(qc, crx, fx, al, nx, ny, nk, 0);
   for (int64_t i = 0; i < nx; i++)
     for (int64_t j = 0; j < ny; j++)
       for (int64_t k = 0; k < nk; k++) {
-        double v = 0.0;
+        real v = (real)0.0;
         if (i >= 3 && i < ni + 3)
           v = ((qc[IX(i, j, k)] * area[IX(i, j, k)] + x_area_flux[IX(i, j, k)] * fx[IX(i, j, k)]) -
                x_area_flux[IX(i + 1, j, k)] * fx[IX(i + 1, j, k)]) /
               ((area[IX(i, j, k)] + x_area_flux[IX(i, j, k)]) - x_area_flux[IX(i + 1, j, k)]);
         qa[IX(i, j, k)] = v;
       }
-  ppm_fp64(qa, cry, q_axya, al, nx, ny, nk, 1);
+  ppm(qa, cry, q_axya, al, nx, ny, nk, 1);
   /* FV3 eq 4.17 */
   for (int64_t i = 3; i <= ni + 3; i++)
     for (int64_t j = 3; j < nj + 3; j++)
       for (int64_t k = 0; k < nk; k++)
         q_x_flux[((i - 3) * nj + (j - 3)) * nk + k] =
-            (0.5 * (q_ayxa[IX(i, j, k)] + fx[IX(i, j, k)])) * x_area_flux[IX(i, j, k)];
+            ((real)0.5 * (q_ayxa[IX(i, j, k)] + fx[IX(i, j, k)])) * x_area_flux[IX(i, j, k)];
   for (int64_t i = 3; i < ni + 3; i++)
     for (int64_t j = 3; j <= nj + 3; j++)
       for (int64_t k = 0; k < nk; k++)
         q_y_flux[((i - 3) * (nj + 1) + (j - 3)) * nk + k] =
-            (0.5 * (q_axya[IX(i, j, k)] + fy[IX(i, j, k)])) * y_area_flux[IX(i, j, k)];
+            ((real)0.5 * (q_axya[IX(i, j, k)] + fy[IX(i, j, k)])) * y_area_flux[IX(i, j, k)];
 #undef IX
   free(qc);
   free(fx);
