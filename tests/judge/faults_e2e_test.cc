@@ -214,9 +214,12 @@ TEST(SelfcheckE2E, ABusyHostIsUnfit) {
   EXPECT_EQ(rc, 1) << report.dump();
   // Which serial case waits depends on where the scheduler puts the spinners (a runner alone on
   // its CPU is not disturbed, and is credited), but the parallel case has nowhere to go: its
-  // threads share every CPU with a spinner.
+  // threads share every CPU with a spinner. It never passes: either the slot watch refuses to
+  // measure on the busy CPUs (failed), or, where its samples miss the spinners, the paired credit
+  // disagrees with the direct timing (misjudged); both make the host unfit.
   if (std::thread::hardware_concurrency() >= 2) {
-    EXPECT_EQ(outcome_of(report, "parallel"), "failed") << report.dump();
+    const std::string parallel = outcome_of(report, "parallel");
+    EXPECT_TRUE(parallel == "failed" || parallel == "misjudged") << report.dump();
   }
 }
 
