@@ -93,23 +93,27 @@ json mpi_view(const Manifest& m) {
           {"distribution", dist}};
 }
 
+// The subroutine inside a Fortran interface block (a valid definition with an empty body),
+// unindented; `uses` goes after its iso_c_binding line, `declarations` after implicit none.
+std::string subroutine_of(const std::string& iface, const std::string& uses,
+                          const std::string& declarations) {
+  const auto start = iface.find("  subroutine");
+  const auto end = iface.find("end interface");
+  std::string out;
+  std::stringstream ss(iface.substr(start, end - start));
+  for (std::string line; std::getline(ss, line);) {
+    out += (line.size() >= 2 ? line.substr(2) : line) + "\n";
+    if (line.find("use, intrinsic :: iso_c_binding") != std::string::npos) out += uses;
+    if (line.find("implicit none") != std::string::npos) out += declarations;
+  }
+  return out;
+}
+
 std::string mpi_stub(const Manifest& m, Precision p, const std::string& language) {
   if (language == "fortran") {
-    std::string iface = fortran_mpi_interface(m, p);
-    auto start = iface.find("  subroutine");
-    auto end = iface.find("end interface");
-    std::string out;
-    std::stringstream ss(iface.substr(start, end - start));
-    for (std::string line; std::getline(ss, line);) {
-      out += (line.size() >= 2 ? line.substr(2) : line) + "\n";
-      if (line.find("use, intrinsic :: iso_c_binding") != std::string::npos) {
-        out += "  use mpi_f08\n";
-      }
-      if (line.find("implicit none") != std::string::npos) {
-        out += "  type(MPI_Comm) :: comm_f08  ! comm_f08%MPI_VAL = comm\n";
-      }
-    }
-    return "! " + m.id + ": write the distributed kernel in this subroutine.\n" + out;
+    return "! " + m.id + ": write the distributed kernel in this subroutine.\n" +
+           subroutine_of(fortran_mpi_interface(m, p), "  use mpi_f08\n",
+                         "  type(MPI_Comm) :: comm_f08  ! comm_f08%MPI_VAL = comm\n");
   }
   std::string proto = language == "cpp" ? cpp_mpi_prototype(m, p) : c_mpi_prototype(m, p);
   proto.pop_back();  // the ';'
@@ -147,18 +151,8 @@ ApiResult<json> add_distributed(json view, const Manifest& m, Precision p,
 std::string stub_source(const Manifest& m, Precision p, const std::string& language) {
   if (language == "python") return python_stub(m, p);
   if (language == "fortran") {
-    std::string iface = fortran_interface(m, p);
-    // The interface block's body is a valid subroutine definition with an empty body.
-    auto start = iface.find("  subroutine");
-    auto end = iface.find("end interface");
-    std::string body = iface.substr(start, end - start);
-    std::string out;
-    std::stringstream ss(body);
-    for (std::string line; std::getline(ss, line);) {
-      out += (line.size() >= 2 ? line.substr(2) : line) + "\n";
-      if (line.find("implicit none") != std::string::npos) continue;
-    }
-    return "! " + m.id + ": write the kernel in this subroutine.\n" + out;
+    return "! " + m.id + ": write the kernel in this subroutine.\n" +
+           subroutine_of(fortran_interface(m, p), "", "");
   }
   if (gpu_language(language)) {
     // A host entry with the C++ form of the ABI and one trivial kernel it launches, so the
